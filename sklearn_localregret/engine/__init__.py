@@ -1,0 +1,35 @@
+"""The colored-regret-matching engine shared by every learner.
+
+It knows regret tables, the paper's biased update and the samplers of the
+stationary distribution ``pi^t`` (Requirement 2); it knows nothing of ``X``,
+``y`` or scikit-learn. Locality graphs (:mod:`sklearn_localregret.locality`)
+map actions and utilities onto it.
+
+* :class:`RegretTable` -- biased and unbiased regret per colour.
+* :func:`site_distributions`, :func:`sample_product` -- product sites (exact).
+* :class:`HierarchicalSampler` -- decision-tree sites with ``L = inf`` (exact).
+* :class:`FiniteChainSampler` -- per-edge regrets, any ``L`` (exact).
+* :class:`UniformizedChainSampler` -- colored regrets, finite ``L`` (MCMC).
+"""
+
+from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
+from .hierarchical_sampler import HierarchicalSampler, stump_column, truncated_exponential
+from .mcmc import UniformizedChainSampler
+from .product_sampler import binary_site_probabilities, sample_product, site_distributions
+from .rate_graph import RateGraph
+from .regret_table import RegretTable
+
+__all__ = [
+    "FiniteChainSampler",
+    "HierarchicalSampler",
+    "RateGraph",
+    "RegretTable",
+    "UniformizedChainSampler",
+    "binary_site_probabilities",
+    "reachable_generator",
+    "sample_product",
+    "site_distributions",
+    "stationary_from_root",
+    "stump_column",
+    "truncated_exponential",
+]

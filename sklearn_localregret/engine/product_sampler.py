@@ -1,0 +1,75 @@
+"""Exact sampler for product sites: independent regret matching per site.
+
+Used by colourings whose colours at a site mean "set this site's content to x"
+and whose sites are independent (the hypercube's 2n colouring with L >= n,
+ENGINE.md section 3.2): the stationary distribution is the product of the
+per-site distributions ``pi_x = w_x / W``, and a site with ``W = 0`` keeps the
+root's content (Requirement 2(e) of the paper).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["site_distributions", "sample_product", "binary_site_probabilities"]
+
+
+def site_distributions(rates: np.ndarray, root_content: np.ndarray) -> np.ndarray:
+    """Per-site stationary distributions over contents.
+
+    Parameters
+    ----------
+    rates : ndarray of shape (n_sites, n_contents)
+        Non-negative rate into each content (``Rtilde+`` of its colour, or the sum
+        over the colours that lead to it).
+    root_content : ndarray of int of shape (n_sites,)
+        Content of the root action at each site, kept when the site has no rate.
+
+    Returns
+    -------
+    ndarray of shape (n_sites, n_contents)
+        Row ``k`` is ``rates[k] / rates[k].sum()``, or a point mass on
+        ``root_content[k]`` when that sum is 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> site_distributions(np.array([[1.0, 3.0], [0.0, 0.0]]), np.array([0, 0]))
+    array([[0.25, 0.75],
+           [1.  , 0.  ]])
+    """
+    rates = np.asarray(rates, dtype=float)
+    total = rates.sum(axis=1, keepdims=True)
+    out = np.divide(rates, total, out=np.zeros_like(rates), where=total > 0)
+    idle = total[:, 0] <= 0
+    out[idle, np.asarray(root_content)[idle]] = 1.0
+    return out
+
+
+def binary_site_probabilities(rate_off: np.ndarray, rate_on: np.ndarray) -> np.ndarray:
+    """``P(content = 1)`` per two-content site; 0 (the root's content) if idle.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> binary_site_probabilities(np.array([1.0, 0.0, 0.0]), np.array([3.0, 2.0, 0.0]))
+    array([0.75, 1.  , 0.  ])
+    """
+    total = rate_off + rate_on
+    return np.divide(rate_on, total, out=np.zeros_like(total, dtype=float),
+                     where=total > 0)
+
+
+def sample_product(distributions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Draw one content per site, independently, by inverse CDF (O(n_sites)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dist = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> sample_product(dist, np.random.default_rng(0))
+    array([1, 0])
+    """
+    cdf = np.cumsum(distributions, axis=1)
+    u = rng.random(distributions.shape[0])[:, None] * cdf[:, -1:]
+    return np.minimum((u >= cdf).sum(axis=1), distributions.shape[1] - 1)

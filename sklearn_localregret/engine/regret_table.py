@@ -1,0 +1,157 @@
+"""Regret tables: one biased and one unbiased regret per colour.
+
+A colour is addressed as ``(row, column)``: a *row* groups the colours of one site
+(a hypercube variable, a decision-tree path, or, for per-edge "swap" regrets, one
+vertex) and the columns enumerate that site's colours. Rows are created on demand
+and addressed by any hashable key, so infinite colourings (decision trees) only
+pay for the sites that were ever touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+
+__all__ = ["RegretTable"]
+
+
+class RegretTable:
+    """Growable table of colour regrets with the paper's biased update.
+
+    Keeps, for every colour ``C``, the biased regret ``Rtilde[C]`` that drives the
+    play (paper, Definition of (b, L, C)-colored-regret-matching) and the unbiased
+    regret ``R[C]`` used to report the time-averaged local colored regret.
+
+    Parameters
+    ----------
+    width : int
+        Number of colours per row.
+    initial_rows : int, default=0
+        Rows to allocate (and key ``0 .. initial_rows - 1``) up front.
+
+    Attributes
+    ----------
+    n_rows : int
+        Number of rows in use.
+    biased : ndarray of shape (n_rows, width)
+        The biased regrets ``Rtilde`` (a view; do not write to it).
+    unbiased : ndarray of shape (n_rows, width)
+        The unbiased regrets ``R`` (a view; do not write to it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = RegretTable(width=2, initial_rows=3)
+    >>> table.update_entries([0, 1, 2], [1, 1, 0], [2.0, -1.0, 0.5], bias=0.5)
+    >>> table.biased
+    array([[ 0. ,  1.5],
+           [ 0. , -1.5],
+           [ 0. ,  0. ]])
+    >>> table.colored_regret()
+    2.5
+    """
+
+    def __init__(self, width: int, initial_rows: int = 0):
+        self.width = int(width)
+        capacity = max(int(initial_rows), 8)
+        self._biased = np.zeros((capacity, self.width))
+        self._unbiased = np.zeros((capacity, self.width))
+        self._keys: list[Hashable] = list(range(initial_rows))
+        self._row_of: dict[Hashable, int] = {k: k for k in self._keys}
+
+    # -- rows -------------------------------------------------------------
+    @property
+    def n_rows(self) -> int:
+        return len(self._keys)
+
+    @property
+    def biased(self) -> np.ndarray:
+        return self._biased[: self.n_rows]
+
+    @property
+    def unbiased(self) -> np.ndarray:
+        return self._unbiased[: self.n_rows]
+
+    def keys(self) -> list[Hashable]:
+        """Keys of the rows, in row order."""
+        return list(self._keys)
+
+    def find(self, key: Hashable) -> int:
+        """Row of ``key``, or -1 if no row was created for it (all regrets 0)."""
+        return self._row_of.get(key, -1)
+
+    def row(self, key: Hashable) -> int:
+        """Row of ``key``, created with zero regrets if it does not exist yet."""
+        row = self._row_of.get(key)
+        if row is None:
+            row = self.n_rows
+            if row == self._biased.shape[0]:
+                self._grow()
+            self._keys.append(key)
+            self._row_of[key] = row
+        return row
+
+    def _grow(self) -> None:
+        capacity = 2 * self._biased.shape[0]
+        for name in ("_biased", "_unbiased"):
+            old = getattr(self, name)
+            new = np.zeros((capacity, self.width))
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    # -- the update -------------------------------------------------------
+    def update_entries(self, rows, cols, gains, bias: float = 0.0) -> None:
+        """Add ``gains - bias`` to the biased and ``gains`` to the unbiased regret.
+
+        Each ``(rows[e], cols[e])`` is the colour of one edge ``(i, j)`` out of the
+        played action ``i`` and ``gains[e] = u(j) - u(i)``. The colours must be
+        distinct (an admissible colouring has at most one edge per colour out of a
+        vertex).
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        cols = np.asarray(cols, dtype=np.intp)
+        gains = np.asarray(gains, dtype=float)
+        self._unbiased[rows, cols] += gains
+        self._biased[rows, cols] += gains - bias
+
+    def update_rows(self, rows, gains, edge_mask, bias: float = 0.0) -> None:
+        """Row-wise update: ``gains[r, c]`` for every colour where ``edge_mask``.
+
+        Colours outside ``edge_mask`` (no edge of that colour leaves the played
+        action) are left untouched, as the paper's update demands.
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        gains = np.where(edge_mask, gains, 0.0)
+        self._unbiased[rows] += gains
+        self._biased[rows] += gains - np.where(edge_mask, bias, 0.0)
+
+    # -- reading ----------------------------------------------------------
+    def positive(self, rows=None) -> np.ndarray:
+        """``Rtilde+`` of the given rows (all rows if None): the chain's rates."""
+        biased = self.biased if rows is None else self._biased[rows]
+        return np.maximum(biased, 0.0)
+
+    def colored_regret(self) -> float:
+        """Local colored regret ``sum_C (R[C])+`` (not yet divided by T)."""
+        return float(np.maximum(self.unbiased, 0.0).sum())
+
+    def row_max_regret(self) -> np.ndarray:
+        """``max_C (R[C])+`` per row, the per-vertex term of local swap regret."""
+        if self.n_rows == 0:
+            return np.zeros(0)
+        return np.maximum(self.unbiased, 0.0).max(axis=1)
+
+    def n_nonzero(self) -> int:
+        """Number of colours whose biased regret is non-zero (the paper's count)."""
+        return int(np.count_nonzero(self.biased))
+
+    def copy(self) -> RegretTable:
+        """An independent copy (used to roll back a failed update)."""
+        new = RegretTable.__new__(RegretTable)
+        new.width = self.width
+        new._biased = self._biased.copy()
+        new._unbiased = self._unbiased.copy()
+        new._keys = list(self._keys)
+        new._row_of = dict(self._row_of)
+        return new
