@@ -13,9 +13,17 @@ map actions and utilities onto it.
 """
 
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
-from .hierarchical_sampler import HierarchicalSampler, stump_column, truncated_exponential
+from .hierarchical_sampler import (
+    HierarchicalSampler,
+    stump_column,
+    truncated_exponential,
+)
 from .mcmc import UniformizedChainSampler
-from .product_sampler import binary_site_probabilities, sample_product, site_distributions
+from .product_sampler import (
+    binary_site_probabilities,
+    sample_product,
+    site_distributions,
+)
 from .rate_graph import RateGraph
 from .regret_table import RegretTable
 

@@ -1,0 +1,102 @@
+"""Draws per second of the engine's exact samplers.
+
+Hypercube (product sites, n = 20, 200, 2000) and decision trees (hierarchical
+sites, n = 118 features, binary labels) on regret tables filled with seeded
+random regrets shaped like those of a real run. Run::
+
+    python benchmarks/bench_engine.py [--seconds 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from sklearn_localregret.engine import (
+    HierarchicalSampler,
+    RegretTable,
+    binary_site_probabilities,
+    stump_column,
+)
+
+
+def _rate(draw, seconds: float) -> tuple[float, int]:
+    """Calls of ``draw`` per second, measured over about ``seconds``."""
+    n_calls, start = 0, time.perf_counter()
+    while True:
+        draw()
+        n_calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n_calls / elapsed, n_calls
+
+
+def bench_hypercube(n: int, seconds: float, rng: np.random.Generator) -> float:
+    table = RegretTable(width=2, initial_rows=n)
+    table.update_entries(np.arange(n), rng.integers(0, 2, n), rng.normal(size=n))
+
+    def draw():
+        rates = table.positive()
+        p_on = binary_site_probabilities(rates[:, 0], rates[:, 1])
+        return rng.random(n) < p_on
+
+    return _rate(draw, seconds)[0]
+
+
+def _grow_tree_table(n_features, n_classes, depth, rng) -> RegretTable:
+    """A table whose heaviest colours build a tree about ``depth`` levels deep."""
+    width = n_classes + n_features * n_classes * n_classes
+    table = RegretTable(width=width)
+    frontier = [()]
+    for _ in range(depth):
+        next_frontier = []
+        for path in frontier:
+            row = table.row(path)
+            used = {v for v, _ in path}
+            gains = rng.normal(size=width)
+            cols = np.arange(width)
+            keep = np.ones(width, dtype=bool)
+            for v in used:
+                keep[stump_column(v, 0, 0, n_classes) :
+                     stump_column(v, 0, 0, n_classes) + n_classes**2] = False
+            table.update_entries(np.full(keep.sum(), row), cols[keep], gains[keep])
+            v = int(rng.choice([u for u in range(n_features) if u not in used]))
+            col = stump_column(v, 1, 0, n_classes)
+            table.update_entries([row], [col], [2000.0])
+            next_frontier += [path + ((v, 1),), path + ((v, 0),)]
+        frontier = next_frontier
+    return table
+
+
+def bench_tree(n_features: int, seconds: float, rng: np.random.Generator):
+    table = _grow_tree_table(n_features, 2, depth=4, rng=rng)
+    sampler = HierarchicalSampler(table, n_features=n_features, n_classes=2)
+    sizes = []
+
+    def draw():
+        tree = sampler.sample(rng)
+        sizes.append(str(tree).count("split"))
+
+    rate, _ = _rate(draw, seconds)
+    return rate, float(np.mean(sizes))
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    print(f"{'sampler':<34}{'draws/s':>12}")
+    for n in (20, 200, 2000):
+        rate = bench_hypercube(n, args.seconds, rng)
+        print(f"{f'hypercube product, n={n}':<34}{rate:>12,.0f}")
+    rate, size = bench_tree(118, args.seconds, rng)
+    label = f"tree hierarchical, n=118 ({size:.1f} splits)"
+    print(f"{label:<34}{rate:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

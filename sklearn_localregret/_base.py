@@ -1,0 +1,304 @@
+"""scikit-learn plumbing shared by the local regret classifiers.
+
+:class:`BaseLocalRegretClassifier` owns everything that is the same for every
+online learner of this package: parameter and input validation, the ``classes``
+protocol of ``partial_fit``, binarisation of the inputs, the split of a stream
+into rounds of ``batch_size`` rows, the bookkeeping of online mistakes, and the
+promise that a failed call leaves a fitted estimator exactly as it was. The
+subclasses only say what one round does (:meth:`_play_round`) and how to
+predict (:meth:`_predict_proba_encoded`).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, unique_labels
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
+
+__all__ = ["BaseLocalRegretClassifier"]
+
+# Rows densified at a time from sparse input: bounds memory whatever the stream.
+_DENSE_CHUNK_ROWS = 4096
+
+
+class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
+    """Common base of the online local regret classifiers (not public).
+
+    Subclasses define ``__init__`` (storing their parameters, which include
+    ``regret``, ``L``, ``bias``, ``batch_size``, ``binarize`` and
+    ``random_state``), ``_parameter_constraints`` (extending the one here) and
+    the hooks ``_check_classes``, ``_init_model``, ``_play_round`` and
+    ``_predict_proba_encoded``.
+    """
+
+    _parameter_constraints: dict = {
+        "regret": [StrOptions({"external", "swap"})],
+        "L": [Interval(Integral, 0, None, closed="left"), None],
+        "bias": [Interval(Real, 0, None, closed="left"), None],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "binarize": [Real, None],
+        "random_state": ["random_state"],
+    }
+
+    # -- hooks for subclasses ---------------------------------------------
+    def _check_classes(self, classes: np.ndarray) -> None:
+        """Raise ``ValueError`` if these classes are not supported."""
+
+    def _init_model(self, n_features: int, n_classes: int) -> None:
+        """Create the locality graph and engine state (first call only)."""
+        raise NotImplementedError
+
+    def _play_round(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
+        """Play one round on 0/1 rows ``X`` with class indices ``y``.
+
+        Draw an action from pi^t, predict the round with it, update the regrets.
+        Returns the weight of the rows the played action got wrong.
+        """
+        raise NotImplementedError
+
+    def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        """Class probabilities under pi for 0/1 rows ``X``."""
+        raise NotImplementedError
+
+    # -- fitting ----------------------------------------------------------
+    def round_bias(self, round_weight: float) -> float:
+        """The bias ``b`` of a round whose utilities span ``round_weight``.
+
+        ``bias=None`` means the paper's ``Delta / (L + 1)`` for finite ``L`` and 0
+        for ``L=None``, with ``Delta`` the round's total sample weight (the
+        number of rows when unweighted).
+        """
+        if self.bias is not None:
+            return float(self.bias)
+        if self.L is None:
+            return 0.0
+        return float(round_weight) / (self.L + 1)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Reset the model and learn from ``X, y`` in one online pass.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Boolean (0/1) features, or real features when ``binarize`` is set.
+        y : array-like of shape (n_samples,)
+            Target labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weight of each row in the round's utility.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        fitted = [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]
+        for name in fitted:
+            delattr(self, name)
+        check_classification_targets(y)
+        return self._partial_fit(
+            X, y, classes=unique_labels(y), sample_weight=sample_weight
+        )
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Learn from ``X, y`` online, one round per ``batch_size`` rows.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Boolean (0/1) features, or real features when ``binarize`` is set.
+        y : array-like of shape (n_samples,)
+            Target labels.
+        classes : array-like of shape (n_classes,), default=None
+            All labels the stream can carry. Required on the first call,
+            checked against ``classes_`` on later ones.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weight of each row in the round's utility.
+
+        Returns
+        -------
+        self : object
+            The estimator, updated.
+        """
+        return self._partial_fit(X, y, classes=classes, sample_weight=sample_weight)
+
+    def _partial_fit(self, X, y, classes, sample_weight):
+        saved = self.__dict__.copy()
+        try:
+            X, y_encoded, weight, first_call = self._validate_stream(
+                X, y, classes, sample_weight
+            )
+            if first_call:
+                self._rng = check_random_state(self.random_state)
+                self._init_model(self.n_features_in_, len(self.classes_))
+                self.n_rounds_ = 0
+                self.n_samples_seen_ = 0
+                self.n_online_mistakes_ = 0.0
+        except BaseException:
+            # Nothing was learned yet: put back exactly what was there.
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+        self._learn(X, y_encoded, weight)
+        return self
+
+    def _validate_stream(self, X, y, classes, sample_weight):
+        """Validate one call's input before any state changes (see _partial_fit)."""
+        first_call = getattr(self, "classes_", None) is None
+        if first_call:
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit."
+                )
+            check_classification_targets(classes)
+            classes = unique_labels(classes)
+            self._check_classes(classes)
+        elif classes is not None and not np.array_equal(
+            self.classes_, unique_labels(classes)
+        ):
+            raise ValueError(
+                f"`classes={classes!r}` is not the same as on the first call to "
+                f"partial_fit, which was {self.classes_!r}."
+            )
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            reset=first_call,
+            accept_sparse=["csr", "csc"],
+            dtype=None if sp.issparse(X) else "numeric",
+            ensure_all_finite=True,
+        )
+        check_classification_targets(y)
+        known = classes if first_call else self.classes_
+        y_encoded = np.searchsorted(known, y)
+        y_encoded = np.minimum(y_encoded, len(known) - 1)
+        unseen = known[y_encoded] != y
+        if np.any(unseen):
+            raise ValueError(
+                f"y contains labels {np.unique(y[unseen])!r} that are not in "
+                f"classes {known!r}."
+            )
+        X = self._binarize(X)
+        weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.any(weight < 0):
+            raise ValueError("sample_weight must be non-negative.")
+        if first_call:
+            self.classes_ = classes
+        return X, y_encoded, weight, first_call
+
+    def _binarize(self, X):
+        """0/1 version of ``X`` (sparse stays sparse); rejects non-binary input."""
+        data = X.data if sp.issparse(X) else X
+        if self.binarize is None:
+            if data.dtype != bool and np.any((data != 0) & (data != 1)):
+                raise ValueError(
+                    f"{type(self).__name__} with binarize=None needs 0/1 (boolean) "
+                    "features; got other values. Set binarize to a threshold "
+                    "(features > threshold count as 1) or one-hot encode them."
+                )
+            if sp.issparse(X):
+                return X.astype(np.uint8)
+            return X.astype(np.uint8, copy=False)
+        if sp.issparse(X):
+            if self.binarize < 0:
+                raise ValueError(
+                    "binarize must be >= 0 for sparse input: the implicit zeros "
+                    "would all become 1."
+                )
+            X = X.copy()
+            X.data = (X.data > self.binarize).astype(np.uint8)
+            X.eliminate_zeros()
+            return X.astype(np.uint8)
+        return (X > self.binarize).astype(np.uint8)
+
+    def _learn(self, X, y, weight) -> None:
+        """Play the rounds of one call, densifying sparse input a chunk at a time."""
+        n_samples = X.shape[0]
+        batch = self.batch_size
+        # Chunks hold whole rounds so that round boundaries do not move.
+        chunk = max(batch, (_DENSE_CHUNK_ROWS // batch) * batch)
+        for start in range(0, n_samples, chunk):
+            stop = min(start + chunk, n_samples)
+            block = X[start:stop]
+            if sp.issparse(block):
+                block = block.toarray()
+            block = np.ascontiguousarray(block, dtype=np.uint8)
+            for lo in range(0, stop - start, batch):
+                hi = min(lo + batch, stop - start)
+                rows = slice(start + lo, start + hi)
+                wrong = self._play_round(block[lo:hi], y[rows], weight[rows])
+                self.n_online_mistakes_ += wrong
+                self.n_rounds_ += 1
+        self.n_samples_seen_ += n_samples
+
+    # -- prediction -------------------------------------------------------
+    def _validate_for_predict(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        X = validate_data(
+            self,
+            X,
+            reset=False,
+            accept_sparse=["csr", "csc"],
+            dtype=None if sp.issparse(X) else "numeric",
+            ensure_all_finite=True,
+        )
+        return self._binarize(X)
+
+    def predict_proba(self, X):
+        """Probability of each class under the current distribution pi over models.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``.
+        """
+        X = self._validate_for_predict(X)
+        out = []
+        for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
+            block = X[start : start + _DENSE_CHUNK_ROWS]
+            if sp.issparse(block):
+                block = block.toarray()
+            out.append(self._predict_proba_encoded(np.asarray(block, dtype=np.uint8)))
+        if not out:
+            return np.zeros((0, len(self.classes_)))
+        return np.vstack(out)
+
+    def predict(self, X):
+        """Most probable class under pi (deterministic for a fitted model).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    @property
+    def online_error_(self) -> float:
+        """Weighted fraction of rows the played (random) models got wrong."""
+        check_is_fitted(self)
+        return self.n_online_mistakes_ / max(self.n_samples_seen_, 1)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

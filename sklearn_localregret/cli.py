@@ -1,0 +1,121 @@
+"""The command line: the paper's experiments, and Max-SAT on a user's file.
+
+::
+
+    python -m sklearn_localregret all --out results          # everything
+    python -m sklearn_localregret trees --quick               # a fast check
+    python -m sklearn_localregret solve formula.wcnf --passes 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["main", "build_parser"]
+
+EXPERIMENTS = ("maxsat", "disjunct", "trees")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m sklearn_localregret",
+        description="Online learning with local regret (Bowling & Zinkevich, "
+        "ICML 2012): reproduce the paper's experiments or solve Max-SAT online.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_text in [
+        ("maxsat", "online Max-3SAT (paper Figure: 3cnf regret and results)"),
+        ("disjunct", "online disjunct learning: random disjunction, Winnow killer"),
+        ("trees", "online decision trees on nursery, mushroom, kr-vs-kp, "
+                  "alternating labels"),
+        ("all", "all three experiments"),
+    ]:
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--out", type=Path, default=Path("results"),
+                         help="folder for PNG plots and CSV/JSON numbers "
+                         "(default: results)")
+        cmd.add_argument("--trials", type=int, default=None,
+                         help="trials (instances for maxsat); default: the paper's")
+        cmd.add_argument("--rounds", type=int, default=None,
+                         help="rounds per trial; default: the paper's 1000")
+        cmd.add_argument("--seed", type=int, default=0, help="random seed (0)")
+        cmd.add_argument("--quick", action="store_true",
+                         help="a small run that finishes in seconds")
+        cmd.add_argument("--quiet", action="store_true", help="no progress bars")
+    solve = sub.add_parser(
+        "solve", help="run OnlineMaxSAT over a DIMACS CNF/WCNF file",
+        description="Feed the file's clauses to OnlineMaxSAT one per round, in a "
+        "random order, for several passes; print the most probable assignment "
+        "and the weight it satisfies.")
+    solve.add_argument("path", type=Path, help="DIMACS .cnf or .wcnf file")
+    solve.add_argument("--passes", type=int, default=10,
+                       help="passes over the clauses (10)")
+    solve.add_argument("--regret", choices=["external", "swap"], default="external")
+    solve.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def _experiment_kwargs(args, name):
+    kwargs = {"seed": args.seed, "quick": args.quick, "progress": not args.quiet}
+    if args.trials is not None:
+        kwargs["n_instances" if name == "maxsat" else "n_trials"] = args.trials
+    if args.rounds is not None:
+        kwargs["n_rounds"] = args.rounds
+    return kwargs
+
+
+def run_experiment(name: str, args) -> None:
+    from . import experiments
+
+    runner = getattr(experiments, f"run_{name}")
+    print(f"== {name} ==", flush=True)
+    start = time.perf_counter()
+    runner(args.out, **_experiment_kwargs(args, name))
+    print(f"({name}: {time.perf_counter() - start:.1f} s; results in {args.out}/)\n",
+          flush=True)
+
+
+def solve(args) -> int:
+    from ._dimacs import read_dimacs
+    from ._maxsat import OnlineMaxSAT
+
+    formula = read_dimacs(args.path)
+    clauses, weights = list(formula.clauses), np.asarray(formula.weights)
+    rng = np.random.default_rng(args.seed)
+    solver = OnlineMaxSAT(formula.n_vars, regret=args.regret,
+                          random_state=int(rng.integers(2**31)))
+    for _ in range(args.passes):
+        for k in rng.permutation(len(clauses)):
+            solver.assignment()
+            solver.observe([clauses[k]], weights=[weights[k]])
+    assignment = solver.most_probable_assignment_
+    from ._dimacs import as_clauses, clause_matrix, satisfied
+
+    cl, w = as_clauses(formula)
+    sat = satisfied(assignment.astype(np.uint8), clause_matrix(cl, formula.n_vars))
+    total, got = float(np.sum(w)), float(np.sum(np.asarray(w)[sat]))
+    literals = [(i + 1) if value else -(i + 1) for i, value in enumerate(assignment)]
+    print("v " + " ".join(map(str, literals)) + " 0")
+    print(f"c satisfied weight {got:g} of {total:g} "
+          f"({len(clauses)} clauses, {formula.n_vars} variables, "
+          f"{args.passes} passes, {solver.n_rounds_} rounds)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m sklearn_localregret`` and the console script."""
+    args = build_parser().parse_args(argv)
+    if args.command == "solve":
+        return solve(args)
+    for name in EXPERIMENTS if args.command == "all" else (args.command,):
+        run_experiment(name, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
