@@ -38,7 +38,8 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
     ``regret``, ``L``, ``bias``, ``batch_size``, ``binarize`` and
     ``random_state``), ``_parameter_constraints`` (extending the one here) and
     the hooks ``_check_classes``, ``_init_model``, ``_play_round`` and
-    ``_predict_proba_encoded``.
+    ``_predict_proba_encoded`` (and may override ``_play_rounds`` with a faster
+    loop over a block of rounds).
     """
 
     _parameter_constraints: dict = {
@@ -164,8 +165,12 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
             check_classification_targets(classes)
             classes = unique_labels(classes)
             self._check_classes(classes)
-        elif classes is not None and not np.array_equal(
-            self.classes_, unique_labels(classes)
+        elif (
+            classes is not None
+            # Already the sorted unique labels (the usual case): same answer
+            # as unique_labels, without its cost on every streaming call.
+            and not np.array_equal(self.classes_, np.asarray(classes))
+            and not np.array_equal(self.classes_, unique_labels(classes))
         ):
             raise ValueError(
                 f"`classes={classes!r}` is not the same as on the first call to "
@@ -180,7 +185,10 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
             dtype=None if sp.issparse(X) else "numeric",
             ensure_all_finite=True,
         )
-        check_classification_targets(y)
+        if first_call:
+            # Later calls skip it: the test against ``classes_`` below is stricter
+            # (a continuous or multilabel y cannot consist of known labels).
+            check_classification_targets(y)
         known = classes if first_call else self.classes_
         y_encoded = np.searchsorted(known, y)
         y_encoded = np.minimum(y_encoded, len(known) - 1)
@@ -191,9 +199,12 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
                 f"classes {known!r}."
             )
         X = self._binarize(X)
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if np.any(weight < 0):
-            raise ValueError("sample_weight must be non-negative.")
+        if sample_weight is None:
+            weight = np.ones(X.shape[0])
+        else:
+            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if np.any(weight < 0):
+                raise ValueError("sample_weight must be non-negative.")
         if first_call:
             self.classes_ = classes
         return X, y_encoded, weight, first_call
@@ -235,13 +246,24 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
             if sp.issparse(block):
                 block = block.toarray()
             block = np.ascontiguousarray(block, dtype=np.uint8)
-            for lo in range(0, stop - start, batch):
-                hi = min(lo + batch, stop - start)
-                rows = slice(start + lo, start + hi)
-                wrong = self._play_round(block[lo:hi], y[rows], weight[rows])
-                self.n_online_mistakes_ += wrong
-                self.n_rounds_ += 1
+            rows = slice(start, stop)
+            self.n_online_mistakes_ += self._play_rounds(block, y[rows], weight[rows])
+            self.n_rounds_ += -(-(stop - start) // batch)
         self.n_samples_seen_ += n_samples
+
+    def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
+        """Play consecutive rounds of ``batch_size`` rows (the last may be short).
+
+        ``X`` is a dense 0/1 block that starts on a round boundary. Returns the
+        total weight the played actions got wrong. Subclasses may override it
+        with a faster loop that plays exactly the same rounds.
+        """
+        batch = self.batch_size
+        wrong = 0.0
+        for lo in range(0, X.shape[0], batch):
+            hi = lo + batch
+            wrong += self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
+        return wrong
 
     # -- prediction -------------------------------------------------------
     def _validate_for_predict(self, X) -> np.ndarray:
@@ -290,7 +312,8 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # checks fitting before classes_ is read
+        return self.classes_[np.argmax(proba, axis=1)]
 
     @property
     def online_error_(self) -> float:

@@ -103,10 +103,17 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
         absorbed = {labels[0]: 1.0}
     else:
         absorbed = _absorption_from_root(rates, labels, closed)
+    # Members of every class at once (a per-class scan would be quadratic: with
+    # per-edge regrets most vertices are lone absorbing classes).
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(n_comp + 1))
     for comp, mass in absorbed.items():
         if mass <= 0.0:
             continue
-        members = np.flatnonzero(labels == comp)
+        members = order[bounds[comp] : bounds[comp + 1]]
+        if members.size == 1:
+            pi[members] = mass
+            continue
         pi[members] = mass * _irreducible_stationary(rates[members][:, members])
     return pi
 

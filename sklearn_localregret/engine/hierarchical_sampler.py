@@ -13,6 +13,8 @@ parent's split.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -49,17 +51,42 @@ def truncated_exponential(rate: float, upper: float, rng: np.random.Generator) -
     >>> 0.0 <= x <= 0.1
     True
     """
-    u = rng.random()
+    return _truncated_exponential(rate, upper, rng.random())
+
+
+def _truncated_exponential(rate: float, upper: float, u: float) -> float:
+    """:func:`truncated_exponential` by inversion of the uniform ``u``."""
     if rate * upper <= 0.0:
         return u * upper
     return -math.log1p(u * math.expm1(-rate * upper)) / rate
+
+
+class _Uniforms:
+    """Uniforms on [0, 1) from ``rng``, drawn in blocks (a scalar draw is slow)."""
+
+    __slots__ = ("rng", "block", "i")
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.block: list[float] = []
+        self.i = 0
+
+    def __call__(self) -> float:
+        i = self.i
+        if i == len(self.block):
+            self.block = self.rng.random(32).tolist()
+            i = 0
+        self.i = i + 1
+        return self.block[i]
 
 
 class HierarchicalSampler:
     """Draw a tree from the stationary distribution of colored regret matching.
 
     Exact for ``L = inf`` (no redirect to the root). Costs
-    O(size of the drawn tree x colours per site); the per-site work is numpy.
+    O(size of the drawn tree) Python steps: the weights of every site are
+    cached per table row and recomputed, vectorised, only for the rows that
+    changed since the last draw (:meth:`refresh`).
 
     Parameters
     ----------
@@ -97,8 +124,56 @@ class HierarchicalSampler:
         self.table = table
         self.n_features = n_features
         self.n_classes = n_classes
-        self.make_leaf = make_leaf or (lambda c: ("leaf", c))
-        self.make_split = make_split or (lambda v, t, f: ("split", v, t, f))
+        self.make_leaf = make_leaf or _tuple_leaf
+        self.make_split = make_split or _tuple_split
+        # Cache per table row: content weights (K leaves, then n split
+        # variables), their cumulative sums, their total, the number of
+        # positive contents, and the row version they were computed from.
+        width = n_classes + n_features
+        self._seen = np.zeros(0, dtype=np.int64)
+        self._content = np.zeros((0, width))
+        self._cdf = np.zeros((0, width))
+        self._total = np.zeros(0)
+        self._n_positive = np.zeros(0, dtype=np.int64)
+
+    # -- per-site weights, cached until the table's row changes -----------
+    def refresh(self) -> None:
+        """Recompute the cached site weights of the rows updated since last time.
+
+        Called by :meth:`sample`; calling it right after an update keeps the
+        cost out of the next draw (and leaves nothing for a reader to change).
+        The work is one vectorised pass over the changed rows.
+        """
+        table = self.table
+        n_rows = table.n_rows
+        if self._seen.shape[0] < n_rows:
+            self._grow_cache(table._biased.shape[0])
+        stale = np.flatnonzero(self._seen[:n_rows] != table._versions[:n_rows])
+        if stale.size == 0:
+            return
+        k = self.n_classes
+        rates = np.maximum(table._biased[stale], 0.0)
+        content = np.empty((len(stale), k + self.n_features))
+        content[:, :k] = rates[:, :k]
+        # Summing non-negative rates with a product keeps an all-zero group 0.
+        stumps = rates[:, k:].reshape(len(stale), self.n_features, k * k)
+        np.matmul(stumps, np.ones(k * k), out=content[:, k:])
+        self._content[stale] = content
+        self._cdf[stale] = np.cumsum(content, axis=1)
+        self._total[stale] = content.sum(axis=1)
+        self._n_positive[stale] = np.count_nonzero(content, axis=1)
+        self._seen[stale] = table._versions[stale]
+
+    def _grow_cache(self, capacity: int) -> None:
+        old = self._seen.shape[0]
+        seen = np.full(capacity, -1, dtype=np.int64)
+        seen[:old] = self._seen
+        self._seen = seen
+        for name in ("_content", "_cdf", "_total", "_n_positive"):
+            array = getattr(self, name)
+            new = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)
+            new[:old] = array
+            setattr(self, name, new)
 
     def site_weights(self, row: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Leaf weights (K,), split weights (n,) and stump rates (n, K*K) of a row."""
@@ -107,56 +182,90 @@ class HierarchicalSampler:
         stumps = rates[k:].reshape(self.n_features, k * k)
         return rates[:k], stumps.sum(axis=1), stumps
 
+    # -- drawing ----------------------------------------------------------
     def sample(self, rng: np.random.Generator, root_label: int = 0) -> Any:
         """Draw one tree; the root site starts as the leaf ``root_label``."""
-        return self._draw(rng, (), root_label, math.inf)
+        self.refresh()
+        return self._draw(_Uniforms(rng), (), root_label, math.inf)
 
-    def _draw(self, rng, path: tuple, start_label: int, horizon: float) -> Any:
-        row = self.table.find(path)
+    def _draw(self, uniform, path: tuple, start_label: int, horizon: float) -> Any:
+        row = self.table._row_of.get(path, -1)
         if row < 0:
             return self.make_leaf(start_label)
-        leaf_w, split_w, stumps = self.site_weights(row)
-        total = leaf_w.sum() + split_w.sum()
+        total = float(self._total[row])
         if total <= 0.0:
             return self.make_leaf(start_label)
         # The clock (rate total) never rang during the horizon: starting content.
-        if horizon < math.inf and rng.random() < math.exp(-total * horizon):
+        if horizon < math.inf and uniform() < math.exp(-total * horizon):
             return self.make_leaf(start_label)
         k = self.n_classes
-        content = _choose(np.concatenate((leaf_w, split_w)), rng)
+        weights = self._content[row]
+        content = _choose_cdf(self._cdf[row], weights, uniform())
         if content < k:
             return self.make_leaf(content)
         v = content - k
-        pair = _choose(stumps[v], rng)
+        w = float(weights[content])
+        if self._n_positive[row] == 1:
+            q = 0.0  # v holds all the weight: exactly 0, the split is never left
+        else:
+            q = total - w
+            if q <= 1e-9 * total:  # cancellation: sum the other weights instead
+                q = float(weights[:content].sum() + weights[content + 1 :].sum())
+        kk = k * k
+        base = k + v * kk
+        pair = _choose_positive(self.table._biased[row, base : base + kk], uniform())
         c_true, c_false = divmod(pair, k)
-        age = self._split_age(leaf_w, split_w, v, total, horizon, rng)
+        age = _split_age(w, q, total, horizon, uniform)
         return self.make_split(
             v,
-            self._draw(rng, path + ((v, 1),), c_true, age),
-            self._draw(rng, path + ((v, 0),), c_false, age),
+            self._draw(uniform, path + ((v, 1),), c_true, age),
+            self._draw(uniform, path + ((v, 0),), c_false, age),
         )
 
-    @staticmethod
-    def _split_age(leaf_w, split_w, v, total, horizon, rng) -> float:
-        """Time since the current run of "split on v" began (ENGINE.md 3.3)."""
-        w = split_w[v]
-        # Sum the other weights directly so that q is exactly 0 when v holds all.
-        q = leaf_w.sum() + split_w[:v].sum() + split_w[v + 1:].sum()
-        if horizon == math.inf:
-            return rng.exponential(1.0 / q) if q > 0 else math.inf
-        p_fresh = math.expm1(-q * horizon) / math.expm1(-total * horizon)
-        if rng.random() < p_fresh:
-            return truncated_exponential(q, horizon, rng)
-        return horizon - truncated_exponential(w, horizon, rng)
+
+def _tuple_leaf(label):
+    return ("leaf", label)
 
 
-def _choose(weights: np.ndarray, rng: np.random.Generator) -> int:
-    """Index drawn with probability proportional to ``weights`` (never a zero)."""
-    cdf = np.cumsum(weights)
-    index = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
+def _tuple_split(variable, true_child, false_child):
+    return ("split", variable, true_child, false_child)
+
+
+def _split_age(w: float, q: float, total: float, horizon: float, uniform) -> float:
+    """Time since the current run of "split on v" began (ENGINE.md 3.3).
+
+    ``w`` is the weight of "split on v", ``q`` the sum of the other weights and
+    ``total = w + q`` the site's clock rate; ``horizon`` is how long the site
+    has existed; ``uniform()`` returns uniforms on [0, 1).
+    """
+    if horizon == math.inf:
+        return -math.log1p(-uniform()) / q if q > 0 else math.inf
+    p_fresh = math.expm1(-q * horizon) / math.expm1(-total * horizon)
+    if uniform() < p_fresh:
+        return _truncated_exponential(q, horizon, uniform())
+    return horizon - _truncated_exponential(w, horizon, uniform())
+
+
+def _choose_cdf(cdf: np.ndarray, weights: np.ndarray, u: float) -> int:
+    """Index ``i`` with probability ``weights[i] / sum``, by inversion of ``u``.
+
+    ``cdf`` holds the cumulative sums of the non-negative ``weights``.
+    """
+    index = int(cdf.searchsorted(u * cdf[-1], "right"))
     # Guard the float edge u * total == cdf[-1] and zero-weight tails.
     while index >= len(weights) or weights[index] <= 0:
         index -= 1
     return index
 
 
+def _choose_positive(values: np.ndarray, u: float) -> int:
+    """Index drawn proportionally to ``max(values, 0)`` (not all <= 0)."""
+    if len(values) > 16:
+        weights = np.maximum(values, 0.0)
+        return _choose_cdf(np.cumsum(weights), weights, u)
+    weights = [x if x > 0.0 else 0.0 for x in values.tolist()]
+    cdf = list(itertools.accumulate(weights))
+    index = bisect.bisect_right(cdf, u * cdf[-1])
+    while index >= len(weights) or weights[index] <= 0.0:
+        index -= 1
+    return index

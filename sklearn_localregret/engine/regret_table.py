@@ -38,6 +38,9 @@ class RegretTable:
         The biased regrets ``Rtilde`` (a view; do not write to it).
     unbiased : ndarray of shape (n_rows, width)
         The unbiased regrets ``R`` (a view; do not write to it).
+    versions : ndarray of int of shape (n_rows,)
+        A counter per row that every update of the row increases, so that
+        readers can cache what they derive from a row (a view; do not write).
 
     Examples
     --------
@@ -57,6 +60,7 @@ class RegretTable:
         capacity = max(int(initial_rows), 8)
         self._biased = np.zeros((capacity, self.width))
         self._unbiased = np.zeros((capacity, self.width))
+        self._versions = np.zeros(capacity, dtype=np.int64)
         self._keys: list[Hashable] = list(range(initial_rows))
         self._row_of: dict[Hashable, int] = {k: k for k in self._keys}
 
@@ -72,6 +76,10 @@ class RegretTable:
     @property
     def unbiased(self) -> np.ndarray:
         return self._unbiased[: self.n_rows]
+
+    @property
+    def versions(self) -> np.ndarray:
+        return self._versions[: self.n_rows]
 
     def keys(self) -> list[Hashable]:
         """Keys of the rows, in row order."""
@@ -94,9 +102,9 @@ class RegretTable:
 
     def _grow(self) -> None:
         capacity = 2 * self._biased.shape[0]
-        for name in ("_biased", "_unbiased"):
+        for name in ("_biased", "_unbiased", "_versions"):
             old = getattr(self, name)
-            new = np.zeros((capacity, self.width))
+            new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
@@ -114,6 +122,30 @@ class RegretTable:
         gains = np.asarray(gains, dtype=float)
         self._unbiased[rows, cols] += gains
         self._biased[rows, cols] += gains - bias
+        self._versions[rows] += 1
+
+    def update_sequence(self, rows, cols, gains, bias: float = 0.0) -> None:
+        """Several rounds of :meth:`update_entries` at once, applied in order.
+
+        Unlike :meth:`update_entries` a colour may repeat (it was updated in
+        several rounds): the entries are added one after the other
+        (``np.add.at``), giving bit for bit the regrets that one
+        :meth:`update_entries` call per round would. Each touched row's version
+        increases.
+
+        Examples
+        --------
+        >>> table = RegretTable(width=2, initial_rows=1)
+        >>> table.update_sequence([0, 0, 0], [1, 1, 0], [2.0, -0.5, 1.0])
+        >>> table.biased
+        array([[1. , 1.5]])
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        cols = np.asarray(cols, dtype=np.intp)
+        gains = np.asarray(gains, dtype=float)
+        np.add.at(self._unbiased, (rows, cols), gains)
+        np.add.at(self._biased, (rows, cols), gains - bias)
+        self._versions[rows] += 1
 
     def update_rows(self, rows, gains, edge_mask, bias: float = 0.0) -> None:
         """Row-wise update: ``gains[r, c]`` for every colour where ``edge_mask``.
@@ -124,7 +156,10 @@ class RegretTable:
         rows = np.asarray(rows, dtype=np.intp)
         gains = np.where(edge_mask, gains, 0.0)
         self._unbiased[rows] += gains
-        self._biased[rows] += gains - np.where(edge_mask, bias, 0.0)
+        if bias:
+            gains -= np.where(edge_mask, bias, 0.0)
+        self._biased[rows] += gains
+        self._versions[rows] += 1
 
     # -- reading ----------------------------------------------------------
     def positive(self, rows=None) -> np.ndarray:
@@ -152,6 +187,7 @@ class RegretTable:
         new.width = self.width
         new._biased = self._biased.copy()
         new._unbiased = self._unbiased.copy()
+        new._versions = self._versions.copy()
         new._keys = list(self._keys)
         new._row_of = dict(self._row_of)
         return new

@@ -1,0 +1,97 @@
+"""Rounds per second of OnlineMaxSAT on random planted 3-SAT streams.
+
+One clause per round (the paper's online Max-3SAT), ``n = 20`` and
+``n = 1000`` variables, ``4.26 n`` clauses drawn uniformly. Three ways of
+driving the solver: ``run`` over a whole stream, ``partial_fit`` with batches
+of 10 clauses, and the per-round ``assignment()`` + ``observe(clause)`` loop
+(which validates every clause on its own). ``regret="swap"`` is measured on a
+short stream: it re-solves its chain exactly every round. Run::
+
+    python benchmarks/bench_maxsat.py [--rounds 20000] [--swap-rounds 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from sklearn_localregret._maxsat import OnlineMaxSAT
+
+
+def planted_stream(n: int, n_rounds: int, seed: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    planted = rng.integers(0, 2, n).astype(bool)
+    clauses = []
+    while len(clauses) < int(4.26 * n):
+        variables = rng.choice(n, 3, replace=False)
+        literals = (variables + 1) * (2 * rng.integers(0, 2, 3) - 1)
+        if np.any((literals > 0) == planted[variables]):
+            clauses.append([int(lit) for lit in literals])
+    return [clauses[i] for i in rng.integers(0, len(clauses), n_rounds)]
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20_000)
+    parser.add_argument("--swap-rounds", type=int, default=300)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 1000])
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    header = (f"{'n':>5} {'regret':>8} {'driver':>18} {'rounds':>7} "
+              f"{'rounds/s':>10} {'sat. last 20%':>14} {'non-zero':>9}")
+    print(header)
+    print("-" * len(header))
+    for n in args.sizes:
+        stream = planted_stream(n, args.rounds, args.seed)
+        tail = slice(int(0.8 * len(stream)), None)
+
+        solver = OnlineMaxSAT(n, random_state=args.seed)
+        out = []
+        seconds = timed(lambda: out.append(solver.run(stream)))
+        rows = [("external", "run", len(stream), seconds,
+                 out[0][tail].mean(), solver.n_nonzero_regrets_)]
+
+        solver = OnlineMaxSAT(n, random_state=args.seed)
+        seconds = timed(lambda: solver.partial_fit(stream, batch_size=10))
+        rows.append(("external", "partial_fit(b=10)", len(stream) // 10, seconds,
+                     solver.satisfied_weight_ / solver.total_weight_,
+                     solver.n_nonzero_regrets_))
+
+        solver = OnlineMaxSAT(n, random_state=args.seed)
+        short = stream[: max(1, len(stream) // 4)]
+        got = np.zeros(len(short))
+
+        def per_round():
+            for t, clause in enumerate(short):
+                solver.assignment()
+                got[t] = solver.observe(clause)
+
+        seconds = timed(per_round)
+        rows.append(("external", "assignment+observe", len(short), seconds,
+                     got[int(0.8 * len(got)):].mean(), solver.n_nonzero_regrets_))
+
+        if n <= 64 and args.swap_rounds > 0:
+            swap_stream = stream[: args.swap_rounds]
+            solver = OnlineMaxSAT(n, regret="swap", random_state=args.seed)
+            out = []
+            seconds = timed(lambda: out.append(solver.run(swap_stream)))
+            rows.append(("swap", "run", len(swap_stream), seconds,
+                         out[0][int(0.8 * len(swap_stream)):].mean(),
+                         solver.n_nonzero_regrets_))
+
+        for regret, driver, rounds, seconds, sat, nonzero in rows:
+            print(f"{n:>5} {regret:>8} {driver:>18} {rounds:>7} "
+                  f"{rounds / seconds:>10,.0f} {sat:>14.3f} {nonzero:>9}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""Online (weighted) Max-SAT with local regret (paper, Example "Online Max-3SAT")."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils.validation import check_random_state
+
+from ._dimacs import as_clauses, clause_matrix
+from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
+
+__all__ = ["OnlineMaxSAT"]
+
+# Chain draws behind probabilities_ when L < n_vars (approximate sampler only).
+_N_ESTIMATE_DRAWS = 512
+
+
+class _FlatClauses:
+    """Validated clauses as the flat signed incidence entries of ``maxsat_round``."""
+
+    def __init__(self, clauses, n_vars: int, weights=None):
+        clauses, self.weights = as_clauses(clauses, n_vars=n_vars, weights=weights)
+        signed = clause_matrix(clauses, n_vars=n_vars)
+        self.n_neg = signed.n_neg.astype(np.float64)
+        csr = signed.signed.tocsr()
+        self.indptr = csr.indptr
+        self.var_of = csr.indices.astype(np.intp)
+        self.sign_of = csr.data.astype(np.float64)
+        self.clause_of = np.repeat(np.arange(len(self.weights)), np.diff(self.indptr))
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    def round(self, start: int, stop: int):
+        """Arguments of :func:`maxsat_round` for clauses ``start:stop``."""
+        lo, hi = self.indptr[start], self.indptr[stop]
+        return (self.clause_of[lo:hi] - start, self.var_of[lo:hi], self.sign_of[lo:hi],
+                self.n_neg[start:stop], self.weights[start:stop])
+
+
+class OnlineMaxSAT:
+    """Online weighted Max-SAT solver minimising local regret on the hypercube.
+
+    Each round the solver commits to a truth assignment of ``n_vars`` variables
+    drawn from its distribution ``pi^t``, then sees the round's (weighted)
+    clauses and gains the weight they satisfy. Its regrets are for not having
+    flipped single variables (the hypercube locality graph of the paper's
+    Example "Online Max-3SAT"): it is an online counterpart of local search such
+    as WalkSAT, with a guarantee against any sequence of clauses.
+
+    Clauses use the DIMACS convention: literal ``+(i + 1)`` is variable ``i``,
+    ``-(i + 1)`` its negation; any width, weighted or not.
+
+    Parameters
+    ----------
+    n_vars : int
+        Number of variables.
+    regret : {"external", "swap"}, default="external"
+        ``"external"``: colored regret matching with the admissible ``2n``
+        colouring (one regret for "set variable k true", one for "set it
+        false"). ``"swap"``: a regret per edge (local swap regret), solved
+        exactly over the assignments played so far; far more regrets to keep.
+    L : int or None, default=None
+        Maximum level (number of true variables) of a played assignment; a move
+        beyond it restarts at the all-false assignment. None means infinity,
+        the paper's setting.
+    bias : float or None, default=None
+        The bias ``b`` of the update. None means ``Delta / (L + 1)`` for finite
+        ``L``, ``Delta`` being the round's total clause weight, and 0 for
+        ``L=None``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the drawn assignments.
+    n_mcmc_steps : int, default=200
+        Steps of the uniformised chain per draw when ``regret="external"`` and
+        ``L < n_vars`` (an approximate sampler; exact product draws otherwise).
+
+    Attributes
+    ----------
+    n_rounds_ : int
+        Rounds played.
+    satisfied_weight_ : float
+        Total clause weight satisfied by the played assignments.
+    total_weight_ : float
+        Total clause weight seen.
+    probabilities_ : ndarray of shape (n_vars,)
+        ``P(variable i is true)`` under the current ``pi``.
+    most_probable_assignment_ : ndarray of bool of shape (n_vars,)
+        See :meth:`best_assignment`.
+    colored_regret_ : float
+        Time-averaged local colored regret (every edge is a colour for
+        ``"swap"``).
+    swap_regret_ : float
+        Time-averaged local swap regret (``regret="swap"`` only).
+    n_nonzero_regrets_ : int
+        Number of colours (edges for ``"swap"``) with a non-zero regret.
+
+    See Also
+    --------
+    sklearn_localregret.baselines.walksat : Offline WalkSAT on the whole formula.
+
+    Notes
+    -----
+    With ``regret="external"``, ``L=None`` and ``b=0`` the variables are
+    independent under ``pi``: variable ``k`` is true with probability
+    ``R+[k, true] / (R+[k, true] + R+[k, false])`` and one round costs
+    ``O(n_vars + literals)``. The colouring is admissible, so the local
+    external regret is at most the local colored regret divided by ``n_vars``
+    (paper, Theorem on colored regret).
+
+    Examples
+    --------
+    >>> from sklearn_localregret._maxsat import OnlineMaxSAT
+    >>> solver = OnlineMaxSAT(3, random_state=0)
+    >>> solver.assignment()
+    array([False, False, False])
+    >>> solver.observe([1, -2])  # x1 or not x2: satisfied by all-false
+    1.0
+    >>> solver.observe([[2, 3], [1]])  # both unsatisfied
+    0.0
+    >>> solver.probabilities_
+    array([1., 0., 1.])
+    >>> weights = solver.run([[1], [-2], [3]] * 5)
+    >>> solver.best_assignment()
+    array([ True, False,  True])
+    """
+
+    def __init__(self, n_vars, regret="external", L=None, bias=None,
+                 random_state=None, n_mcmc_steps=200):
+        if not isinstance(n_vars, Integral) or isinstance(n_vars, bool) or n_vars < 1:
+            raise ValueError(f"n_vars must be a positive integer, got {n_vars!r}.")
+        if regret not in ("external", "swap"):
+            raise ValueError(f"regret must be 'external' or 'swap', got {regret!r}.")
+        if L is not None and (not isinstance(L, Integral) or isinstance(L, bool)
+                              or L < 0):
+            raise ValueError(f"L must be None or a non-negative integer, got {L!r}.")
+        if bias is not None and (not isinstance(bias, Real) or not bias >= 0):
+            raise ValueError(f"bias must be None or a number >= 0, got {bias!r}.")
+        if (not isinstance(n_mcmc_steps, Integral) or isinstance(n_mcmc_steps, bool)
+                or n_mcmc_steps < 1):
+            raise ValueError(
+                f"n_mcmc_steps must be a positive integer, got {n_mcmc_steps!r}.")
+        self.n_vars = int(n_vars)
+        self.regret = regret
+        self.L = L
+        self.bias = bias
+        self.random_state = random_state
+        self.n_mcmc_steps = int(n_mcmc_steps)
+        self._rng = check_random_state(random_state)
+        if regret == "swap":
+            self._graph = HypercubeSwapRegrets(self.n_vars, L)
+        else:
+            self._graph = HypercubeColoring(self.n_vars, L, self.n_mcmc_steps)
+        self._estimate_seed = int(self._rng.randint(2**31 - 1))
+        self._pending = None
+        self.n_rounds_ = 0
+        self.satisfied_weight_ = 0.0
+        self.total_weight_ = 0.0
+
+    def __repr__(self) -> str:
+        return (f"OnlineMaxSAT(n_vars={self.n_vars}, regret={self.regret!r}, "
+                f"L={self.L!r}, bias={self.bias!r})")
+
+    # -- playing --------------------------------------------------------------
+    def assignment(self) -> np.ndarray:
+        """The assignment played this round, drawn from ``pi`` on first request.
+
+        Repeated calls before :meth:`observe` return the same assignment: it is
+        the one the next observation scores and updates.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_vars,)
+        """
+        if self._pending is None:
+            self._pending = self._graph.sample(self._rng)
+        return self._pending.astype(bool)
+
+    def observe(self, clauses, weights=None) -> float:
+        """Score the played assignment on this round's clauses and learn.
+
+        Draws the assignment first if :meth:`assignment` was not called.
+
+        Parameters
+        ----------
+        clauses : clause or sequence of clauses
+            DIMACS literals, e.g. ``[1, -3]`` or ``[[1, -3], [2]]``; a PySAT
+            ``CNF``/``WCNF`` is accepted too.
+        weights : array-like of shape (n_clauses,), default=None
+            Clause weights (non-negative; 1 when None).
+
+        Returns
+        -------
+        float
+            The weight of the round's clauses that the assignment satisfied.
+
+        Raises
+        ------
+        ValueError, TypeError
+            Invalid clauses or weights (literal 0, beyond ``n_vars``, not an
+            integer, empty clause, negative weight). The solver is unchanged.
+        """
+        flat = _FlatClauses(clauses, self.n_vars, weights)
+        return self._play(flat.round(0, len(flat)))
+
+    def partial_fit(self, clauses, weights=None, batch_size=1) -> OnlineMaxSAT:
+        """Play one round per ``batch_size`` clauses, in order.
+
+        Parameters
+        ----------
+        clauses : sequence of clauses, or PySAT CNF/WCNF
+        weights : array-like of shape (n_clauses,), default=None
+        batch_size : int, default=1
+            Clauses per round (the last round may have fewer).
+
+        Returns
+        -------
+        self : OnlineMaxSAT
+
+        Raises
+        ------
+        ValueError, TypeError
+            Invalid clauses, weights or batch size; then no round is played.
+        """
+        if (not isinstance(batch_size, Integral) or isinstance(batch_size, bool)
+                or batch_size < 1):
+            raise ValueError(
+                f"batch_size must be a positive integer, got {batch_size!r}.")
+        self._play_all(_FlatClauses(clauses, self.n_vars, weights), int(batch_size))
+        return self
+
+    def run(self, stream) -> np.ndarray:
+        """Play one round per item of ``stream`` and return what each satisfied.
+
+        Parameters
+        ----------
+        stream : iterable
+            Items are clauses (``[1, -2]``) or ``(clause, weight)`` pairs. The
+            stream is read and validated completely before the first round.
+
+        Returns
+        -------
+        ndarray of shape (n_items,)
+            The satisfied weight of every round.
+        """
+        clauses, weights = [], []
+        for item in stream:
+            if (isinstance(item, (tuple, list)) and len(item) == 2
+                    and not isinstance(item[0], (Integral, np.integer))
+                    and isinstance(item[1], (Real, np.number))
+                    and not isinstance(item[1], (bool, np.bool_))):
+                item, weight = item
+            else:
+                weight = 1.0
+            if isinstance(item, (Integral, np.integer)):
+                item = (item,)
+            clauses.append(item)
+            weights.append(weight)
+        if not clauses:
+            return np.zeros(0)
+        return self._play_all(_FlatClauses(clauses, self.n_vars, weights), 1)
+
+    def _play_all(self, flat: _FlatClauses, batch_size: int) -> np.ndarray:
+        starts = range(0, len(flat), batch_size)
+        return np.array([self._play(flat.round(s, min(s + batch_size, len(flat))))
+                         for s in starts])
+
+    def _play(self, round_args) -> float:
+        a = self.assignment().view(np.uint8)
+        gains, satisfied = maxsat_round(a, *round_args)
+        weight = float(round_args[-1].sum())
+        if self.bias is not None:
+            bias = float(self.bias)
+        elif self.L is None:
+            bias = 0.0
+        else:
+            bias = weight / (self.L + 1)
+        self._graph.update(a, gains, bias)
+        self._pending = None
+        self.n_rounds_ += 1
+        self.satisfied_weight_ += satisfied
+        self.total_weight_ += weight
+        return satisfied
+
+    # -- reading the distribution ---------------------------------------------
+    def _mixture(self):
+        graph = self._graph
+        if isinstance(graph, HypercubeSwapRegrets):
+            return graph.distribution()
+        if graph.exact:
+            return None
+        return graph.estimate_distribution(
+            _N_ESTIMATE_DRAWS, [self._estimate_seed, self.n_rounds_])
+
+    @property
+    def probabilities_(self) -> np.ndarray:
+        mixture = self._mixture()
+        if mixture is None:
+            return self._graph.probabilities()
+        support, probs = mixture
+        return probs @ support
+
+    def best_assignment(self) -> np.ndarray:
+        """The most probable assignment under ``pi``.
+
+        For the exact product (``regret="external"``, ``L >= n_vars``) every
+        variable takes its more probable value (false on ties, the root's);
+        otherwise the most probable assignment of the support.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_vars,)
+        """
+        mixture = self._mixture()
+        if mixture is None:
+            return self._graph.probabilities() > 0.5
+        support, probs = mixture
+        return support[int(np.argmax(probs))].astype(bool)
+
+    @property
+    def most_probable_assignment_(self) -> np.ndarray:
+        return self.best_assignment()
+
+    @property
+    def colored_regret_(self) -> float:
+        return self._graph.colored_regret()
+
+    @property
+    def swap_regret_(self) -> float:
+        if not isinstance(self._graph, HypercubeSwapRegrets):
+            raise AttributeError("swap_regret_ is only kept with regret='swap'.")
+        return self._graph.swap_regret()
+
+    @property
+    def n_nonzero_regrets_(self) -> int:
+        return self._graph.n_nonzero()

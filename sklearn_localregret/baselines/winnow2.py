@@ -1,0 +1,179 @@
+"""Winnow2 (Littlestone, 1988): the classical online learner of disjunctions."""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._available_if import available_if
+from sklearn.utils._param_validation import Interval
+
+from .._base import BaseLocalRegretClassifier
+
+__all__ = ["Winnow2Classifier"]
+
+
+class Winnow2Classifier(BaseLocalRegretClassifier):
+    """Winnow2: multiplicative weights over boolean features, online.
+
+    Keeps a weight ``w_i`` per feature (all 1 at first) and predicts the
+    positive class ``classes_[1]`` when ``sum_i w_i x_i > threshold``. After a
+    mistake on a positive row the weights of its active features are multiplied
+    by ``alpha`` (promotion); after a mistake on a negative row they are divided
+    by ``alpha`` (demotion). Rows are learned one at a time, in order.
+
+    It is the disjunction baseline of the paper's section "Online Disjunct
+    Learning": if some disjunction of ``k`` of the ``n`` features labels the
+    stream, Winnow2 makes ``O(k log n)`` mistakes; otherwise its mistakes are
+    bounded by the number of attribute errors of the best disjunction, which
+    a stream like the "Winnow killer" makes large.
+
+    Parameters
+    ----------
+    alpha : float, default=2.0
+        Promotion / demotion factor, greater than 1.
+    threshold : float or None, default=None
+        The threshold ``theta``; None means ``n_features / 2``.
+    binarize : float or None, default=0.0
+        Threshold for binarising the features (``x > binarize`` counts as 1),
+        like :class:`~sklearn.naive_bayes.BernoulliNB`; None means the input
+        must already be 0/1.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features_in_,)
+        The feature weights ``w``.
+    threshold_ : float
+        The threshold in use.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit; only when ``X`` has string feature
+        names.
+    n_rounds_ : int
+        Rows learned (one round per row).
+    n_samples_seen_ : int
+        Rows learned.
+    n_online_mistakes_ : float
+        Weight of the rows predicted wrongly before learning from them.
+    online_error_ : float
+        ``n_online_mistakes_`` divided by the rows seen.
+
+    See Also
+    --------
+    sklearn_localregret._disjunct.LocalRegretDisjunctClassifier : Local regret
+        disjunction learner.
+    sklearn.linear_model.Perceptron : Additive mistake-driven updates.
+
+    Notes
+    -----
+    Deterministic. A row of weight ``s`` counts ``s`` mistakes and promotes or
+    demotes by ``alpha ** s`` (zero weight: no update), so integer weights act
+    like repeated rows when the prediction would not change in between. With
+    ``alpha = 2`` and ``theta = n / 2`` on a stream labelled by a disjunction of
+    ``k`` features: a relevant weight is never demoted and is no longer
+    promoted once above ``theta`` (``k (log2 theta + 1)`` promotions at most),
+    and every demotion removes more than ``theta / 2`` of the total weight that
+    promotions add at most ``theta`` to, so the mistakes are fewer than
+    ``3 k (log2 theta + 1) + 4``.
+
+    References
+    ----------
+    N. Littlestone, "Learning quickly when irrelevant attributes abound: a new
+    linear-threshold algorithm", Machine Learning 2(4), 1988.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(500, 8))
+    >>> y = X[:, 2] | X[:, 5]
+    >>> clf = Winnow2Classifier().fit(X, y)
+    >>> bool(clf.n_online_mistakes_ < 20), clf.score(X, y)
+    (True, 1.0)
+    """
+
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 1, None, closed="neither")],
+        "threshold": [Interval(Real, 0, None, closed="neither"), None],
+        "binarize": [Real, None],
+    }
+
+    # Fixed settings the shared online plumbing reads: one row per round, and
+    # no randomness.
+    batch_size = 1
+    random_state = None
+
+    def __init__(self, alpha=2.0, threshold=None, binarize=0.0):
+        self.alpha = alpha
+        self.threshold = threshold
+        self.binarize = binarize
+
+    def _check_classes(self, classes: np.ndarray) -> None:
+        if len(classes) > 2:
+            raise ValueError(
+                "Only binary classification is supported. Winnow2 learns a "
+                f"threshold over boolean features; got {len(classes)} classes. "
+                "Wrap it in sklearn.multiclass.OneVsRestClassifier for more."
+            )
+
+    def _init_model(self, n_features: int, n_classes: int) -> None:
+        self.coef_ = np.ones(n_features)
+        self.threshold_ = (n_features / 2 if self.threshold is None
+                           else float(self.threshold))
+
+    def _play_rounds(self, X, y, weight) -> float:
+        if len(self.classes_) == 1:
+            return 0.0
+        coef, threshold, alpha = self.coef_, self.threshold_, float(self.alpha)
+        X = X.astype(bool)
+        wrong = 0.0
+        for row, label, w in zip(X, y, weight):
+            positive = coef[row].sum() > threshold
+            if positive != (label == 1) and w > 0:
+                wrong += w
+                coef[row] *= alpha ** (w if label == 1 else -w)
+        return float(wrong)
+
+    def decision_function(self, X):
+        """``coef_ @ x - threshold_``: positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Zeros when only one class was given.
+        """
+        X = self._validate_for_predict(X)
+        if len(self.classes_) == 1:
+            return np.zeros(X.shape[0])
+        return np.asarray(X @ self.coef_, dtype=np.float64).ravel() - self.threshold_
+
+    def predict(self, X):
+        """The class of each row: ``classes_[decision_function(X) > 0]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(np.intp)]
+
+    @available_if(lambda est: False)
+    def predict_proba(self, X):  # pragma: no cover - never available
+        """Winnow2 is a threshold rule: it has no class probabilities."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

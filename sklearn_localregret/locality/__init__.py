@@ -1,0 +1,13 @@
+"""Locality graphs and their admissible colourings.
+
+A locality graph says which actions are "nearby" (paper, section "Local Regret
+Concepts"); a colouring groups its edges so that regrets generalise. Each module
+maps one family of actions onto the shared engine
+(:mod:`sklearn_localregret.engine`): which colours leave the played action,
+their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
+
+* :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
+  flips: the 2n colouring and per-edge (swap) regrets. Disjunctions, Max-SAT.
+* :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees with
+  subtree replacement by a leaf or a stump; the (path, replacement) colouring.
+"""

@@ -1,0 +1,278 @@
+"""LocalRegretDisjunctClassifier: the sklearn contract and the paper's behaviour."""
+
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sklearn_localregret._disjunct import LocalRegretDisjunctClassifier
+from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
+
+# The checks' binary task is make_blobs thresholded at 0 (binarize=0.0): its
+# label is "x1 <= 0", which no disjunction of (un-negated) features expresses.
+# The best disjunction scores 0.635 there (computed by enumerating all four),
+# below the check's 0.83, whatever the learner does.
+EXPECTED_FAILED = {
+    "check_classifiers_train": "the best disjunction of the binarised blobs "
+    "scores 0.635 < 0.83: a hypothesis-class limit, not a bug",
+}
+
+
+@parametrize_with_checks(
+    [LocalRegretDisjunctClassifier(random_state=0),
+     LocalRegretDisjunctClassifier(regret="swap", random_state=0)],
+    expected_failed_checks=lambda est: EXPECTED_FAILED,
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def winnow_killer(n=20, n_rounds=2000, seed=0):
+    """The paper's 'Winnow killer': e_i labelled 1, the all-ones row labelled 0."""
+    rows = np.vstack([np.eye(n, dtype=np.uint8), np.ones((1, n), dtype=np.uint8)])
+    labels = np.r_[np.ones(n, dtype=int), 0]
+    pick = np.random.default_rng(seed).integers(0, n + 1, n_rounds)
+    return rows[pick], labels[pick]
+
+
+def late_error(clf, X, y, warmup):
+    clf.partial_fit(X[:warmup], y[:warmup], classes=[0, 1])
+    before = clf.n_online_mistakes_
+    clf.partial_fit(X[warmup:], y[warmup:])
+    return (clf.n_online_mistakes_ - before) / (len(y) - warmup)
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_winnow_killer(regret):
+    """Local regret approaches the best disjunction's 1/21; Winnow2 does not.
+
+    Over the last 1000 rows the best disjunction (all literals) errs on the
+    all-ones rows only: 1/21 = 0.048 in expectation, standard deviation
+    sqrt(p (1 - p) / 1000) = 0.0067; 0.048 + 4 sd ~ 0.075. The prototype and
+    this implementation play that disjunction after a few dozen rounds.
+    """
+    X, y = winnow_killer(seed=1)
+    error = late_error(LocalRegretDisjunctClassifier(regret=regret, random_state=0),
+                       X, y, 1000)
+    assert error < 0.075
+    winnow_error = late_error(Winnow2Classifier(), X, y, 1000)
+    assert winnow_error > 0.5
+
+
+def test_learns_a_disjunction_on_a_stream():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(3000, 8))
+    y = X[:, 1] | X[:, 4]
+    clf = LocalRegretDisjunctClassifier(random_state=0)
+    error = late_error(clf, X, y, 2000)
+    assert clf.disjunction() == ["x1", "x4"]
+    assert error < 0.01
+    assert clf.score(X, y) == 1.0
+    np.testing.assert_array_equal(clf.feature_probabilities_ > 0.5,
+                                  np.isin(np.arange(8), [1, 4]))
+    assert 0 <= clf.colored_regret_ < 0.05
+    assert clf.n_nonzero_regrets_ <= 2 * 8
+    with pytest.raises(AttributeError, match="regret='swap'"):
+        clf.swap_regret_
+    text = clf.export_text()
+    assert "x1" in text and "x4" in text and "x0 " not in text
+
+
+def test_empty_model_predicts_the_negative_class():
+    clf = LocalRegretDisjunctClassifier(random_state=0)
+    # Alternating labels on the same row: the regrets cancel, the root stays.
+    X = np.ones((200, 3), dtype=int)
+    y = np.tile([0, 1], 100)
+    clf.fit(X, y)
+    assert clf.disjunction() == []
+    np.testing.assert_array_equal(clf.predict(X[:2]), [0, 0])
+    assert "always predict 0" in clf.export_text()
+
+
+def test_swap_diagnostics():
+    X, y = winnow_killer(n=5, n_rounds=150, seed=2)
+    clf = LocalRegretDisjunctClassifier(regret="swap", random_state=0).fit(X, y)
+    assert clf.swap_regret_ >= 0.0
+    # Every edge is a colour: the sum of positive edge regrets bounds the sum
+    # of the per-vertex maxima.
+    assert clf.colored_regret_ >= clf.swap_regret_
+    support_probs = clf.feature_probabilities_
+    assert np.all((support_probs >= 0) & (support_probs <= 1))
+    # Per-edge regrets: a row of 5 per played disjunction.
+    assert clf.n_nonzero_regrets_ > 2 * 5
+
+
+def test_string_labels():
+    X, y = winnow_killer(n=6, n_rounds=600, seed=3)
+    labels = np.array(["killer", "target"])[y]
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, labels)
+    np.testing.assert_array_equal(clf.classes_, ["killer", "target"])
+    assert set(clf.predict(X)) <= {"killer", "target"}
+    # The single-literal rows fire the learned disjunction: positive class.
+    np.testing.assert_array_equal(clf.predict(np.eye(6, dtype=int)), ["target"] * 6)
+
+
+def test_more_than_two_classes():
+    X = np.eye(3, dtype=int)
+    clf = LocalRegretDisjunctClassifier()
+    with pytest.raises(ValueError, match=r"^Only binary classification is "
+                       r"supported\.(.|\n)*OneVsRestClassifier"):
+        clf.fit(X, [0, 1, 2])
+    with pytest.raises(ValueError, match="^Only binary classification"):
+        clf.partial_fit(X, [0, 1, 1], classes=[0, 1, 2])
+    assert not hasattr(clf, "classes_")
+    ovr = OneVsRestClassifier(LocalRegretDisjunctClassifier(random_state=0))
+    assert ovr.fit(np.tile(X, (20, 1)), np.tile([0, 1, 2], 20)).score(X, [0, 1, 2]) > 0
+    assert LocalRegretDisjunctClassifier().__sklearn_tags__().classifier_tags \
+        .multi_class is False
+
+
+def test_single_class_is_always_predicted():
+    X = np.eye(4, dtype=int)
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, ["a"] * 4)
+    np.testing.assert_array_equal(clf.predict(X), ["a"] * 4)
+    assert clf.predict_proba(X).shape == (4, 1)
+    assert clf.n_online_mistakes_ == 0
+
+
+@pytest.mark.parametrize("params", [{"regret": "external"},
+                                    {"regret": "external", "L": 2},
+                                    {"regret": "external", "L": 10},
+                                    {"regret": "swap", "L": 3}])
+def test_partial_fit_in_chunks_equals_fit(params):
+    X, y = winnow_killer(n=6, n_rounds=240, seed=4)
+    w = np.random.default_rng(4).choice([0.0, 1.0, 2.0], len(y))
+    whole = LocalRegretDisjunctClassifier(batch_size=3, random_state=5, **params)
+    whole.fit(X, y, sample_weight=w)
+    chunked = LocalRegretDisjunctClassifier(batch_size=3, random_state=5, **params)
+    for lo, hi in [(0, 30), (30, 33), (33, 150), (150, 240)]:
+        chunked.partial_fit(X[lo:hi], y[lo:hi], classes=[0, 1],
+                            sample_weight=w[lo:hi])
+    assert chunked.n_rounds_ == whole.n_rounds_ == 80
+    assert chunked.n_online_mistakes_ == pytest.approx(whole.n_online_mistakes_)
+    np.testing.assert_array_equal(chunked._graph.table.biased,
+                                  whole._graph.table.biased)
+    np.testing.assert_array_equal(chunked.feature_probabilities_,
+                                  whole.feature_probabilities_)
+    np.testing.assert_array_equal(chunked.predict_proba(X), whole.predict_proba(X))
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_same_seed_same_model(regret):
+    X, y = winnow_killer(n=6, n_rounds=200, seed=6)
+    a = LocalRegretDisjunctClassifier(regret=regret, random_state=1).fit(X, y)
+    b = LocalRegretDisjunctClassifier(regret=regret, random_state=1).fit(X, y)
+    assert pickle.dumps(a._graph.table.biased) == pickle.dumps(b._graph.table.biased)
+    assert a.n_online_mistakes_ == b.n_online_mistakes_
+    # Refitting resets: same model again.
+    a.fit(X, y)
+    np.testing.assert_array_equal(a._graph.table.biased, b._graph.table.biased)
+
+
+@pytest.mark.parametrize("params", [{"regret": "external"},
+                                    {"regret": "external", "L": 2},
+                                    {"regret": "swap"}])
+def test_predict_does_not_change_the_model(params):
+    X, y = winnow_killer(n=6, n_rounds=200, seed=7)
+    clf = LocalRegretDisjunctClassifier(random_state=0, **params).fit(X, y)
+    before = pickle.dumps(clf)
+    keys = set(vars(clf))
+    first = clf.predict_proba(X)
+    clf.predict(X)
+    clf.decision_function(X)
+    clf.feature_probabilities_
+    clf.export_text()
+    assert pickle.dumps(clf) == before
+    assert set(vars(clf)) == keys
+    np.testing.assert_array_equal(clf.predict_proba(X), first)
+
+
+def test_decision_function_agrees_with_predict():
+    X, y = winnow_killer(n=6, n_rounds=300, seed=8)
+    rng = np.random.default_rng(8)
+    probe = rng.integers(0, 2, size=(200, 6))
+    for regret in ("external", "swap"):
+        clf = LocalRegretDisjunctClassifier(regret=regret, random_state=0)
+        clf.fit(X, (y + rng.integers(0, 2, len(y))) % 2)  # noisy labels
+        scores = clf.decision_function(probe)
+        np.testing.assert_array_equal(clf.predict(probe),
+                                      clf.classes_[(scores > 0).astype(int)])
+        proba = clf.predict_proba(probe)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        np.testing.assert_allclose(scores, proba[:, 1] - proba[:, 0])
+
+
+def test_product_probability_formula():
+    X, y = winnow_killer(n=5, n_rounds=100, seed=9)
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, 1 - y)
+    p = clf.feature_probabilities_
+    probe = np.array([[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 1]])
+    expected = [1 - np.prod(1 - p[row == 1]) for row in probe]
+    np.testing.assert_allclose(clf.predict_proba(probe)[:, 1], expected)
+
+
+def test_pandas_feature_names():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(1500, 4)),
+                     columns=["rain", "wind", "snow", "fog"])
+    y = (X["wind"] | X["fog"]).to_numpy()
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
+    np.testing.assert_array_equal(clf.feature_names_in_, X.columns)
+    assert sorted(clf.disjunction()) == ["fog", "wind"]
+    assert "wind" in clf.export_text()
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_sparse_input_equals_dense(regret):
+    X, y = winnow_killer(n=6, n_rounds=200, seed=10)
+    dense = LocalRegretDisjunctClassifier(regret=regret, batch_size=2,
+                                          random_state=0).fit(X, y)
+    sparse = LocalRegretDisjunctClassifier(regret=regret, batch_size=2,
+                                           random_state=0).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(dense._graph.table.biased,
+                                  sparse._graph.table.biased)
+    np.testing.assert_array_equal(dense.predict_proba(X),
+                                  sparse.predict_proba(sp.csr_matrix(X)))
+
+
+def test_binarize():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 3))
+    y = (X[:, 2] > 0.5).astype(int)
+    clf = LocalRegretDisjunctClassifier(binarize=0.5, random_state=0).fit(X, y)
+    assert clf.disjunction() == ["x2"]
+    with pytest.raises(ValueError, match="0/1"):
+        LocalRegretDisjunctClassifier(binarize=None).fit(X, y)
+
+
+def test_failed_partial_fit_leaves_the_estimator_unchanged():
+    X, y = winnow_killer(n=6, n_rounds=100, seed=11)
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
+    before = pickle.dumps(clf)
+    with pytest.raises(ValueError):
+        clf.partial_fit(X[:, :5], y)  # wrong number of features
+    with pytest.raises(ValueError, match="not in classes"):
+        clf.partial_fit(X[:5], [0, 1, 2, 0, 1])
+    with pytest.raises(ValueError, match="not the same"):
+        clf.partial_fit(X[:5], y[:5], classes=[0, 2])
+    with pytest.raises(ValueError):
+        clf.partial_fit(X[:3], y[:3], sample_weight=[1.0, -1.0, 1.0])
+    with pytest.raises(ValueError):
+        clf.partial_fit(np.full((2, 6), np.nan), y[:2])
+    assert pickle.dumps(clf) == before
+
+
+def test_bias_default_follows_the_paper():
+    X, y = winnow_killer(n=4, n_rounds=20, seed=12)
+    clf = LocalRegretDisjunctClassifier(L=9, batch_size=5, random_state=0)
+    clf.fit(X, y, sample_weight=np.full(20, 2.0))
+    assert clf.round_bias(10.0) == pytest.approx(1.0)  # Delta / (L + 1)
+    # Every round updates all n colours out of the played disjunction with -b,
+    # so the biased and unbiased totals differ by n * b per round.
+    table = clf._graph.table
+    gap = table.unbiased.sum() - table.biased.sum()
+    assert gap == pytest.approx(4 * clf.n_rounds_ * 10.0 / 10)
