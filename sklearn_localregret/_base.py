@@ -21,9 +21,10 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
-    check_random_state,
     validate_data,
 )
+
+from ._random import check_generator
 
 __all__ = ["BaseLocalRegretClassifier"]
 
@@ -141,7 +142,7 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
                 X, y, classes, sample_weight
             )
             if first_call:
-                self._rng = check_random_state(self.random_state)
+                self._rng = check_generator(self.random_state)
                 self._init_model(self.n_features_in_, len(self.classes_))
                 self.n_rounds_ = 0
                 self.n_samples_seen_ = 0

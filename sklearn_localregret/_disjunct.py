@@ -197,7 +197,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             self._graph = HypercubeSwapRegrets(n_features, self.L)
         else:
             self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps)
-        self._estimate_seed = int(self._rng.randint(2**31 - 1))
+        self._estimate_seed = int(self._rng.integers(2**31 - 1))
 
     def _play_round(self, X, y, weight) -> float:
         graph = self._graph

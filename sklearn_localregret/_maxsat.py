@@ -5,9 +5,9 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_random_state
 
 from ._dimacs import as_clauses, clause_matrix
+from ._random import check_generator
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
 
 __all__ = ["OnlineMaxSAT"]
@@ -146,12 +146,12 @@ class OnlineMaxSAT:
         self.bias = bias
         self.random_state = random_state
         self.n_mcmc_steps = int(n_mcmc_steps)
-        self._rng = check_random_state(random_state)
+        self._rng = check_generator(random_state)
         if regret == "swap":
             self._graph = HypercubeSwapRegrets(self.n_vars, L)
         else:
             self._graph = HypercubeColoring(self.n_vars, L, self.n_mcmc_steps)
-        self._estimate_seed = int(self._rng.randint(2**31 - 1))
+        self._estimate_seed = int(self._rng.integers(2**31 - 1))
         self._pending = None
         self.n_rounds_ = 0
         self.satisfied_weight_ = 0.0

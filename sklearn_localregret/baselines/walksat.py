@@ -13,6 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._dimacs import as_formula, clause_matrix, satisfied
+from .._random import check_generator
 
 __all__ = ["WalkSATResult", "walksat"]
 
@@ -109,7 +110,7 @@ def walksat(
     noise = _check_noise(noise)
     max_flips = _check_positive_int(max_flips, "max_flips")
     max_restarts = _check_positive_int(max_restarts, "max_restarts")
-    rng = _check_rng(random_state)
+    rng = check_generator(random_state)
     formula = as_formula(clauses, n_vars=n_vars, weights=weights)
     n = formula.n_vars
     # Zero-weight clauses can neither be picked nor broken: leave them out.
@@ -227,15 +228,3 @@ def _check_positive_int(value, name: str) -> int:
     return int(value)
 
 
-def _check_rng(random_state) -> np.random.Generator:
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2**32, dtype=np.uint64))
-    if isinstance(random_state, bool) or not (
-        random_state is None
-        or isinstance(random_state, (Integral, np.random.Generator))
-    ):
-        raise ValueError(
-            "random_state must be None, an int or a numpy.random.Generator, got "
-            f"{random_state!r}"
-        )
-    return np.random.default_rng(random_state)

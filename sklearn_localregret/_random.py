@@ -1,0 +1,38 @@
+"""One way to turn ``random_state`` into a :class:`numpy.random.Generator`."""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+__all__ = ["check_generator"]
+
+
+def check_generator(random_state) -> np.random.Generator:
+    """A ``numpy.random.Generator`` for ``random_state``.
+
+    ``None`` gives fresh entropy, an int seeds a new generator, a ``Generator``
+    is used as is, and a legacy ``RandomState`` (what scikit-learn's
+    ``random_state`` parameters also accept) seeds a new generator from its
+    stream, so the same ``RandomState`` state gives the same draws.
+
+    Examples
+    --------
+    >>> a = check_generator(0).integers(1000, size=3)
+    >>> b = check_generator(0).integers(1000, size=3)
+    >>> bool((a == b).all())
+    True
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2**32, dtype=np.uint64))
+    if random_state is None or (
+        isinstance(random_state, Integral) and not isinstance(random_state, bool)
+    ):
+        return np.random.default_rng(random_state)
+    raise ValueError(
+        "random_state must be None, an int, a numpy.random.Generator or a "
+        f"numpy.random.RandomState, got {random_state!r}"
+    )
