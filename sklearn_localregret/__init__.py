@@ -1,5 +1,29 @@
-"""Online learners with local regret guarantees (Bowling & Zinkevich, ICML 2012)."""
+"""Online learners with local regret guarantees (Bowling & Zinkevich, ICML 2012).
+
+* :class:`LocalRegretDisjunctClassifier` -- disjunctions of boolean features.
+* :class:`LocalRegretTreeClassifier` -- decision trees over boolean features.
+* :class:`OnlineMaxSAT` -- assignments for clauses that arrive one by one.
+
+All three play, every round, an action drawn from the stationary distribution
+of colored regret matching over a locality graph
+(:mod:`sklearn_localregret.engine`, :mod:`sklearn_localregret.locality`).
+Baselines of the paper live in :mod:`sklearn_localregret.baselines`, its data
+sets in :mod:`sklearn_localregret.datasets` and its experiments in
+:mod:`sklearn_localregret.experiments`.
+"""
+
+from ._dimacs import WeightedFormula, read_dimacs
+from ._disjunct import LocalRegretDisjunctClassifier
+from ._maxsat import OnlineMaxSAT
+from ._tree_classifier import LocalRegretTreeClassifier
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__"]
+__all__ = [
+    "LocalRegretDisjunctClassifier",
+    "LocalRegretTreeClassifier",
+    "OnlineMaxSAT",
+    "WeightedFormula",
+    "read_dimacs",
+    "__version__",
+]

@@ -127,14 +127,13 @@ class HierarchicalSampler:
         self.make_leaf = make_leaf or _tuple_leaf
         self.make_split = make_split or _tuple_split
         # Cache per table row: content weights (K leaves, then n split
-        # variables), their cumulative sums, their total, the number of
-        # positive contents, and the row version they were computed from.
+        # variables), their cumulative sums, their total, and the row version
+        # they were computed from.
         width = n_classes + n_features
         self._seen = np.zeros(0, dtype=np.int64)
         self._content = np.zeros((0, width))
         self._cdf = np.zeros((0, width))
         self._total = np.zeros(0)
-        self._n_positive = np.zeros(0, dtype=np.int64)
 
     # -- per-site weights, cached until the table's row changes -----------
     def refresh(self) -> None:
@@ -161,7 +160,6 @@ class HierarchicalSampler:
         self._content[stale] = content
         self._cdf[stale] = np.cumsum(content, axis=1)
         self._total[stale] = content.sum(axis=1)
-        self._n_positive[stale] = np.count_nonzero(content, axis=1)
         self._seen[stale] = table._versions[stale]
 
     def _grow_cache(self, capacity: int) -> None:
@@ -169,7 +167,7 @@ class HierarchicalSampler:
         seen = np.full(capacity, -1, dtype=np.int64)
         seen[:old] = self._seen
         self._seen = seen
-        for name in ("_content", "_cdf", "_total", "_n_positive"):
+        for name in ("_content", "_cdf", "_total"):
             array = getattr(self, name)
             new = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)
             new[:old] = array
@@ -205,12 +203,11 @@ class HierarchicalSampler:
             return self.make_leaf(content)
         v = content - k
         w = float(weights[content])
-        if self._n_positive[row] == 1:
-            q = 0.0  # v holds all the weight: exactly 0, the split is never left
-        else:
-            q = total - w
-            if q <= 1e-9 * total:  # cancellation: sum the other weights instead
-                q = float(weights[:content].sum() + weights[content + 1 :].sum())
+        q = total - w
+        if q <= 1e-9 * total:
+            # Cancellation: sum the other weights instead, so that q is exactly
+            # 0 when v holds all the weight (then the split is never left).
+            q = float(weights[:content].sum() + weights[content + 1 :].sum())
         kk = k * k
         base = k + v * kk
         pair = _choose_positive(self.table._biased[row, base : base + kk], uniform())

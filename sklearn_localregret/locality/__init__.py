@@ -8,6 +8,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 
 * :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
   flips: the 2n colouring and per-edge (swap) regrets. Disjunctions, Max-SAT.
-* :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees with
-  subtree replacement by a leaf or a stump; the (path, replacement) colouring.
+* :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees as
+  immutable nodes: routing, subtree replacement, text export.
+* :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph
+  (replace a subtree by a leaf or a stump), its (path, replacement) colouring,
+  the vectorised gains of a round, and per-edge (swap) regrets.
 """

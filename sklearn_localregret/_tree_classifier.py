@@ -1,0 +1,389 @@
+"""Online decision trees with local regret guarantees."""
+
+from __future__ import annotations
+
+from collections import Counter
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import BaseLocalRegretClassifier
+from .engine import (
+    FiniteChainSampler,
+    HierarchicalSampler,
+    RegretTable,
+    UniformizedChainSampler,
+)
+from .locality.decision_tree import (
+    Leaf,
+    Split,
+    Tree,
+    compile_tree,
+    depth,
+    export_text,
+    n_leaves,
+    predict_tree,
+    tree_level,
+)
+from .locality.tree_coloring import TreeColoring, TreeRateGraph
+
+__all__ = ["LocalRegretTreeClassifier"]
+
+# Rows whose replacement utilities are computed at once (bounds the memory).
+_UTILITY_BLOCK_ROWS = 250
+
+# Seed of the trees drawn by predict_proba: a fitted model predicts the same
+# way every time, and predicting never touches the training random state.
+_PREDICT_SEED = 0
+
+
+class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
+    """Online decision-tree learner minimising local external or swap regret.
+
+    The learner plays, round after round, a decision tree drawn from a
+    distribution ``pi`` over all decision trees on the (boolean) features, and
+    updates its regrets for not having played a *nearby* tree instead
+    (Bowling & Zinkevich, 2012, Examples "Online Decision Tree Learning" and
+    "Colored Decision Tree Learning"). Two trees are nearby when the second
+    replaces one subtree of the first by a leaf ``c`` or by a stump
+    ``(v, c_true, c_false)``, the online analogue of growing and pruning a
+    tree top-down. Each round is ``batch_size`` rows; its utility is the
+    (weighted) number of rows the played tree gets right, so
+    ``Delta = batch_size`` for unit weights.
+
+    * ``regret="external"``: ``(b, L, C)``-colored regret matching with the
+      paper's admissible colouring: one regret per *(path, replacement)*,
+      shared by every tree that contains the path.
+    * ``regret="swap"``: ``(b, L)``-regret matching, one regret per edge
+      ``(tree, path, replacement)``: a stronger guarantee, far more regrets.
+
+    Parameters
+    ----------
+    regret : {"external", "swap"}, default="external"
+        Local regret notion to minimise.
+    L : int or None, default=100
+        Levels of the locality graph in play (the paper's ``L``): the level of
+        a tree is its number of internal nodes (1 for a leaf other than the
+        root leaf ``classes_[0]``), and a move to level ``L + 1`` goes back to
+        the root leaf. The paper used ``L=100`` for external regret and
+        ``L=3`` for swap regret. ``None`` is infinity: no redirect, and the
+        external sampler is exact.
+    bias : float or None, default=None
+        The paper's ``b``, subtracted from the regret of every colour (edge)
+        out of the played tree each round. ``None`` means ``Delta / (L + 1)``
+        for finite ``L`` (``Delta`` = the round's total sample weight) and 0
+        for ``L=None``.
+    batch_size : int, default=5
+        Rows per round (the paper used 5).
+    binarize : float or None, default=None
+        If None, ``X`` must be 0/1 (e.g. one-hot encoded categories). Otherwise
+        a feature counts as true when it is greater than this threshold.
+    max_depth : int or None, default=None
+        If set, nodes at depth ``max_depth`` get no stump colours: played trees
+        are at most that deep and the regret tables have at most one row per
+        path of length ``<= max_depth``. This restricts the locality graph;
+        the guarantee holds for the restricted graph.
+    n_mcmc_steps : int, default=200
+        External regret with finite ``L`` only: when the exact ``L = inf``
+        draw exceeds level ``L``, the tree is instead drawn by this many steps
+        of the uniformised regret-matching chain with the level redirect,
+        started from the last played tree (approximate; see Notes).
+    n_predict_trees : int, default=100
+        External regret only: number of trees drawn (with a fixed internal
+        seed) to estimate :meth:`predict_proba`. Swap regret predicts with the
+        exact distribution.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws of the played trees.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels; leaves carry indices into it, ``classes_[0]`` labels the
+        root leaf.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features, when ``X`` had string column names.
+    n_rounds_ : int
+        Rounds played.
+    n_samples_seen_ : int
+        Rows seen.
+    n_online_mistakes_ : float
+        Weight of the rows the played trees got wrong (online error).
+    last_tree_ : Leaf or Split
+        The tree played in the last round (see
+        :mod:`sklearn_localregret.locality.decision_tree` to walk it).
+    n_mcmc_draws_ : int
+        Rounds whose tree came from the approximate chain sampler (external
+        regret with finite ``L`` whose exact draw exceeded level ``L``).
+    local_regret_ : float
+        Time-averaged local colored regret (external: ``(1/T) sum_C (R_C)+``,
+        which bounds the local external regret) or local swap regret (swap:
+        ``(1/T) sum_i max_j R+_{i,j}`` over the played trees ``i``).
+    n_nonzero_regrets_ : int
+        Number of regret values (colours, or edges for swap) that are non-zero.
+
+    See Also
+    --------
+    sklearn.tree.DecisionTreeClassifier : The offline greedy tree learner.
+    river.tree.HoeffdingTreeClassifier : An online tree learner for i.i.d.
+        streams.
+
+    Notes
+    -----
+    **Guarantee.** With ``bias = Delta / (L + 1)`` and out-degree ``D`` (at
+    most ``(n + 1) 2^(n + 1)`` for binary labels), after ``T`` rounds the
+    expected time-averaged local colored regret is at most
+    ``Delta D / (L + 1) + Delta sqrt(D |C_L|) / sqrt(T)`` and, the colouring
+    being admissible, bounds the local external regret: the played trees do
+    nearly as well as the trees one leaf or stump replacement away from them.
+    Local swap regret obeys ``Delta / (L + 1) + Delta sqrt(D |E_L|) / sqrt(T)``.
+    Nothing is assumed about how the data are generated.
+
+    **Sampling.** External regret with ``L=None`` draws trees exactly from the
+    stationary distribution, top-down (ENGINE.md section 3.3): cost
+    proportional to the size of the drawn tree. With finite ``L`` the level
+    redirect couples all sites; the exact ``L = inf`` draw is used whenever it
+    stays within level ``L`` (with the paper's ``L = 100`` it practically
+    always does) and otherwise ``n_mcmc_steps`` steps of the uniformised chain
+    with the redirect, started from the last played tree, replace it. That
+    fallback is approximate, and the mixture is not exactly the stationary
+    distribution with the redirect; ``n_mcmc_draws_`` counts how often it
+    happened. Swap regret solves its finite chain exactly each round, at a
+    cost that grows with the number of trees ever played.
+
+    **Memory.** One row of ``K + n K^2`` regrets per path of a played tree
+    (external) or per node of every distinct played tree (swap).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(2000, 4))
+    >>> y = np.where(X[:, 0] == 1, "yes", np.where(X[:, 2] == 1, "maybe", "no"))
+    >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    >>> clf.n_rounds_, round(clf.online_error_, 3)
+    (400, 0.015)
+    >>> clf.predict([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]])
+    array(['yes', 'maybe', 'no'], dtype='<U5')
+    >>> print(clf.export_text(feature_names=["a", "b", "c", "d"]))
+    |--- a <= 0.50
+    |   |--- c <= 0.50
+    |   |   |--- class: no
+    |   |--- c >  0.50
+    |   |   |--- class: maybe
+    |--- a >  0.50
+    |   |--- class: yes
+    """
+
+    _parameter_constraints: dict = {
+        **BaseLocalRegretClassifier._parameter_constraints,
+        "max_depth": [Interval(Integral, 0, None, closed="left"), None],
+        "n_mcmc_steps": [Interval(Integral, 0, None, closed="left")],
+        "n_predict_trees": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        regret="external",
+        *,
+        L=100,
+        bias=None,
+        batch_size=5,
+        binarize=None,
+        max_depth=None,
+        n_mcmc_steps=200,
+        n_predict_trees=100,
+        random_state=None,
+    ):
+        self.regret = regret
+        self.L = L
+        self.bias = bias
+        self.batch_size = batch_size
+        self.binarize = binarize
+        self.max_depth = max_depth
+        self.n_mcmc_steps = n_mcmc_steps
+        self.n_predict_trees = n_predict_trees
+        self.random_state = random_state
+
+    # -- model ------------------------------------------------------------
+    def _init_model(self, n_features: int, n_classes: int) -> None:
+        self._coloring = TreeColoring(n_features, n_classes, self.max_depth)
+        self._table = RegretTable(width=self._coloring.width)
+        swap = self.regret == "swap"
+        self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
+        if swap:
+            self._sampler = FiniteChainSampler(self._graph, self.L)
+        else:
+            self._sampler = HierarchicalSampler(
+                self._table, n_features, n_classes, make_leaf=Leaf, make_split=Split
+            )
+            self._chain = UniformizedChainSampler(
+                self._graph, self.L, self.n_mcmc_steps
+            )
+        self.last_tree_ = Leaf(0)
+        self.n_mcmc_draws_ = 0
+
+    def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
+        """A tree from pi; also whether the approximate chain sampler drew it."""
+        if self.regret == "swap":
+            return self._sampler.sample(rng), False
+        tree = self._sampler.sample(rng)
+        if self.L is None or tree_level(tree) <= self.L:
+            return tree, False
+        # The exact draw left level L: the redirect matters (see Notes).
+        bound = self._graph.out_rate_bound(2 * self.L + 1)
+        return self._chain.sample(self.last_tree_, bound, rng), True
+
+    def _play_rounds(self, X, y, weight) -> float:
+        # The same rounds as the base's loop; the per-row utilities of every
+        # replacement and the Python rows are prepared for many rounds at once.
+        batch = self.batch_size
+        step = batch * max(1, _UTILITY_BLOCK_ROWS // batch)
+        wrong = 0.0
+        for lo in range(0, X.shape[0], step):
+            block = slice(lo, lo + step)
+            Xb, yb, wb = X[block], y[block], weight[block]
+            utility = self._coloring.replacement_utilities(Xb, yb, wb)
+            rows = Xb.tolist()
+            for r in range(0, Xb.shape[0], batch):
+                s = slice(r, r + batch)
+                wrong += self._play_round(rows[s], yb[s], wb[s], utility[s])
+        return wrong
+
+    def _play_round(self, X, y, weight, utility=None) -> float:
+        tree, by_chain = self._draw_tree(self._rng)
+        layout = compile_tree(tree)
+        gains, mask, prediction = self._coloring.round_gains(
+            layout, X, y, weight, utility
+        )
+        rows = self._graph.rows(layout)
+        self._table.update_rows(rows, gains, mask, self.round_bias(weight.sum()))
+        # Bring the samplers' caches up to date now, so that reading the model
+        # (predict, inspection) never writes to it.
+        if self.regret == "external":
+            self._sampler.refresh()
+        else:
+            self._graph.positive_out_edges(tree)
+        self.last_tree_ = tree
+        self.n_mcmc_draws_ += int(by_chain)
+        return float(weight[prediction != y].sum())
+
+    # -- prediction -------------------------------------------------------
+    def _tree_distribution(self) -> tuple[list, np.ndarray]:
+        """Trees and their weights under pi (exact, or a fixed-seed sample)."""
+        if self.regret == "swap":
+            return self._sampler.distribution()
+        # Drawing reads the model only: the samplers' caches are up to date.
+        rng = np.random.default_rng(_PREDICT_SEED)
+        draws = Counter(self._draw_tree(rng)[0] for _ in range(self.n_predict_trees))
+        trees = list(draws)
+        return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
+
+    def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        trees, probs = self._tree_distribution()
+        proba = np.zeros((X.shape[0], len(self.classes_)))
+        rows = np.arange(X.shape[0])
+        for tree, p in zip(trees, probs):
+            proba[rows, predict_tree(tree, X)] += p
+        return proba
+
+    # -- inspection -------------------------------------------------------
+    def most_probable_tree(self) -> Tree:
+        """A representative tree of the current distribution pi.
+
+        Swap regret: the most probable tree (exact). External regret: the
+        greedy top-down mode of the hierarchical distribution: at each site the
+        heaviest content (a leaf, or a split with its heaviest label pair), a
+        site without positive regret keeping the leaf it starts as.
+
+        Returns
+        -------
+        Leaf or Split
+        """
+        check_is_fitted(self)
+        if self.regret == "swap":
+            trees, probs = self._sampler.distribution()
+            return trees[int(np.argmax(probs))]
+        return self._greedy_site((), 0)
+
+    def _greedy_site(self, path: tuple, start_label: int) -> Tree:
+        row = self._table.find(path)
+        if row < 0:
+            return Leaf(start_label)
+        leaf_w, split_w, stumps = self._sampler.site_weights(row)
+        content = np.concatenate((leaf_w, split_w))
+        if content.max() <= 0:
+            return Leaf(start_label)
+        best = int(np.argmax(content))
+        k = len(leaf_w)
+        if best < k:
+            return Leaf(best)
+        v = best - k
+        c_true, c_false = divmod(int(np.argmax(stumps[v])), k)
+        return Split(
+            v,
+            self._greedy_site(path + ((v, 1),), c_true),
+            self._greedy_site(path + ((v, 0),), c_false),
+        )
+
+    def export_text(self, tree=None, feature_names=None, class_names=None) -> str:
+        """Text view of a tree, like :func:`sklearn.tree.export_text`.
+
+        Parameters
+        ----------
+        tree : Leaf or Split, default=None
+            The tree to show; :meth:`most_probable_tree` if None.
+        feature_names : sequence of str, default=None
+            Defaults to ``feature_names_in_`` when fitted on a DataFrame, else
+            ``feature_<i>``.
+        class_names : sequence, default=None
+            Name of each class, in the order of ``classes_``; defaults to
+            ``classes_``.
+
+        Returns
+        -------
+        str
+        """
+        check_is_fitted(self)
+        if tree is None:
+            tree = self.most_probable_tree()
+        if feature_names is None:
+            feature_names = getattr(self, "feature_names_in_", None)
+        if class_names is None:
+            class_names = self.classes_
+        threshold = 0.5 if self.binarize is None else float(self.binarize)
+        return export_text(tree, feature_names, class_names, threshold)
+
+    def get_depth(self) -> int:
+        """Depth of :meth:`most_probable_tree` (a leaf has depth 0)."""
+        return depth(self.most_probable_tree())
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves of :meth:`most_probable_tree`."""
+        return n_leaves(self.most_probable_tree())
+
+    # -- diagnostics --------------------------------------------------------
+    @property
+    def local_regret_(self) -> float:
+        """Time-averaged local colored (external) or local swap regret."""
+        check_is_fitted(self)
+        table = self._table
+        if self.regret == "external":
+            total = table.colored_regret()
+        else:
+            per_row = table.row_max_regret()
+            best: dict = {}
+            for (tree, _), value in zip(table.keys(), per_row.tolist()):
+                best[tree] = max(best.get(tree, 0.0), value)
+            total = float(sum(best.values()))
+        return total / max(self.n_rounds_, 1)
+
+    @property
+    def n_nonzero_regrets_(self) -> int:
+        """Number of non-zero (biased) regret values tracked."""
+        check_is_fitted(self)
+        return self._table.n_nonzero()

@@ -1,0 +1,377 @@
+"""Decision trees over boolean features: immutable nodes and their walks.
+
+The actions of the paper's Example "Online Decision Tree Learning" are decision
+trees over ``n`` boolean features whose leaves carry a class (an index into
+``classes_``) and whose paths never test a variable twice. A tree is made of two
+kinds of immutable, hashable nodes, so that a tree can key a dict (per-edge
+"swap" regrets do):
+
+* :class:`Leaf` ``(label)``;
+* :class:`Split` ``(feature, true_child, false_child)``: rows whose ``feature``
+  is 1 go to ``true_child``.
+
+A node's *path* is the tuple of ``(variable, branch)`` tests leading to it from
+the root, ``branch`` 1 for the "variable is true" child; it is the site of the
+paper's admissible colouring (:mod:`~sklearn_localregret.locality.tree_coloring`).
+
+:func:`compile_tree` flattens a tree into pre-order arrays once, so that routing
+rows (:func:`route_rows`, :func:`predict_tree`) and computing the gains of every
+neighbour tree need no further walks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Union
+
+import numpy as np
+
+__all__ = [
+    "Leaf",
+    "Split",
+    "Tree",
+    "TreeLayout",
+    "compile_tree",
+    "depth",
+    "export_text",
+    "iter_nodes",
+    "n_internal",
+    "n_leaves",
+    "predict_tree",
+    "replace_subtree",
+    "route_rows",
+    "tree_level",
+]
+
+
+class Leaf(NamedTuple):
+    """A leaf predicting class index ``label``.
+
+    Nodes are named tuples: immutable, hashable, and hashed and compared at C
+    speed, which matters when trees key the per-edge regrets.
+
+    Examples
+    --------
+    >>> Leaf(1) == Leaf(1), {Leaf(0): "root"}[Leaf(0)]
+    (True, 'root')
+    """
+
+    label: int
+
+
+class Split(NamedTuple):
+    """An internal node: rows with ``feature`` = 1 go to ``true_child``.
+
+    Examples
+    --------
+    >>> stump = Split(3, Leaf(1), Leaf(0))
+    >>> stump.true_child, hash(stump) == hash(Split(3, Leaf(1), Leaf(0)))
+    (Leaf(label=1), True)
+    """
+
+    feature: int
+    true_child: Leaf | Split
+    false_child: Leaf | Split
+
+
+Tree = Union[Leaf, Split]
+
+
+# -- size and shape ---------------------------------------------------------
+def n_internal(tree: Tree) -> int:
+    """Number of internal (:class:`Split`) nodes.
+
+    Examples
+    --------
+    >>> n_internal(Split(0, Split(1, Leaf(0), Leaf(1)), Leaf(1)))
+    2
+    """
+    if type(tree) is Leaf:
+        return 0
+    return 1 + n_internal(tree.true_child) + n_internal(tree.false_child)
+
+
+def n_leaves(tree: Tree) -> int:
+    """Number of leaves (always ``n_internal(tree) + 1``).
+
+    Examples
+    --------
+    >>> n_leaves(Leaf(0)), n_leaves(Split(0, Leaf(0), Leaf(1)))
+    (1, 2)
+    """
+    return n_internal(tree) + 1
+
+
+def depth(tree: Tree) -> int:
+    """Length of the longest path from the root to a leaf (a leaf has depth 0).
+
+    Examples
+    --------
+    >>> depth(Leaf(0)), depth(Split(0, Split(1, Leaf(0), Leaf(1)), Leaf(1)))
+    (0, 2)
+    """
+    if type(tree) is Leaf:
+        return 0
+    return 1 + max(depth(tree.true_child), depth(tree.false_child))
+
+
+def tree_level(tree: Tree, root_label: int = 0) -> int:
+    """The paper's level: unweighted distance from the root leaf ``root_label``.
+
+    An edge replaces one subtree by a leaf or a stump, so it adds at most one
+    internal node, and a tree with ``k >= 1`` internal nodes is built in ``k``
+    steps (stumps top-down, labels chosen at once). Hence the level is the
+    number of internal nodes, except that a leaf other than the root leaf is one
+    step away.
+
+    Examples
+    --------
+    >>> tree_level(Leaf(0)), tree_level(Leaf(1)), tree_level(Split(0, Leaf(0), Leaf(0)))
+    (0, 1, 1)
+    """
+    if type(tree) is Leaf:
+        return 0 if tree.label == root_label else 1
+    return n_internal(tree)
+
+
+# -- walks ------------------------------------------------------------------
+def iter_nodes(tree: Tree, path: tuple = ()) -> Iterator[tuple[tuple, Tree]]:
+    """``(path, subtree)`` for every node, in pre-order (true child first).
+
+    Examples
+    --------
+    >>> [p for p, _ in iter_nodes(Split(4, Leaf(0), Leaf(1)))]
+    [(), ((4, 1),), ((4, 0),)]
+    """
+    yield path, tree
+    if type(tree) is Split:
+        v = tree.feature
+        yield from iter_nodes(tree.true_child, path + ((v, 1),))
+        yield from iter_nodes(tree.false_child, path + ((v, 0),))
+
+
+def replace_subtree(tree: Tree, path: tuple, new: Tree) -> Tree:
+    """``tree`` with the subtree at ``path`` replaced by ``new``.
+
+    Raises ``ValueError`` if ``path`` is not a node of ``tree``.
+
+    Examples
+    --------
+    >>> replace_subtree(Split(0, Leaf(0), Leaf(1)), ((0, 0),), Leaf(0))
+    Split(feature=0, true_child=Leaf(label=0), false_child=Leaf(label=0))
+    """
+    if not path:
+        return new
+    (v, branch), rest = path[0], path[1:]
+    if type(tree) is not Split or tree.feature != v:
+        raise ValueError(f"path {path!r} is not a node of the tree.")
+    if branch:
+        return Split(v, replace_subtree(tree.true_child, rest, new), tree.false_child)
+    return Split(v, tree.true_child, replace_subtree(tree.false_child, rest, new))
+
+
+@dataclass(frozen=True)
+class TreeLayout:
+    """A tree flattened in pre-order (node 0 is the root).
+
+    Attributes
+    ----------
+    tree : Leaf or Split
+        The tree itself.
+    nodes : list
+        The subtree at each node.
+    paths : list of tuple
+        The path of each node.
+    feature : list of int
+        Variable tested at each node, -1 at leaves.
+    label : list of int
+        Class index at each node, -1 at internal nodes.
+    true_child, false_child : list of int
+        Node index of each child, -1 at leaves.
+    """
+
+    tree: Tree
+    nodes: list
+    paths: list
+    feature: list
+    label: list
+    true_child: list
+    false_child: list
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.nodes)
+
+
+def compile_tree(tree: Tree) -> TreeLayout:
+    """Flatten ``tree`` into a :class:`TreeLayout` (one walk).
+
+    Examples
+    --------
+    >>> layout = compile_tree(Split(2, Leaf(1), Split(0, Leaf(0), Leaf(1))))
+    >>> layout.feature, layout.true_child, layout.false_child
+    ([2, -1, 0, -1, -1], [1, -1, 3, -1, -1], [2, -1, 4, -1, -1])
+    >>> layout.paths[4]
+    ((2, 0), (0, 0))
+    """
+    nodes, paths, feature, label, true_child, false_child = [], [], [], [], [], []
+    stack = [(tree, (), -1, 0)]  # (node, path, parent index, branch)
+    while stack:
+        node, path, parent, branch = stack.pop()
+        index = len(nodes)
+        if parent >= 0:
+            (true_child if branch else false_child)[parent] = index
+        nodes.append(node)
+        paths.append(path)
+        true_child.append(-1)
+        false_child.append(-1)
+        if type(node) is Leaf:
+            feature.append(-1)
+            label.append(node.label)
+        else:
+            v = node.feature
+            feature.append(v)
+            label.append(-1)
+            # The false child is pushed first so that the true child comes next.
+            stack.append((node.false_child, path + ((v, 0),), index, 0))
+            stack.append((node.true_child, path + ((v, 1),), index, 1))
+    return TreeLayout(tree, nodes, paths, feature, label, true_child, false_child)
+
+
+def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Send each row of ``X`` down the tree; made for a few rows (one round).
+
+    Parameters
+    ----------
+    layout : TreeLayout
+    X : ndarray of shape (n_rows, n_features), or list of lists
+        0/1 rows.
+
+    Returns
+    -------
+    reach : ndarray of shape (n_nodes, n_rows)
+        ``reach[p, r]`` is 1.0 if row ``r`` passes through node ``p``.
+    prediction : ndarray of int of shape (n_rows,)
+        Class index of the leaf each row ends in.
+
+    Examples
+    --------
+    >>> layout = compile_tree(Split(0, Leaf(1), Leaf(0)))
+    >>> reach, pred = route_rows(layout, np.array([[1], [0], [1]]))
+    >>> reach
+    array([[1., 1., 1.],
+           [1., 0., 1.],
+           [0., 1., 0.]])
+    >>> pred
+    array([1, 0, 1])
+    """
+    feature, label = layout.feature, layout.label
+    true_child, false_child = layout.true_child, layout.false_child
+    node_index, row_index, prediction = [], [], []
+    rows = X.tolist() if isinstance(X, np.ndarray) else X
+    for r, x in enumerate(rows):
+        i = 0
+        while True:
+            node_index.append(i)
+            row_index.append(r)
+            f = feature[i]
+            if f < 0:
+                prediction.append(label[i])
+                break
+            i = true_child[i] if x[f] else false_child[i]
+    reach = np.zeros((layout.n_nodes, len(prediction)))
+    reach[node_index, row_index] = 1.0
+    return reach, np.array(prediction, dtype=np.intp)
+
+
+def predict_tree(tree: Tree | TreeLayout, X: np.ndarray) -> np.ndarray:
+    """Class index predicted for every row of the 0/1 matrix ``X`` (vectorised).
+
+    The row index set of every internal node is split in two with one numpy
+    operation, so the cost is O(n_rows x depth) numpy work plus O(n_nodes)
+    Python steps.
+
+    Examples
+    --------
+    >>> tree = Split(1, Split(0, Leaf(2), Leaf(1)), Leaf(0))
+    >>> predict_tree(tree, np.array([[1, 1], [0, 1], [1, 0]]))
+    array([2, 1, 0])
+    """
+    layout = tree if isinstance(tree, TreeLayout) else compile_tree(tree)
+    X = np.asarray(X)
+    out = np.empty(X.shape[0], dtype=np.intp)
+    rows_at = {0: np.arange(X.shape[0])}
+    for i in range(layout.n_nodes):
+        rows = rows_at.pop(i)
+        f = layout.feature[i]
+        if f < 0:
+            out[rows] = layout.label[i]
+            continue
+        goes_true = X[rows, f].astype(bool)
+        rows_at[layout.true_child[i]] = rows[goes_true]
+        rows_at[layout.false_child[i]] = rows[~goes_true]
+    return out
+
+
+# -- text -------------------------------------------------------------------
+def export_text(
+    tree: Tree,
+    feature_names: Sequence[str] | None = None,
+    class_names: Sequence | None = None,
+    threshold: float = 0.5,
+    decimals: int = 2,
+) -> str:
+    """Text rendering in the format of :func:`sklearn.tree.export_text`.
+
+    A split on ``v`` is shown as the two tests ``v <= threshold`` (the false
+    branch, first, as scikit-learn puts its left child first) and
+    ``v > threshold`` (the true branch).
+
+    Parameters
+    ----------
+    tree : Leaf or Split
+    feature_names : sequence of str, default=None
+        Name of each feature; ``feature_<i>`` if None.
+    class_names : sequence, default=None
+        Name of each class index; the index itself if None.
+    threshold : float, default=0.5
+        The binarisation threshold to print (0.5 for 0/1 features).
+    decimals : int, default=2
+        Decimals of the printed threshold.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> tree = Split(0, Leaf(1), Split(1, Leaf(0), Leaf(1)))
+    >>> print(export_text(tree, ["odor=n", "ring=p"], ["e", "p"]))
+    |--- odor=n <= 0.50
+    |   |--- ring=p <= 0.50
+    |   |   |--- class: p
+    |   |--- ring=p >  0.50
+    |   |   |--- class: e
+    |--- odor=n >  0.50
+    |   |--- class: p
+    """
+    lines: list[str] = []
+
+    def name(v):
+        return f"feature_{v}" if feature_names is None else str(feature_names[v])
+
+    def walk(node, indent):
+        prefix = "|   " * indent + "|--- "
+        if type(node) is Leaf:
+            c = node.label if class_names is None else class_names[node.label]
+            lines.append(f"{prefix}class: {c}")
+            return
+        v = name(node.feature)
+        lines.append(f"{prefix}{v} <= {threshold:.{decimals}f}")
+        walk(node.false_child, indent + 1)
+        lines.append(f"{prefix}{v} >  {threshold:.{decimals}f}")
+        walk(node.true_child, indent + 1)
+
+    walk(tree, 0)
+    return "\n".join(lines)
