@@ -19,6 +19,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import (
+    _assert_all_finite,
     _check_sample_weight,
     check_is_fitted,
     validate_data,
@@ -30,6 +31,23 @@ __all__ = ["BaseLocalRegretClassifier"]
 
 # Rows densified at a time from sparse input: bounds memory whatever the stream.
 _DENSE_CHUNK_ROWS = 4096
+
+
+def _is_plain_stream_chunk(X, y) -> bool:
+    """Whether ``check_array`` / ``check_X_y`` would leave ``X, y`` as they are
+    apart from the finiteness test: a non-empty 2-D numeric ndarray and a
+    matching 1-D label ndarray."""
+    return (
+        type(X) is np.ndarray
+        and X.ndim == 2
+        and X.shape[0] > 0
+        and X.shape[1] > 0
+        and X.dtype.kind in "biuf"
+        and type(y) is np.ndarray
+        and y.ndim == 1
+        and y.dtype.kind in "biuUS"
+        and y.shape[0] == X.shape[0]
+    )
 
 
 class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
@@ -177,15 +195,23 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
                 f"`classes={classes!r}` is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            reset=first_call,
-            accept_sparse=["csr", "csc"],
-            dtype=None if sp.issparse(X) else "numeric",
-            ensure_all_finite=True,
-        )
+        if not first_call and _is_plain_stream_chunk(X, y):
+            # Streaming calls (River, dask-ml: one small chunk per call) would
+            # spend most of their time in check_array; for a plain 2-D numeric
+            # ndarray its only remaining check is finiteness, done here, while
+            # validate_data still checks the feature count and names.
+            _assert_all_finite(X, input_name="X", estimator_name=type(self).__name__)
+            X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
+        else:
+            X, y = validate_data(
+                self,
+                X,
+                y,
+                reset=first_call,
+                accept_sparse=["csr", "csc"],
+                dtype=None if sp.issparse(X) else "numeric",
+                ensure_all_finite=True,
+            )
         if first_call:
             # Later calls skip it: the test against ``classes_`` below is stricter
             # (a continuous or multilabel y cannot consist of known labels).

@@ -212,8 +212,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     def _play_rounds(self, X, y, weight) -> float:
         graph = self._graph
+        # A single round (streaming calls) is cheaper without the block
+        # machinery; both consume the random stream identically.
         if (len(self.classes_) == 1 or isinstance(graph, HypercubeSwapRegrets)
-                or not graph.exact):
+                or not graph.exact or len(y) <= self.batch_size):
             return super()._play_rounds(X, y, weight)
         batch = self.batch_size
         if self.bias is None and self.L is not None:
