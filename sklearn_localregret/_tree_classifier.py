@@ -152,7 +152,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     fallback is approximate, and the mixture is not exactly the stationary
     distribution with the redirect; ``n_mcmc_draws_`` counts how often it
     happened. Swap regret solves its finite chain exactly each round, at a
-    cost that grows with the number of trees ever played.
+    cost that grows with the number of trees ever played (only the played
+    tree's out-edges are rebuilt; the solve covers every reachable tree).
 
     **Memory.** One row of ``K + n K^2`` regrets per path of a played tree
     (external) or per node of every distinct played tree (swap).
@@ -267,7 +268,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         if self.regret == "external":
             self._sampler.refresh()
         else:
-            self._graph.positive_out_edges(tree)
+            # Only the edges out of the played tree changed.
+            self._sampler.invalidate(tree)
+            self._sampler.refresh()
         self.last_tree_ = tree
         self.n_mcmc_draws_ += int(by_chain)
         return float(weight[prediction != y].sum())

@@ -5,6 +5,12 @@ out-rate, so the chain reachable from the root is finite (ENGINE.md section 4).
 Its stationary distribution started at the root (Requirement 2 of the paper) is
 the absorption probability into each closed class times that class's own
 stationary distribution; both come from sparse linear algebra.
+
+:func:`reachable_generator` builds the chain from scratch.
+:class:`FiniteChainSampler` keeps it between draws: in a round of per-edge
+regret matching only the edges out of the played vertex change, so the sampler
+caches every vertex's out-edges and re-asks the graph only for the vertices it
+is told about (:meth:`FiniteChainSampler.invalidate`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from scipy.sparse.linalg import spsolve
 from .rate_graph import RateGraph
 
 __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
+
+_NO_IDS = np.zeros(0, dtype=np.intp)
 
 
 def reachable_generator(
@@ -75,6 +83,14 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
     ndarray of shape (n,)
         ``lim_{t -> inf} P(X_t = j | X_0 = 0)``.
 
+    Notes
+    -----
+    With per-edge regrets almost every state is absorbing (never played), so
+    the work is vectorised over states: only the transient states enter a
+    linear solve, the mass flowing out of them is spread over the closed
+    classes with one sparse product, and only closed classes of two or more
+    states (rare) get a solve of their own.
+
     Examples
     --------
     Root 0 moves to an absorbing vertex 1 at rate 1 and to the cycle {2, 3} at
@@ -89,7 +105,6 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
     rates = sparse.csr_matrix(rates, dtype=float)
     rates.setdiag(0.0)
     rates.eliminate_zeros()
-    n = rates.shape[0]
     n_comp, labels = csgraph.connected_components(
         rates, directed=True, connection="strong"
     )
@@ -98,44 +113,37 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
     closed = np.ones(n_comp, dtype=bool)
     closed[labels[coo.row[leaving]]] = False
 
-    pi = np.zeros(n)
     if closed[labels[0]]:
-        absorbed = {labels[0]: 1.0}
+        mass = np.zeros(n_comp)
+        mass[labels[0]] = 1.0
     else:
-        absorbed = _absorption_from_root(rates, labels, closed)
-    # Members of every class at once (a per-class scan would be quadratic: with
-    # per-edge regrets most vertices are lone absorbing classes).
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(n_comp + 1))
-    for comp, mass in absorbed.items():
-        if mass <= 0.0:
-            continue
-        members = order[bounds[comp] : bounds[comp + 1]]
-        if members.size == 1:
-            pi[members] = mass
-            continue
-        pi[members] = mass * _irreducible_stationary(rates[members][:, members])
+        mass = _absorption_from_root(rates, labels, closed)
+    # Singleton closed classes (absorbing states) take their class's mass as
+    # is; only larger closed classes need their own stationary distribution.
+    size = np.bincount(labels, minlength=n_comp)
+    pi = np.where(size[labels] == 1, mass[labels], 0.0)
+    for comp in np.flatnonzero((mass > 0.0) & (size > 1)):
+        members = np.flatnonzero(labels == comp)
+        pi[members] = mass[comp] * _irreducible_stationary(rates[members][:, members])
     return pi
 
 
-def _absorption_from_root(rates, labels, closed) -> dict[int, float]:
+def _absorption_from_root(rates, labels, closed) -> np.ndarray:
     """Probability that the chain from state 0 ends in each closed class."""
-    transient = np.flatnonzero(~closed[labels])
-    out_rate = np.asarray(rates.sum(axis=1)).ravel()
-    q_tt = rates[transient][:, transient] - sparse.diags(out_rate[transient])
+    in_closed = closed[labels]
+    transient = np.flatnonzero(~in_closed)
+    out_of_transient = rates[transient]
+    out_rate = np.asarray(out_of_transient.sum(axis=1)).ravel()
+    q_tt = out_of_transient[:, transient] - sparse.diags(out_rate)
     start = np.zeros(len(transient))
     start[np.searchsorted(transient, 0)] = 1.0
     # Expected time spent in each transient state: x (-Q_TT) = e_root.
     occupancy = np.atleast_1d(spsolve((-q_tt).T.tocsc(), start))
-    flow = sparse.csr_matrix(occupancy[None, :]) @ rates[transient]
-    flow = np.asarray(flow.todense()).ravel()
-    absorbed: dict[int, float] = {}
-    for j in np.flatnonzero(flow > 0):
-        comp = int(labels[j])
-        if closed[comp]:
-            absorbed[comp] = absorbed.get(comp, 0.0) + float(flow[j])
-    total = sum(absorbed.values())
-    return {comp: mass / total for comp, mass in absorbed.items()}
+    # Probability flow into every state, kept for the closed ones.
+    flow = out_of_transient.T @ occupancy
+    flow[~in_closed] = 0.0
+    mass = np.bincount(labels, weights=flow, minlength=len(closed))
+    return mass / mass.sum()
 
 
 def _irreducible_stationary(rates) -> np.ndarray:
@@ -157,29 +165,172 @@ def _irreducible_stationary(rates) -> np.ndarray:
 class FiniteChainSampler:
     """Exact sampler for per-edge regrets over any locality graph.
 
-    Rebuilds the reachable chain from the graph's current rates and solves for
-    its stationary distribution from the root. Cost grows with the number of
-    vertices ever played: swap regret is the expensive variant by nature.
+    Solves the chain reachable from the root for its stationary distribution
+    from the root (ENGINE.md section 4), incrementally: the out-edges of every
+    vertex met so far are cached (already redirected to the root where they
+    leave level ``max_level``), and a draw re-asks the graph only for the
+    out-edges of vertices passed to :meth:`invalidate` since the last solve,
+    and of vertices it has not met yet. Reachability and the solve are then
+    integer and sparse work over the cache; if no cached edge list actually
+    changed, the last distribution is reused.
+
+    The contract: call :meth:`invalidate` with a vertex after changing the
+    rates of the edges out of it (a per-edge regret learner invalidates the
+    vertex it played, after updating its regrets). ``invalidate()`` with no
+    argument forgets the whole cache.
 
     Parameters
     ----------
     graph : RateGraph
     max_level : int or None
         The paper's ``L`` (None = infinity: no redirect).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Graph:
+    ...     root = "r"
+    ...     edges = {"r": (["a", "b"], np.array([1.0, 3.0]))}
+    ...     def level(self, v):
+    ...         return 0 if v == "r" else 1
+    ...     def positive_out_edges(self, v):
+    ...         return self.edges.get(v, ([], np.zeros(0)))
+    >>> graph = Graph()
+    >>> sampler = FiniteChainSampler(graph)
+    >>> sampler.distribution()
+    (['a', 'b'], array([0.25, 0.75]))
+    >>> graph.edges["a"] = (["b"], np.array([2.0]))  # "a" was played
+    >>> sampler.invalidate("a")
+    >>> sampler.distribution()
+    (['b'], array([1.]))
     """
 
     def __init__(self, graph: RateGraph, max_level: int | None = None):
         self.graph = graph
         self.max_level = max_level
+        self.invalidate()
+
+    # -- the cache ----------------------------------------------------------
+    def invalidate(self, vertex: Hashable | None = None) -> None:
+        """Forget the cached out-edges of ``vertex`` (of every vertex if None).
+
+        The next draw asks the graph for them again. A vertex the sampler has
+        not met needs no call: it is asked about when first reached.
+        """
+        if vertex is None:
+            # Vertex ids: 0 is the root. A vertex above max_level maps to -1
+            # (it is never in the chain: edges into it go to the root).
+            self._ids: dict[Hashable, int] = {self.graph.root: 0}
+            self._vertices: list[Hashable] = [self.graph.root]
+            # Out-edges (target ids, rates) of every vertex with a positive
+            # out-rate; vertices absent here are absorbing (or not yet asked).
+            self._edges: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+            self._pending: list[int] = [0]  # ids whose out-edges to (re)read
+            self._result = None
+            return
+        i = self._ids.get(vertex, -1)
+        if i >= 0:
+            self._pending.append(i)
+
+    def _id(self, vertex: Hashable) -> int:
+        """Id of a target vertex, meeting it (and queueing it) if new."""
+        i = self._ids.get(vertex)
+        if i is None:
+            max_level = self.max_level
+            if max_level is not None and self.graph.level(vertex) > max_level:
+                i = -1
+            else:
+                i = len(self._vertices)
+                self._vertices.append(vertex)
+                self._pending.append(i)
+            self._ids[vertex] = i
+        return i
+
+    def _read(self, i: int) -> bool:
+        """Re-read the out-edges of vertex ``i``; whether they changed."""
+        targets, rates = self.graph.positive_out_edges(self._vertices[i])
+        ids = np.fromiter(map(self._id, targets), dtype=np.intp, count=len(targets))
+        ids[ids < 0] = 0  # the level-(max_level + 1) redirect
+        rates = np.asarray(rates, dtype=float)
+        keep = ids != i  # a redirect from the root to itself is no transition
+        ids, rates = ids[keep], rates[keep]
+        old = self._edges.get(i)
+        if ids.size == 0:
+            if old is None:
+                return False
+            del self._edges[i]
+            return True
+        self._edges[i] = ids, rates
+        return not (
+            old is not None
+            and np.array_equal(old[0], ids)
+            and np.array_equal(old[1], rates)
+        )
+
+    def refresh(self) -> None:
+        """Bring the cache and the solved distribution up to date.
+
+        Drawing calls this itself; a learner may call it right after its
+        update so that later reads of the distribution write to nothing.
+        """
+        changed = False
+        while self._pending:  # reading may meet new vertices: they queue up
+            changed |= self._read(self._pending.pop())
+        if changed or self._result is None:
+            self._result = self._solve()
+
+    # -- the solve ----------------------------------------------------------
+    def _solve(self):
+        n = len(self._vertices)
+        sources = np.fromiter(self._edges, dtype=np.intp, count=len(self._edges))
+        lists = list(self._edges.values())
+        if lists:
+            lengths = [len(ids) for ids, _ in lists]
+            rows = np.repeat(sources, lengths)
+            cols = np.concatenate([ids for ids, _ in lists])
+            vals = np.concatenate([rates for _, rates in lists])
+        else:
+            rows = cols = _NO_IDS
+            vals = np.zeros(0)
+        chain = sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))
+        # Keep the vertices reachable from the root (root first): the cache
+        # also holds vertices that were reachable once but no longer are.
+        reach = csgraph.breadth_first_order(
+            chain, 0, directed=True, return_predecessors=False
+        )
+        chain = chain[reach][:, reach]
+        pi = stationary_from_root(chain)
+        keep = np.flatnonzero(pi > 0)
+        probs = pi[keep] / pi[keep].sum()
+        cdf = np.cumsum(probs)
+        cdf /= cdf[-1]
+        return reach[keep], probs, cdf, None
+
+    def __getstate__(self):
+        # The support as a list of vertices is built on demand from the ids;
+        # leaving it out keeps the pickled state the same whether or not the
+        # distribution was read (reading a model must not change it).
+        state = self.__dict__.copy()
+        if state["_result"] is not None:
+            state["_result"] = state["_result"][:3] + (None,)
+        return state
 
     def distribution(self) -> tuple[list[Hashable], np.ndarray]:
         """Vertices with positive stationary probability, and the probabilities."""
-        vertices, rates = reachable_generator(self.graph, self.max_level)
-        pi = stationary_from_root(rates)
-        keep = np.flatnonzero(pi > 0)
-        return [vertices[i] for i in keep], pi[keep] / pi[keep].sum()
+        self.refresh()
+        ids, probs, cdf, vertices = self._result
+        if vertices is None:
+            vertices = [self._vertices[i] for i in ids.tolist()]
+            self._result = ids, probs, cdf, vertices
+        return vertices, probs
 
     def sample(self, rng: np.random.Generator) -> Hashable:
-        """Draw one vertex from the stationary distribution."""
-        vertices, probs = self.distribution()
-        return vertices[int(rng.choice(len(vertices), p=probs))]
+        """Draw one vertex from the stationary distribution.
+
+        One uniform from ``rng`` per draw, as ``rng.choice(n, p=probs)``
+        would use (and with the same outcome).
+        """
+        self.refresh()
+        ids, _, cdf, _ = self._result
+        k = int(np.searchsorted(cdf, rng.random(), side="right"))
+        return self._vertices[int(ids[min(k, len(ids) - 1)])]

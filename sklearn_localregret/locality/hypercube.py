@@ -264,7 +264,8 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     stationary distribution from the root with the level-``L + 1`` redirect is
     solved exactly after every update by
     :class:`~sklearn_localregret.engine.FiniteChainSampler` (ENGINE.md section
-    4); its cost grows with the number of vertices ever played.
+    4), which re-reads only the row of the updated vertex; the solve still
+    grows with the number of vertices ever played.
 
     Parameters
     ----------
@@ -299,6 +300,7 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         self._sampler = FiniteChainSampler(self, max_level)
         self._support = np.zeros((1, self.n_vars), dtype=np.uint8)
         self._probs = np.ones(1)
+        self._cdf = np.ones(1)
 
     def positive_out_edges(self, vertex: bytes):
         """Flips with a positive edge regret out of ``vertex``, and the rates."""
@@ -315,7 +317,7 @@ class HypercubeSwapRegrets(_HypercubeGraph):
 
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array)."""
-        cdf = np.cumsum(self._probs)
+        cdf = self._cdf
         i = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
         return self._support[min(i, len(cdf) - 1)].copy()
 
@@ -325,10 +327,15 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         self.table.update_entries(np.full(self.n_vars, row), np.arange(self.n_vars),
                                   gains, bias)
         self.n_updates += 1
+        # Only the edges out of ``a`` changed: the sampler re-reads that row
+        # and re-solves only if a positive rate moved.
+        self._sampler.invalidate(vertex_key(a))
         vertices, probs = self._sampler.distribution()
-        self._support = np.array([vertex_bits(v) for v in vertices],
-                                 dtype=np.uint8).reshape(len(vertices), self.n_vars)
-        self._probs = probs
+        if probs is not self._probs:  # a new solve (else the same arrays)
+            support = np.frombuffer(bytearray(b"".join(vertices)), dtype=np.uint8)
+            self._support = support.reshape(len(vertices), self.n_vars)
+            self._probs = probs
+            self._cdf = np.cumsum(probs)
 
     def swap_regret(self) -> float:
         """Time-averaged local swap regret ``sum_i max_j R+[i, j] / T``."""
