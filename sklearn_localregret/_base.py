@@ -74,6 +74,16 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
     def _check_classes(self, classes: np.ndarray) -> None:
         """Raise ``ValueError`` if these classes are not supported."""
 
+    def _require_binary(self, classes: np.ndarray, hypothesis: str) -> None:
+        """The error of a binary-only learner, worded as scikit-learn expects."""
+        if len(classes) > 2:
+            raise ValueError(
+                "Only binary classification is supported. "
+                f"{type(self).__name__} learns {hypothesis}, which separates two "
+                f"classes; got {len(classes)} classes. Wrap it in "
+                "sklearn.multiclass.OneVsRestClassifier for more."
+            )
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
         """Create the locality graph and engine state (first call only)."""
         raise NotImplementedError

@@ -184,13 +184,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     # -- hooks of the base ------------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
-        if len(classes) > 2:
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"{type(self).__name__} learns a disjunction, which separates "
-                f"two classes; got {len(classes)} classes. Wrap it in "
-                "sklearn.multiclass.OneVsRestClassifier for more."
-            )
+        self._require_binary(classes, "a disjunction")
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         if self.regret == "swap":

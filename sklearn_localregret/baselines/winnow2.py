@@ -113,12 +113,7 @@ class Winnow2Classifier(BaseLocalRegretClassifier):
         self.binarize = binarize
 
     def _check_classes(self, classes: np.ndarray) -> None:
-        if len(classes) > 2:
-            raise ValueError(
-                "Only binary classification is supported. Winnow2 learns a "
-                f"threshold over boolean features; got {len(classes)} classes. "
-                "Wrap it in sklearn.multiclass.OneVsRestClassifier for more."
-            )
+        self._require_binary(classes, "a threshold over boolean features")
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         self.coef_ = np.ones(n_features)
