@@ -24,7 +24,7 @@ import numpy as np
 from sklearn.linear_model import SGDClassifier
 from sklearn.utils.validation import validate_data
 
-from sklearn_localregret._disjunct import LocalRegretDisjunctClassifier
+from sklearn_localregret import LocalRegretDisjunctClassifier
 
 STREAM_GOAL = 3.0  # at least 3x SGDClassifier's streaming rows per second
 BULK_GOAL = 0.1  # within 10x of SGDClassifier's single epoch

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from sklearn_localregret._maxsat import OnlineMaxSAT
+from sklearn_localregret import OnlineMaxSAT
 
 
 def planted_stream(n: int, n_rounds: int, seed: int) -> list[list[int]]:

@@ -28,7 +28,7 @@ import time
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
+from sklearn_localregret import LocalRegretTreeClassifier
 from sklearn_localregret.datasets import load_mushroom
 
 
