@@ -6,7 +6,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._dimacs import as_clauses, clause_matrix
+from ._clause_matrix import clause_matrix
+from ._dimacs import as_clauses
 from ._random import check_generator
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
 

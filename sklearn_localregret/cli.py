@@ -94,7 +94,8 @@ def solve(args) -> int:
             solver.assignment()
             solver.observe([clauses[k]], weights=[weights[k]])
     assignment = solver.most_probable_assignment_
-    from ._dimacs import as_clauses, clause_matrix, satisfied
+    from ._clause_matrix import clause_matrix, satisfied
+    from ._dimacs import as_clauses
 
     cl, w = as_clauses(formula)
     sat = satisfied(assignment.astype(np.uint8), clause_matrix(cl, formula.n_vars))

@@ -5,14 +5,12 @@ import itertools
 import numpy as np
 import pytest
 
+from sklearn_localregret._clause_matrix import ClauseMatrix, clause_matrix, satisfied
 from sklearn_localregret._dimacs import (
-    ClauseMatrix,
     WeightedFormula,
     as_clauses,
     as_formula,
-    clause_matrix,
     read_dimacs,
-    satisfied,
 )
 
 CNF_TEXT = """c a small formula

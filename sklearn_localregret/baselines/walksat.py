@@ -12,7 +12,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._dimacs import as_formula, clause_matrix, satisfied
+from .._clause_matrix import clause_matrix, satisfied
+from .._dimacs import as_formula
 from .._random import check_generator
 
 __all__ = ["WalkSATResult", "walksat"]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dimacs import ClauseMatrix, clause_matrix
+from .._clause_matrix import ClauseMatrix, clause_matrix
 from ..engine import (
     FiniteChainSampler,
     RegretTable,

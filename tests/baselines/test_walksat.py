@@ -4,7 +4,8 @@ import time
 import numpy as np
 import pytest
 
-from sklearn_localregret._dimacs import WeightedFormula, clause_matrix, satisfied
+from sklearn_localregret._clause_matrix import clause_matrix, satisfied
+from sklearn_localregret._dimacs import WeightedFormula
 from sklearn_localregret.baselines import WalkSATResult, walksat
 
 
