@@ -132,13 +132,21 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
+        saved = self.__dict__.copy()
         fitted = [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]
         for name in fitted:
             delattr(self, name)
-        check_classification_targets(y)
-        return self._partial_fit(
-            X, y, classes=unique_labels(y), sample_weight=sample_weight
-        )
+        try:
+            check_classification_targets(y)
+            return self._partial_fit(
+                X, y, classes=unique_labels(y), sample_weight=sample_weight
+            )
+        except BaseException:
+            # A failed refit keeps the model it had (the new one, built from
+            # fresh objects, is dropped).
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None, sample_weight=None):

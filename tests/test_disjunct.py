@@ -6,28 +6,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.multiclass import OneVsRestClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_localregret._disjunct import LocalRegretDisjunctClassifier
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 
-# The checks' binary task is make_blobs thresholded at 0 (binarize=0.0): its
-# label is "x1 <= 0", which no disjunction of (un-negated) features expresses.
-# The best disjunction scores 0.635 there (computed by enumerating all four),
-# below the check's 0.83, whatever the learner does.
-EXPECTED_FAILED = {
-    "check_classifiers_train": "the best disjunction of the binarised blobs "
-    "scores 0.635 < 0.83: a hypothesis-class limit, not a bug",
-}
-
-
-@parametrize_with_checks(
-    [LocalRegretDisjunctClassifier(random_state=0),
-     LocalRegretDisjunctClassifier(regret="swap", random_state=0)],
-    expected_failed_checks=lambda est: EXPECTED_FAILED,
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# The scikit-learn estimator checks of this estimator (and why some are expected
+# to fail) live in tests/test_common.py, with those of every public estimator.
 
 
 def winnow_killer(n=20, n_rounds=2000, seed=0):

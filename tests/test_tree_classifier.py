@@ -8,36 +8,12 @@ import pickle
 import numpy as np
 import pytest
 from scipy import stats
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
 from sklearn_localregret.locality.decision_tree import Leaf, Split, depth, n_leaves
 
-# Fitting with weights is not equivalent to repeating rows for an online
-# learner: the rounds (and the order they come in) change, so the played trees
-# and their regrets differ. scikit-learn lists the same checks for
-# SGDClassifier, whose updates are order dependent for the same reason.
-_ONLINE_FAILURES = {
-    "check_sample_weight_equivalence_on_dense_data": "online: order dependent",
-    "check_sample_weight_equivalence_on_sparse_data": "online: order dependent",
-}
-
-
-def _check_instances():
-    # binarize=0.0: the checks feed real-valued features, the learner reads
-    # them as booleans. Swap with L=3 (the paper's value): its exact chain grows
-    # with every distinct played tree, and L=3 keeps the checks fast.
-    return [
-        LocalRegretTreeClassifier(binarize=0.0, random_state=0),
-        LocalRegretTreeClassifier("swap", L=3, binarize=0.0, random_state=0),
-    ]
-
-
-@parametrize_with_checks(
-    _check_instances(), expected_failed_checks=lambda est: _ONLINE_FAILURES
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# The scikit-learn estimator checks of this estimator (and why some are expected
+# to fail) live in tests/test_common.py, with those of every public estimator.
 
 
 def _binary_rule_data(n=1000, seed=0):

@@ -2,29 +2,11 @@
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 
-EXPECTED_FAILED = {
-    # make_blobs thresholded at 0 is labelled by "x1 <= 0": no monotone
-    # threshold over the binarised features reaches the check's 0.83.
-    "check_classifiers_train": "binarised blobs are not a monotone threshold "
-    "function (hypothesis-class limit)",
-    # Online and order dependent (like SGDClassifier, which scikit-learn lists
-    # for the same checks): a weighted row promotes by alpha**w at once while
-    # repeated rows stop promoting as soon as the prediction turns right.
-    "check_sample_weight_equivalence_on_dense_data": "online, order-dependent "
-    "updates: weights are not repetitions",
-    "check_sample_weight_equivalence_on_sparse_data": "online, order-dependent "
-    "updates: weights are not repetitions",
-}
-
-
-@parametrize_with_checks([Winnow2Classifier()],
-                         expected_failed_checks=lambda est: EXPECTED_FAILED)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# The scikit-learn estimator checks of this estimator (and why some are expected
+# to fail) live in tests/test_common.py, with those of every public estimator.
 
 
 def test_one_update_by_hand():
