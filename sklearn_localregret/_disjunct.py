@@ -18,9 +18,6 @@ from .locality.hypercube import (
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
-# Chain draws behind predictions when L < n_features (approximate sampler only).
-_N_ESTIMATE_DRAWS = 512
-
 
 class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     """Online disjunction learner minimising local regret on the hypercube.
@@ -222,13 +219,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
         """``pi`` as (support, probabilities), or None when it is a product."""
-        graph = self._graph
-        if isinstance(graph, HypercubeSwapRegrets):
-            return graph.distribution()
-        if graph.exact:
-            return None
-        seed = [self._estimate_seed, self.n_rounds_]
-        return graph.estimate_distribution(_N_ESTIMATE_DRAWS, seed)
+        return self._graph.mixture([self._estimate_seed, self.n_rounds_])
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
         if len(self.classes_) == 1:

@@ -13,9 +13,6 @@ from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_
 
 __all__ = ["OnlineMaxSAT"]
 
-# Chain draws behind probabilities_ when L < n_vars (approximate sampler only).
-_N_ESTIMATE_DRAWS = 512
-
 
 class _FlatClauses:
     """Validated clauses as the flat signed incidence entries of ``maxsat_round``."""
@@ -285,13 +282,8 @@ class OnlineMaxSAT:
 
     # -- reading the distribution ---------------------------------------------
     def _mixture(self):
-        graph = self._graph
-        if isinstance(graph, HypercubeSwapRegrets):
-            return graph.distribution()
-        if graph.exact:
-            return None
-        return graph.estimate_distribution(
-            _N_ESTIMATE_DRAWS, [self._estimate_seed, self.n_rounds_])
+        """``pi`` as (support, probabilities), or None when it is a product."""
+        return self._graph.mixture([self._estimate_seed, self.n_rounds_])
 
     @property
     def probabilities_(self) -> np.ndarray:

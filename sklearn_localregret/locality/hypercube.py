@@ -49,6 +49,9 @@ __all__ = [
     "vertex_key",
 ]
 
+# Chain draws behind the estimate of pi when L < n (approximate sampler only).
+N_ESTIMATE_DRAWS = 512
+
 
 def vertex_key(a) -> bytes:
     """Hashable key of a hypercube vertex: the bytes of its 0/1 ``uint8`` array.
@@ -199,6 +202,13 @@ class HypercubeColoring(_HypercubeGraph):
         self._state = self._sampler.sample(self._state, rate_bound, rng)
         return vertex_bits(self._state).copy()
 
+    def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
+        """``pi`` as ``(support, probabilities)``, or None when it is the product.
+
+        With ``L < n`` a Monte Carlo estimate deterministic in ``seed``.
+        """
+        return None if self.exact else self.estimate_distribution(n_draws, seed)
+
     def estimate_distribution(self, n_draws: int, seed: int):
         """Monte Carlo estimate of ``pi`` for ``L < n`` (deterministic in ``seed``).
 
@@ -314,6 +324,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     def distribution(self):
         """The exact ``pi``: its support (one vertex per row) and probabilities."""
         return self._support, self._probs
+
+    def mixture(self, seed=None, n_draws: int = N_ESTIMATE_DRAWS):
+        """``pi`` as ``(support, probabilities)``: exact, so ``seed`` is unused."""
+        return self.distribution()
 
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array)."""
