@@ -368,5 +368,9 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        # CSR/CSC input is read in row chunks, never densified as a whole.
         tags.input_tags.sparse = True
+        # Left at their defaults, and true: non_deterministic stays False (a
+        # fixed random_state gives the same model; the online plays are random
+        # draws from that seed), allow_nan False (NaN is rejected).
         return tags

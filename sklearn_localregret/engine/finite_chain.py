@@ -313,7 +313,14 @@ class FiniteChainSampler:
         state = self.__dict__.copy()
         if state["_result"] is not None:
             state["_result"] = state["_result"][:3] + (None,)
+        # Vertex keys (bytes, trees) as pairs: skops saves only dicts whose
+        # keys are str/int/float/bool/None.
+        state["_ids"] = list(self._ids.items())
         return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._ids = dict(state["_ids"])
 
     def distribution(self) -> tuple[list[Hashable], np.ndarray]:
         """Vertices with positive stationary probability, and the probabilities."""

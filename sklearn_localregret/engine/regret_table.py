@@ -64,6 +64,19 @@ class RegretTable:
         self._keys: list[Hashable] = list(range(initial_rows))
         self._row_of: dict[Hashable, int] = {k: k for k in self._keys}
 
+    # -- persistence ------------------------------------------------------
+    # The key -> row index is derived from the key list, so it is rebuilt on
+    # load rather than stored: that keeps pickles smaller and lets skops, whose
+    # dicts take only str/int/float/bool/None keys, save tree-path keys.
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_row_of"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._row_of = {key: row for row, key in enumerate(self._keys)}
+
     # -- rows -------------------------------------------------------------
     @property
     def n_rows(self) -> int:

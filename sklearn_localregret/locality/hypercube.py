@@ -27,6 +27,8 @@ satisfied by an assignment), each giving ``u(flip_k a) - u(a)`` for every ``k``.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from .._clause_matrix import ClauseMatrix, clause_matrix
@@ -90,6 +92,20 @@ class _HypercubeGraph:
         self.max_level = max_level
         self.root = bytes(self.n_vars)
         self.n_updates = 0
+
+    # A subclass's sampler (if any) points back at its graph; saving it
+    # without that link keeps the state acyclic, which skops needs.
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        if self._sampler is not None:
+            state["_sampler"] = copy.copy(self._sampler)
+            state["_sampler"].graph = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if self._sampler is not None:
+            self._sampler.graph = self
 
     def level(self, vertex: bytes) -> int:
         """Number of ones of the vertex: its distance from the root."""

@@ -307,6 +307,19 @@ class TreeRateGraph:
         # per_tree: level of every target of a cached edge list
         self._levels: dict = {}
 
+    def __getstate__(self):
+        # Tree-keyed caches as pairs: skops saves only dicts whose keys are
+        # str/int/float/bool/None.
+        state = self.__dict__.copy()
+        state["_played"] = list(self._played.items())
+        state["_levels"] = list(self._levels.items())
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._played = dict(state["_played"])
+        self._levels = dict(state["_levels"])
+
     def level(self, vertex: Tree) -> int:
         level = self._levels.get(vertex)
         return tree_level(vertex, self.root.label) if level is None else level

@@ -1,0 +1,76 @@
+"""Safe persistence with skops: the types a saved model of ours is made of.
+
+``pickle`` runs whatever code a file names, so a model file from someone else
+is a risk. ``skops.io`` saves the same state in a format that names every type
+it holds and refuses, on load, any type the reader has not trusted. Trust
+:func:`trusted_types` -- the types of this package, nothing else -- and a
+file that asks for anything more fails to load instead of running it::
+
+    import skops.io as sio
+    from sklearn_localregret.persistence import trusted_types
+
+    sio.dump(model, "model.skops")
+    model = sio.load("model.skops", trusted=trusted_types())
+
+NumPy arrays and generators, scikit-learn's and Python's built-in types are
+trusted by skops itself. ``skops`` is an optional dependency
+(``pip install "sklearn-localregret[interop]"``).
+"""
+
+from __future__ import annotations
+
+from ._disjunct import LocalRegretDisjunctClassifier
+from ._maxsat import OnlineMaxSAT
+from ._tree_classifier import LocalRegretTreeClassifier
+from .baselines.winnow2 import Winnow2Classifier
+from .engine.finite_chain import FiniteChainSampler
+from .engine.hierarchical_sampler import HierarchicalSampler
+from .engine.mcmc import UniformizedChainSampler
+from .engine.regret_table import RegretTable
+from .locality.decision_tree import Leaf, Split, TreeLayout
+from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
+from .locality.tree_coloring import TreeColoring, TreeRateGraph
+
+__all__ = ["trusted_types"]
+
+# Every class whose instances a fitted estimator of ours holds. A test saves
+# every estimator in every configuration and checks that skops asks for no
+# type beyond these.
+_OUR_TYPES = (
+    LocalRegretDisjunctClassifier,
+    LocalRegretTreeClassifier,
+    OnlineMaxSAT,
+    Winnow2Classifier,
+    RegretTable,
+    FiniteChainSampler,
+    HierarchicalSampler,
+    UniformizedChainSampler,
+    HypercubeColoring,
+    HypercubeSwapRegrets,
+    TreeColoring,
+    TreeRateGraph,
+    TreeLayout,
+    Leaf,
+    Split,
+)
+
+
+def trusted_types() -> list[str]:
+    """Names of the types to trust when loading a model of ours with skops.
+
+    Returns
+    -------
+    types : list of str
+        Fully qualified type names, as ``skops.io.load(..., trusted=...)``
+        takes them. A new list on every call.
+
+    Examples
+    --------
+    >>> from sklearn_localregret.persistence import trusted_types
+    >>> names = trusted_types()
+    >>> "sklearn_localregret._disjunct.LocalRegretDisjunctClassifier" in names
+    True
+    >>> all(name.startswith("sklearn_localregret.") for name in names)
+    True
+    """
+    return [f"{cls.__module__}.{cls.__qualname__}" for cls in _OUR_TYPES]
