@@ -174,6 +174,41 @@ def test_not_fitted_error(name, method):
         getattr(est, method)(np.zeros((2, N_FEATURES), dtype=int))
 
 
+# -- sparse input -------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("name", ESTIMATOR_IDS)
+def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
+    """Sparse X is read a bounded block of rows at a time, with dense results."""
+    import scipy.sparse as sp
+
+    from sklearn_localregret import _base
+
+    chunk = 64  # a small block keeps the test fast; the code path is the same
+    monkeypatch.setattr(_base, "_DENSE_CHUNK_ROWS", chunk)
+    X, y = binary_stream(n=3 * chunk + 10, seed=2)
+    X_sparse = sp.csr_matrix(X) if fmt == "csr" else sp.csc_matrix(X)
+    densified = []
+    for cls in (sp.csr_matrix, sp.csc_matrix):
+        original = cls.toarray
+
+        def recording(self, *args, _original=original, **kwargs):
+            densified.append(self.shape[0])
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "toarray", recording)
+        monkeypatch.setattr(cls, "todense", None)  # any other path: an error
+
+    sparse_model = make_estimator(name).fit(X_sparse, y)
+    sparse_scores = scores(sparse_model, X_sparse)
+    assert densified and max(densified) <= chunk
+    monkeypatch.undo()
+    dense_model = make_estimator(name).fit(X, y)
+    np.testing.assert_array_equal(sparse_scores, scores(dense_model, X))
+    np.testing.assert_array_equal(sparse_model.predict(X_sparse),
+                                  dense_model.predict(X))
+
+
 # -- bad input: a clear error, and nothing lost -----------------------------
 
 X_OK = np.array([[0, 1, 0, 1], [1, 0, 0, 0], [0, 0, 1, 1]])
