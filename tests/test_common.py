@@ -209,6 +209,18 @@ def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
                                   dense_model.predict(X))
 
 
+@pytest.mark.parametrize("name", ESTIMATOR_IDS)
+def test_boolean_integer_and_float_inputs_give_the_same_model(name):
+    X, y = binary_stream(n=40, seed=3)
+    dtypes = [bool, np.int8, np.int64, np.float32, np.float64]
+    models = [make_estimator(name).fit(X.astype(dtype), y) for dtype in dtypes]
+    reference = pickle.dumps(models[0])
+    for dtype, model in zip(dtypes[1:], models[1:]):
+        assert pickle.dumps(model) == reference, dtype
+        np.testing.assert_array_equal(model.predict(X.astype(dtype)),
+                                      models[0].predict(X))
+
+
 # -- bad input: a clear error, and nothing lost -----------------------------
 
 X_OK = np.array([[0, 1, 0, 1], [1, 0, 0, 0], [0, 0, 1, 1]])

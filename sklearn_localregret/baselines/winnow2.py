@@ -103,9 +103,10 @@ class Winnow2Classifier(BaseLocalRegretClassifier):
     }
 
     # Fixed settings the shared online plumbing reads: one row per round, and
-    # no randomness.
+    # a fixed seed for the generator it makes (Winnow2 never draws from it;
+    # a fixed seed keeps equal models equal, pickled byte for byte).
     batch_size = 1
-    random_state = None
+    random_state = 0
 
     def __init__(self, alpha=2.0, threshold=None, binarize=0.0):
         self.alpha = alpha
