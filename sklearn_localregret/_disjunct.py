@@ -72,10 +72,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         empty disjunction).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit; only when ``X`` has string feature
         names (a pandas DataFrame).
-    feature_probabilities_ : ndarray of shape (n_features_in_,)
+    feature_probabilities_ : ndarray of shape (n_features,)
         Probability under ``pi`` that each feature is a literal of the
         disjunction.
     n_rounds_ : int

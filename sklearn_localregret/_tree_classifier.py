@@ -104,7 +104,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         root leaf.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of the features, when ``X`` had string column names.
     n_rounds_ : int
         Rounds played.
@@ -143,7 +143,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     Nothing is assumed about how the data are generated.
 
     **Sampling.** External regret with ``L=None`` draws trees exactly from the
-    stationary distribution, top-down (ENGINE.md section 3.3): cost
+    stationary distribution, top-down (:ref:`engine-trees`): cost
     proportional to the size of the drawn tree. With finite ``L`` the level
     redirect couples all sites; the exact ``L = inf`` draw is used whenever it
     stays within level ``L`` (with the paper's ``L = 100`` it practically

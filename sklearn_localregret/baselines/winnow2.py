@@ -43,13 +43,13 @@ class Winnow2Classifier(BaseLocalRegretClassifier):
     ----------
     classes_ : ndarray of shape (n_classes,)
         The labels; ``classes_[1]`` is the positive class.
-    coef_ : ndarray of shape (n_features_in_,)
+    coef_ : ndarray of shape (n_features,)
         The feature weights ``w``.
     threshold_ : float
         The threshold in use.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during fit; only when ``X`` has string feature
         names.
     n_rounds_ : int

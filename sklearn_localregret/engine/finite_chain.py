@@ -1,7 +1,7 @@
 """Exact stationary distribution of a finite chain started at the root.
 
 For per-edge ("swap") regrets only vertices that were played have a positive
-out-rate, so the chain reachable from the root is finite (ENGINE.md section 4).
+out-rate, so the chain reachable from the root is finite (:ref:`engine-swap`).
 Its stationary distribution started at the root (Requirement 2 of the paper) is
 the absorption probability into each closed class times that class's own
 stationary distribution; both come from sparse linear algebra.
@@ -166,7 +166,7 @@ class FiniteChainSampler:
     """Exact sampler for per-edge regrets over any locality graph.
 
     Solves the chain reachable from the root for its stationary distribution
-    from the root (ENGINE.md section 4), incrementally: the out-edges of every
+    from the root (:ref:`engine-swap`), incrementally: the out-edges of every
     vertex met so far are cached (already redirected to the root where they
     leave level ``max_level``), and a draw re-asks the graph only for the
     out-edges of vertices passed to :meth:`invalidate` since the last solve,

@@ -3,7 +3,7 @@
 A site is a path of tests from the root; its colours are "replace the subtree
 here by leaf c" (one colour per class) and "replace it by the stump
 (v, c_true, c_false)" (``K * K`` colours per variable ``v``). Each site runs a
-*refresh chain* (ENGINE.md section 3): a Poisson clock of rate ``W`` (the site's
+*refresh chain* (:ref:`engine-sites`): a Poisson clock of rate ``W`` (the site's
 total positive regret) redraws the content from ``pi_x = w_x / W``. Sites below a
 split exist only since that split was created and restart as the stump's leaves,
 so the stationary tree is drawn top-down: the root site from its stationary
@@ -229,7 +229,7 @@ def _tuple_split(variable, true_child, false_child):
 
 
 def _split_age(w: float, q: float, total: float, horizon: float, uniform) -> float:
-    """Time since the current run of "split on v" began (ENGINE.md 3.3).
+    """Time since the current run of "split on v" began (:ref:`engine-trees`).
 
     ``w`` is the weight of "split on v", ``q`` the sum of the other weights and
     ``total = w + q`` the site's clock rate; ``horizon`` is how long the site

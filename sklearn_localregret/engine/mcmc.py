@@ -1,11 +1,12 @@
 """Approximate sampler: the uniformised chain with the level redirect, k steps.
 
 With colored regrets and a finite ``L`` the redirect to the root couples all
-sites, so no exact product or hierarchical formula applies (ENGINE.md 3.4). This
-sampler keeps a current vertex (the last played action) and advances it by
-``n_steps`` steps of the uniformised chain ``P = I + Q / Lambda``, where
-``Lambda`` bounds every vertex's total out-rate. Self-loops are skipped in bulk
-(a geometric number of them), so the cost is that of the actual jumps.
+sites, so no exact product or hierarchical formula applies
+(:ref:`engine-finite-l`). This sampler keeps a current vertex (the last
+played action) and advances it by ``n_steps`` steps of the uniformised chain
+``P = I + Q / Lambda``, where ``Lambda`` bounds every vertex's total out-rate.
+Self-loops are skipped in bulk (a geometric number of them), so the cost is
+that of the actual jumps.
 
 It is *approximate*: its output is distributed as ``P^k`` applied to the start,
 which approaches the stationary distribution as ``k`` grows.

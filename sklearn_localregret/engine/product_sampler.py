@@ -2,7 +2,7 @@
 
 Used by colourings whose colours at a site mean "set this site's content to x"
 and whose sites are independent (the hypercube's 2n colouring with L >= n,
-ENGINE.md section 3.2): the stationary distribution is the product of the
+:ref:`engine-hypercube`): the stationary distribution is the product of the
 per-site distributions ``pi_x = w_x / W``, and a site with ``W = 0`` keeps the
 root's content (Requirement 2(e) of the paper).
 """

@@ -186,7 +186,7 @@ class HypercubeColoring(_HypercubeGraph):
         """``P(bit k = 1)`` under the product distribution (exact when ``L >= n``).
 
         ``R+[k, 1] / (R+[k, 0] + R+[k, 1])``, or 0 (the root's bit) when both
-        are 0 (ENGINE.md section 3.2). For ``L < n`` see
+        are 0 (:ref:`engine-hypercube`). For ``L < n`` see
         :meth:`estimate_distribution`.
         """
         rates = self.table.biased
@@ -289,9 +289,9 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     first time it is played), column ``k`` to the edge flipping bit ``k``. The
     stationary distribution from the root with the level-``L + 1`` redirect is
     solved exactly after every update by
-    :class:`~sklearn_localregret.engine.FiniteChainSampler` (ENGINE.md section
-    4), which re-reads only the row of the updated vertex; the solve still
-    grows with the number of vertices ever played.
+    :class:`~sklearn_localregret.engine.FiniteChainSampler`
+    (:ref:`engine-swap`), which re-reads only the row of the updated vertex;
+    the solve still grows with the number of vertices ever played.
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """Exact reference computations for the engine tests (not a test module).
 
 Everything here is written *independently* of the engine's own solvers: the
-locality graphs are enumerated from their definitions (ENGINE.md sections 2-3,
+locality graphs are enumerated from their definitions (docs/engine.rst,
 the paper's Examples "Online Decision Tree Learning" and "Colored Decision Tree
 Learning"), levels come from a breadth-first search over *all* edges, and the
 stationary distribution from the root (Requirement 2) comes from dense matrix

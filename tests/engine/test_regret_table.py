@@ -1,6 +1,6 @@
 """RegretTable: the paper's biased update and the reported regret quantities.
 
-The update of (b, L, C)-colored regret matching (ENGINE.md section 2): after
+The update of (b, L, C)-colored regret matching (docs/engine.rst): after
 playing ``i`` and seeing ``u``, every colour ``C`` of an edge ``(i, j)`` gets
 ``Rtilde[C] += u(j) - u(i) - b`` and ``R[C] += u(j) - u(i)``; every other colour
 is untouched. All expected values below are computed by hand.

@@ -1,4 +1,4 @@
-"""Every sampler against the exact stationary distribution (ENGINE.md section 5).
+"""Every sampler against the exact stationary distribution (docs/engine.rst).
 
 For locality graphs small enough to enumerate (hypercubes with n <= 6, the 74
 decision trees over 2 boolean features), :mod:`exact` builds the whole rate
@@ -166,7 +166,7 @@ def hypercube_played_table(n, seed, rounds=10, bias=0.2):
 
     Each round plays a vertex from the product sampler, draws integer utilities
     in [0, 5] for all vertices and updates the colour of every edge out of the
-    played vertex with ``u(j) - u(i) - b`` (ENGINE.md section 2).
+    played vertex with ``u(j) - u(i) - b`` (docs/engine.rst).
     """
     rng = np.random.default_rng(seed)
     table = RegretTable(width=2, initial_rows=n)
@@ -524,7 +524,7 @@ HAND_EXPECTED = {
 def hypercube_swap_graph(seed, n_played=5, n=3):
     """Per-edge regrets on the n-cube; only 'played' vertices have non-zero ones.
 
-    The other vertices are absorbing (ENGINE.md section 4), so the chain has
+    The other vertices are absorbing (docs/engine.rst), so the chain has
     several closed classes; with small L the redirect makes the root recurrent.
     """
     rng = np.random.default_rng(seed)
