@@ -1,12 +1,15 @@
-"""scikit-learn plumbing shared by the local regret classifiers.
+"""scikit-learn plumbing shared by the online classifiers of the package.
 
-:class:`BaseLocalRegretClassifier` owns everything that is the same for every
-online learner of this package: parameter and input validation, the ``classes``
-protocol of ``partial_fit``, binarisation of the inputs, the split of a stream
-into rounds of ``batch_size`` rows, the bookkeeping of online mistakes, and the
-promise that a failed call leaves a fitted estimator exactly as it was. The
-subclasses only say what one round does (:meth:`_play_round`) and how to
-predict (:meth:`_predict_proba_encoded`).
+:class:`BaseOnlineClassifier` owns everything that is the same for every online
+learner here, Winnow2 included: input validation, the ``classes`` protocol of
+``partial_fit``, binarisation of the inputs, the split of a stream into rounds
+of ``batch_size`` rows, the bookkeeping of online mistakes, and the promise
+that a failed call leaves a fitted estimator exactly as it was.
+:class:`BaseLocalRegretClassifier` adds what the local regret learners share:
+the ``regret``, ``L``, ``bias`` and ``random_state`` parameters, the round's
+bias, and prediction from the distribution pi over hypotheses. The subclasses
+only say what one round does (:meth:`_play_round`) and how to predict
+(:meth:`_predict_proba_encoded`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from sklearn.utils.validation import (
 
 from ._random import check_generator
 
-__all__ = ["BaseLocalRegretClassifier"]
+__all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier"]
 
 # Rows densified at a time from sparse input: bounds memory whatever the stream.
 _DENSE_CHUNK_ROWS = 4096
@@ -50,24 +53,19 @@ def _is_plain_stream_chunk(X, y) -> bool:
     )
 
 
-class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
-    """Common base of the online local regret classifiers (not public).
+class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
+    """Common base of the package's online classifiers (not public).
 
     Subclasses define ``__init__`` (storing their parameters, which include
-    ``regret``, ``L``, ``bias``, ``batch_size``, ``binarize`` and
-    ``random_state``), ``_parameter_constraints`` (extending the one here) and
-    the hooks ``_check_classes``, ``_init_model``, ``_play_round`` and
-    ``_predict_proba_encoded`` (and may override ``_play_rounds`` with a faster
-    loop over a block of rounds).
+    ``binarize``; ``batch_size`` is a parameter or a class attribute),
+    ``_parameter_constraints`` and the hooks ``_check_classes``,
+    ``_init_model`` and ``_play_round`` (or ``_play_rounds``, a faster loop
+    over a block of rounds), and their own prediction methods.
     """
 
     _parameter_constraints: dict = {
-        "regret": [StrOptions({"external", "swap"})],
-        "L": [Interval(Integral, 0, None, closed="left"), None],
-        "bias": [Interval(Real, 0, None, closed="left"), None],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "binarize": [Real, None],
-        "random_state": ["random_state"],
     }
 
     # -- hooks for subclasses ---------------------------------------------
@@ -84,6 +82,9 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
                 "sklearn.multiclass.OneVsRestClassifier for more."
             )
 
+    def _start_stream(self) -> None:
+        """Reset what a new stream starts from, before ``_init_model``."""
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
         """Create the locality graph and engine state (first call only)."""
         raise NotImplementedError
@@ -96,24 +97,7 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
         """
         raise NotImplementedError
 
-    def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        """Class probabilities under pi for 0/1 rows ``X``."""
-        raise NotImplementedError
-
     # -- fitting ----------------------------------------------------------
-    def round_bias(self, round_weight: float) -> float:
-        """The bias ``b`` of a round whose utilities span ``round_weight``.
-
-        ``bias=None`` means the paper's ``Delta / (L + 1)`` for finite ``L`` and 0
-        for ``L=None``, with ``Delta`` the round's total sample weight (the
-        number of rows when unweighted).
-        """
-        if self.bias is not None:
-            return float(self.bias)
-        if self.L is None:
-            return 0.0
-        return float(round_weight) / (self.L + 1)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Reset the model and learn from ``X, y`` in one online pass.
@@ -178,11 +162,12 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
                 X, y, classes, sample_weight
             )
             if first_call:
-                self._rng = check_generator(self.random_state)
+                self._start_stream()
                 self._init_model(self.n_features_in_, len(self.classes_))
                 self.n_rounds_ = 0
                 self.n_samples_seen_ = 0
                 self.n_online_mistakes_ = 0.0
+                self._weight_seen = 0.0
         except BaseException:
             # Nothing was learned yet: put back exactly what was there.
             self.__dict__.clear()
@@ -295,6 +280,7 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
             self.n_online_mistakes_ += self._play_rounds(block, y[rows], weight[rows])
             self.n_rounds_ += -(-(stop - start) // batch)
         self.n_samples_seen_ += n_samples
+        self._weight_seen += float(weight.sum())
 
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
         """Play consecutive rounds of ``batch_size`` rows (the last may be short).
@@ -322,6 +308,84 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
             ensure_all_finite=True,
         )
         return self._binarize(X)
+
+    @property
+    def online_error_(self) -> float:
+        """Weighted fraction of the rows the played models got wrong.
+
+        ``n_online_mistakes_`` over the total sample weight seen (the number
+        of rows when unweighted); 0 before any weight was seen.
+        """
+        check_is_fitted(self)
+        if self._weight_seen <= 0:
+            return 0.0
+        return self.n_online_mistakes_ / self._weight_seen
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy of :meth:`predict` on ``X`` against ``y``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Test rows.
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row in the mean.
+
+        Returns
+        -------
+        score : float
+            Weighted fraction of rows predicted right.
+        """
+        return super().score(X, y, sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # CSR/CSC input is read in row chunks, never densified as a whole.
+        tags.input_tags.sparse = True
+        # Left at their defaults, and true: non_deterministic stays False (a
+        # fixed random_state gives the same model; the online plays are random
+        # draws from that seed), allow_nan False (NaN is rejected).
+        return tags
+
+
+class BaseLocalRegretClassifier(BaseOnlineClassifier):
+    """Common base of the local regret classifiers (not public).
+
+    Adds to :class:`BaseOnlineClassifier` the parameters ``regret``, ``L``,
+    ``bias`` and ``random_state``, the bias of a round, a seeded generator
+    ``_rng`` for the draws, and prediction from pi through the hook
+    ``_predict_proba_encoded``.
+    """
+
+    _parameter_constraints: dict = {
+        **BaseOnlineClassifier._parameter_constraints,
+        "regret": [StrOptions({"external", "swap"})],
+        "L": [Interval(Integral, 0, None, closed="left"), None],
+        "bias": [Interval(Real, 0, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
+    def _start_stream(self) -> None:
+        self._rng = check_generator(self.random_state)
+
+    def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        """Class probabilities under pi for 0/1 rows ``X``."""
+        raise NotImplementedError
+
+    def round_bias(self, round_weight: float) -> float:
+        """The bias ``b`` of a round whose utilities span ``round_weight``.
+
+        ``bias=None`` means the paper's ``Delta / (L + 1)`` for finite ``L`` and 0
+        for ``L=None``, with ``Delta`` the round's total sample weight (the
+        number of rows when unweighted).
+        """
+        if self.bias is not None:
+            return float(self.bias)
+        if self.L is None:
+            return 0.0
+        return float(round_weight) / (self.L + 1)
 
     def predict_proba(self, X):
         """Probability of each class under the current distribution pi over models.
@@ -359,18 +423,3 @@ class BaseLocalRegretClassifier(ClassifierMixin, BaseEstimator):
         """
         proba = self.predict_proba(X)  # checks fitting before classes_ is read
         return self.classes_[np.argmax(proba, axis=1)]
-
-    @property
-    def online_error_(self) -> float:
-        """Weighted fraction of rows the played (random) models got wrong."""
-        check_is_fitted(self)
-        return self.n_online_mistakes_ / max(self.n_samples_seen_, 1)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # CSR/CSC input is read in row chunks, never densified as a whole.
-        tags.input_tags.sparse = True
-        # Left at their defaults, and true: non_deterministic stays False (a
-        # fixed random_state gives the same model; the online plays are random
-        # draws from that seed), allow_nan False (NaN is rejected).
-        return tags

@@ -61,7 +61,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         distribution is no longer a product; each draw then runs this many
         steps of the uniformised regret-matching chain from the last played
         disjunction (an approximate sampler). Unused otherwise.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played disjunctions.
 
     Attributes
@@ -230,7 +230,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             p = self._graph.probabilities()
             certain = p >= 1.0
             log_off = np.log1p(-np.where(certain, 0.0, p))
-            positive = -np.expm1(X @ log_off)
+            positive = -np.expm1(X @ log_off) + 0.0  # + 0.0: no -0. for x = 0
             positive[X @ certain > 0] = 1.0
         else:
             support, probs = mixture

@@ -67,7 +67,7 @@ class OnlineMaxSAT:
         The bias ``b`` of the update. None means ``Delta / (L + 1)`` for finite
         ``L``, ``Delta`` being the round's total clause weight, and 0 for
         ``L=None``.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, Generator, RandomState instance or None, default=None
         Seeds the drawn assignments.
     n_mcmc_steps : int, default=200
         Steps of the uniformised chain per draw when ``regret="external"`` and

@@ -94,7 +94,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         External regret only: number of trees drawn (with a fixed internal
         seed) to estimate :meth:`predict_proba`. Swap regret predicts with the
         exact distribution.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played trees.
 
     Attributes
@@ -183,7 +183,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,
         "max_depth": [Interval(Integral, 0, None, closed="left"), None],
-        "n_mcmc_steps": [Interval(Integral, 0, None, closed="left")],
+        "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "n_predict_trees": [Interval(Integral, 1, None, closed="left")],
     }
 

@@ -23,6 +23,7 @@ from ._disjunct import LocalRegretDisjunctClassifier
 from ._maxsat import OnlineMaxSAT
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
+from .datasets._base import _boolean_feature_name
 from .engine.finite_chain import FiniteChainSampler
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
@@ -33,9 +34,10 @@ from .locality.tree_coloring import TreeColoring, TreeRateGraph
 
 __all__ = ["trusted_types"]
 
-# Every class whose instances a fitted estimator of ours holds. A test saves
-# every estimator in every configuration and checks that skops asks for no
-# type beyond these.
+# Every class whose instances a fitted estimator of ours holds, and the
+# feature-naming function of boolean_encoder() (a pipeline holds it). A test
+# saves every estimator in every configuration, and a pipeline, and checks that
+# skops asks for no type beyond these.
 _OUR_TYPES = (
     LocalRegretDisjunctClassifier,
     LocalRegretTreeClassifier,
@@ -52,11 +54,16 @@ _OUR_TYPES = (
     TreeLayout,
     Leaf,
     Split,
+    _boolean_feature_name,
 )
 
 
 def trusted_types() -> list[str]:
     """Names of the types to trust when loading a model of ours with skops.
+
+    They cover every estimator of the package and pipelines that use
+    :func:`~sklearn_localregret.datasets.boolean_encoder`; scikit-learn's own
+    estimators and NumPy's types are trusted by skops already.
 
     Returns
     -------

@@ -221,6 +221,19 @@ def test_boolean_integer_and_float_inputs_give_the_same_model(name):
                                       models[0].predict(X))
 
 
+@pytest.mark.parametrize("name", ["disjunct-external", "disjunct-swap",
+                                  "tree-external", "tree-swap"])
+def test_online_error_is_a_fraction_of_the_weight(name):
+    """Scaling every weight by 3 scales every regret (and the paper's bias) by
+    3: pi and the plays are unchanged, so the online error is too."""
+    X, y = binary_stream(n=60, seed=4)
+    plain = make_estimator(name).fit(X, y)
+    tripled = make_estimator(name).fit(X, y, sample_weight=np.full(60, 3.0))
+    assert tripled.n_online_mistakes_ == pytest.approx(3 * plain.n_online_mistakes_)
+    assert tripled.online_error_ == pytest.approx(plain.online_error_)
+    assert 0 < plain.online_error_ < 1
+
+
 # -- bad input: a clear error, and nothing lost -----------------------------
 
 X_OK = np.array([[0, 1, 0, 1], [1, 0, 0, 0], [0, 0, 1, 1]])

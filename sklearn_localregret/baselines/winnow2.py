@@ -5,15 +5,14 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval
 
-from .._base import BaseLocalRegretClassifier
+from .._base import BaseOnlineClassifier
 
 __all__ = ["Winnow2Classifier"]
 
 
-class Winnow2Classifier(BaseLocalRegretClassifier):
+class Winnow2Classifier(BaseOnlineClassifier):
     """Winnow2: multiplicative weights over boolean features, online.
 
     Keeps a weight ``w_i`` per feature (all 1 at first) and predicts the
@@ -102,11 +101,8 @@ class Winnow2Classifier(BaseLocalRegretClassifier):
         "binarize": [Real, None],
     }
 
-    # Fixed settings the shared online plumbing reads: one row per round, and
-    # a fixed seed for the generator it makes (Winnow2 never draws from it;
-    # a fixed seed keeps equal models equal, pickled byte for byte).
+    # Winnow2 learns one row at a time: the shared plumbing's round size.
     batch_size = 1
-    random_state = 0
 
     def __init__(self, alpha=2.0, threshold=None, binarize=0.0):
         self.alpha = alpha
@@ -164,10 +160,6 @@ class Winnow2Classifier(BaseLocalRegretClassifier):
         """
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(np.intp)]
-
-    @available_if(lambda est: False)
-    def predict_proba(self, X):  # pragma: no cover - never available
-        """Winnow2 is a threshold rule: it has no class probabilities."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -108,6 +108,22 @@ def test_maxsat_round_trip_and_continued_play(params, tmp_path):
                                   solver.best_assignment())
 
 
+def test_pipeline_with_the_boolean_encoder_round_trips(tmp_path):
+    """The README's recipe on its quickstart model: encoder + tree learner."""
+    from sklearn.pipeline import make_pipeline
+
+    from sklearn_localregret.datasets import boolean_encoder, load_mushroom
+
+    X, y = load_mushroom(return_X_y=True)
+    X, y = X[:300], y[:300]
+    model = make_pipeline(boolean_encoder(),
+                          LocalRegretTreeClassifier(random_state=0)).fit(X, y)
+    loaded = _save_and_load(model, tmp_path)
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    np.testing.assert_array_equal(loaded[0].get_feature_names_out(),
+                                  model[0].get_feature_names_out())
+
+
 def test_a_file_asking_for_other_types_does_not_load(tmp_path):
     """Trusting our types trusts nothing else: skops refuses a foreign type."""
     model = CLASSIFIERS["disjunct-external"]().fit(*_stream())
