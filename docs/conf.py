@@ -33,7 +33,7 @@ root_doc = "index"
 
 # -- API reference --------------------------------------------------------
 autosummary_generate = True
-autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_default_options = {"members": True}
 autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
 numpydoc_show_class_members = False  # autosummary lists them instead
 numpydoc_class_members_toctree = False
