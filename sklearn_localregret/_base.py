@@ -321,6 +321,8 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             return 0.0
         return self.n_online_mistakes_ / self._weight_seen
 
+    # Same as ClassifierMixin.score; restated for a docstring that does not
+    # link into scikit-learn's own documentation (which ours cannot resolve).
     def score(self, X, y, sample_weight=None):
         """Mean accuracy of :meth:`predict` on ``X`` against ``y``.
 
