@@ -282,7 +282,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             return self._sampler.distribution()
         # Drawing reads the model only: the samplers' caches are up to date.
         rng = np.random.default_rng(_PREDICT_SEED)
-        draws = Counter(self._draw_tree(rng)[0] for _ in range(self.n_predict_trees))
+        trees = self._sampler.sample_many(self.n_predict_trees, rng)
+        if self.L is not None:
+            # As in _draw_tree: a draw beyond level L comes from the chain.
+            bound = None
+            for i, tree in enumerate(trees):
+                if tree_level(tree) > self.L:
+                    if bound is None:
+                        bound = self._graph.out_rate_bound(2 * self.L + 1)
+                    trees[i] = self._chain.sample(self.last_tree_, bound, rng)
+        draws = Counter(trees)
         trees = list(draws)
         return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
 

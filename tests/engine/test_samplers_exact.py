@@ -718,3 +718,32 @@ def test_same_seed_same_draws(draw):
     assert draw(123) == first
     assert len(set(map(repr, first))) > 1  # the draws are not trivially constant
     assert draw(124) != first
+
+
+@pytest.mark.parametrize("make_table", TREE_CASES)
+def test_hierarchical_sample_many_matches_exact_trees(make_table):
+    """The vectorised draw of many trees has the exact distribution too."""
+    table = make_table()
+    exact_pi = check_reference(ColoredTreeGraph(table, N_FEATURES, N_CLASSES))
+    sampler = HierarchicalSampler(table, N_FEATURES, N_CLASSES)
+    draws = sampler.sample_many(N_DRAWS, np.random.default_rng(8))
+    assert len(draws) == N_DRAWS
+    assert_close_in_tv(draws, exact_pi)
+
+
+def test_hierarchical_sample_many_three_classes_and_root_label():
+    n_classes = 3
+    rng = np.random.default_rng(22)
+    width = n_classes + N_FEATURES * n_classes**2
+    table = RegretTable(width=width)
+    for path in valid_paths(N_FEATURES):
+        cols = valid_columns(path, N_FEATURES, n_classes)
+        values = 10.0 ** rng.uniform(-2, 1, size=len(cols))
+        values[rng.random(len(cols)) < 0.3] = 0.0
+        table.update_entries([table.row(path)] * len(cols), cols, values)
+    exact_pi = check_reference(ColoredTreeGraph(table, N_FEATURES, n_classes))
+    sampler = HierarchicalSampler(table, N_FEATURES, n_classes)
+    assert_close_in_tv(sampler.sample_many(N_DRAWS, rng), exact_pi)
+    # Idle sites keep the starting leaf, whichever the root's label is.
+    idle = HierarchicalSampler(RegretTable(width=width), N_FEATURES, n_classes)
+    assert set(idle.sample_many(50, rng, root_label=2)) == {leaf(2)}
