@@ -271,8 +271,7 @@ class HierarchicalSampler:
             return []
         # Uniforms per node: clock, content, label pair, age branch, age.
         u = rng.random((len(ids), 5))
-        with np.errstate(over="ignore"):
-            idle = u[:, 0] < np.exp(-total * horizon)  # exp(-inf) = 0: never
+        idle = u[:, 0] < np.exp(-total * horizon)  # exp(-inf) = 0: never idle
         nodes.label[ids[idle]] = start[idle]
         busy = ~idle
         ids, horizon, u = ids[busy], horizon[busy], u[busy]
