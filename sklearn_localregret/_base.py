@@ -53,6 +53,50 @@ def _is_plain_stream_chunk(X, y) -> bool:
     )
 
 
+def _check_feature_dtypes(X, estimator_name: str) -> None:
+    """Name the column or dtype that cannot be a number, before validation does.
+
+    Categories (pandas ``category``/``object``/string columns) and dates have
+    no meaningful order as numbers; scikit-learn's own message does not say
+    what to do about them.
+    """
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is not None and hasattr(dtypes, "items"):  # a DataFrame
+        for column, dtype in dtypes.items():
+            kind = getattr(dtype, "kind", "O")
+            if kind in "biuf":
+                continue
+            what = "dates or durations" if kind in "mM" else "categories or text"
+            raise ValueError(
+                f"{estimator_name} needs numeric features; column {column!r} has "
+                f"dtype {dtype} ({what}). Encode it first: one-hot encode "
+                "categories (sklearn.preprocessing.OneHotEncoder, or "
+                "sklearn_localregret.datasets.boolean_encoder()), turn dates into "
+                "numbers (e.g. days since a reference date)."
+            )
+        return
+    kind = getattr(getattr(X, "dtype", None), "kind", None)
+    if kind in ("m", "M"):
+        raise ValueError(
+            f"{estimator_name} needs numeric features; X has dtype {X.dtype} "
+            "(dates or durations). Turn them into numbers first (e.g. days since "
+            "a reference date)."
+        )
+
+
+def _check_labels_present(y) -> None:
+    """Missing labels (None) get a message that says so."""
+    dtype = getattr(y, "dtype", None)
+    if dtype is None and isinstance(y, (list, tuple)):
+        y, dtype = np.asarray(y, dtype=object), object
+    if dtype == object:
+        if any(label is None for label in np.asarray(y).ravel().tolist()):
+            raise ValueError(
+                "y contains None (missing labels); drop those rows or give them "
+                "a label."
+            )
+
+
 class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     """Common base of the package's online classifiers (not public).
 
@@ -67,6 +111,11 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "binarize": [Real, None],
     }
+
+    # Dtype of the dense blocks of rows that ``_play_rounds`` and
+    # ``_predict_proba_encoded`` receive: 0/1 bytes, unless a learner reads
+    # real values (the tree learner's threshold tests).
+    _block_dtype = np.uint8
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -90,7 +139,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         raise NotImplementedError
 
     def _play_round(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
-        """Play one round on 0/1 rows ``X`` with class indices ``y``.
+        """Play one round on rows ``X`` (``_block_dtype``) with class indices ``y``.
 
         Draw an action from pi^t, predict the round with it, update the regrets.
         Returns the weight of the rows the played action got wrong.
@@ -121,6 +170,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         for name in fitted:
             delattr(self, name)
         try:
+            _check_labels_present(y)
             check_classification_targets(y)
             return self._partial_fit(
                 X, y, classes=unique_labels(y), sample_weight=sample_weight
@@ -198,6 +248,8 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"`classes={classes!r}` is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
+        _check_feature_dtypes(X, type(self).__name__)
+        _check_labels_present(y)
         if not first_call and _is_plain_stream_chunk(X, y):
             # Streaming calls (River, dask-ml: one small chunk per call) would
             # spend most of their time in check_array; for a plain 2-D numeric
@@ -228,7 +280,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"y contains labels {np.unique(y[unseen])!r} that are not in "
                 f"classes {known!r}."
             )
-        X = self._binarize(X)
+        X = self._encode_features(X)
         if sample_weight is None:
             weight = np.ones(X.shape[0])
         else:
@@ -238,6 +290,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         if first_call:
             self.classes_ = classes
         return X, y_encoded, weight, first_call
+
+    def _encode_features(self, X):
+        """What the rounds see of validated ``X``: by default its 0/1 version."""
+        return self._binarize(X)
 
     def _binarize(self, X):
         """0/1 version of ``X`` (sparse stays sparse); rejects non-binary input."""
@@ -275,7 +331,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             block = X[start:stop]
             if sp.issparse(block):
                 block = block.toarray()
-            block = np.ascontiguousarray(block, dtype=np.uint8)
+            block = np.ascontiguousarray(block, dtype=self._block_dtype)
             rows = slice(start, stop)
             self.n_online_mistakes_ += self._play_rounds(block, y[rows], weight[rows])
             self.n_rounds_ += -(-(stop - start) // batch)
@@ -285,7 +341,8 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
         """Play consecutive rounds of ``batch_size`` rows (the last may be short).
 
-        ``X`` is a dense 0/1 block that starts on a round boundary. Returns the
+        ``X`` is a dense block (``_block_dtype``, 0/1 by default) that starts on
+        a round boundary. Returns the
         total weight the played actions got wrong. Subclasses may override it
         with a faster loop that plays exactly the same rounds.
         """
@@ -299,6 +356,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction -------------------------------------------------------
     def _validate_for_predict(self, X) -> np.ndarray:
         check_is_fitted(self)
+        _check_feature_dtypes(X, type(self).__name__)
         X = validate_data(
             self,
             X,
@@ -307,7 +365,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             dtype=None if sp.issparse(X) else "numeric",
             ensure_all_finite=True,
         )
-        return self._binarize(X)
+        return self._encode_features(X)
 
     @property
     def online_error_(self) -> float:
@@ -373,7 +431,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         self._rng = check_generator(self.random_state)
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        """Class probabilities under pi for 0/1 rows ``X``."""
+        """Class probabilities under pi for rows ``X`` (``_block_dtype``)."""
         raise NotImplementedError
 
     def round_bias(self, round_weight: float) -> float:
@@ -407,7 +465,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             block = X[start : start + _DENSE_CHUNK_ROWS]
             if sp.issparse(block):
                 block = block.toarray()
-            out.append(self._predict_proba_encoded(np.asarray(block, dtype=np.uint8)))
+            out.append(self._predict_proba_encoded(
+                np.asarray(block, dtype=self._block_dtype)))
         if not out:
             return np.zeros((0, len(self.classes_)))
         return np.vstack(out)

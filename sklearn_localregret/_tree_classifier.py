@@ -13,7 +13,7 @@ from ._base import BaseLocalRegretClassifier
 from .engine import (
     FiniteChainSampler,
     HierarchicalSampler,
-    RegretTable,
+    StumpRegretTable,
     UniformizedChainSampler,
 )
 from .locality.decision_tree import (
@@ -28,11 +28,12 @@ from .locality.decision_tree import (
     tree_level,
 )
 from .locality.tree_coloring import TreeColoring, TreeRateGraph
+from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
 __all__ = ["LocalRegretTreeClassifier"]
 
-# Rows whose replacement utilities are computed at once (bounds the memory).
-_UTILITY_BLOCK_ROWS = 250
+# Rows whose test outcomes are computed at once (bounds the memory).
+_OUTCOME_BLOCK_ROWS = 250
 
 # Seed of the trees drawn by predict_proba: a fitted model predicts the same
 # way every time, and predicting never touches the training random state.
@@ -185,7 +186,11 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "max_depth": [Interval(Integral, 0, None, closed="left"), None],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "n_predict_trees": [Interval(Integral, 1, None, closed="left")],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left")],
     }
+
+    # The rounds read real values: the tests x_j > t are evaluated on them.
+    _block_dtype = np.float64
 
     def __init__(
         self,
@@ -195,6 +200,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         bias=None,
         batch_size=5,
         binarize=None,
+        max_thresholds=7,
         max_depth=None,
         n_mcmc_steps=200,
         n_predict_trees=100,
@@ -205,22 +211,33 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.bias = bias
         self.batch_size = batch_size
         self.binarize = binarize
+        self.max_thresholds = max_thresholds
         self.max_depth = max_depth
         self.n_mcmc_steps = n_mcmc_steps
         self.n_predict_trees = n_predict_trees
         self.random_state = random_state
 
     # -- model ------------------------------------------------------------
+    def _encode_features(self, X):
+        # Real values are kept: the threshold tests read them (validation has
+        # already rejected non-finite and non-numeric input).
+        return X
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
-        self._coloring = TreeColoring(n_features, n_classes, self.max_depth)
-        self._table = RegretTable(width=self._coloring.width)
+        if self.binarize is None:
+            source = QuantileThresholds(self.max_thresholds)
+        else:
+            source = FixedThresholds(self.binarize)
+        self._tests = ThresholdTests(source, n_features)
+        self._table = StumpRegretTable(n_classes)
+        self._coloring = TreeColoring(self._tests, n_classes, self.max_depth)
         swap = self.regret == "swap"
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
         if swap:
             self._sampler = FiniteChainSampler(self._graph, self.L)
         else:
             self._sampler = HierarchicalSampler(
-                self._table, n_features, n_classes, make_leaf=Leaf, make_split=Split
+                self._table, make_leaf=Leaf, make_split=Split
             )
             self._chain = UniformizedChainSampler(
                 self._graph, self.L, self.n_mcmc_steps
@@ -240,40 +257,45 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return self._chain.sample(self.last_tree_, bound, rng), True
 
     def _play_rounds(self, X, y, weight) -> float:
-        # The same rounds as the base's loop; the per-row utilities of every
-        # replacement and the Python rows are prepared for many rounds at once.
-        batch = self.batch_size
-        step = batch * max(1, _UTILITY_BLOCK_ROWS // batch)
+        # The same rounds as the base's loop. Before each round the threshold
+        # source sees the round's features (never its labels) and may add
+        # tests; the rows' test outcomes are computed for many rounds at once.
+        batch, tests = self.batch_size, self._tests
         wrong = 0.0
-        for lo in range(0, X.shape[0], step):
-            block = slice(lo, lo + step)
-            Xb, yb, wb = X[block], y[block], weight[block]
-            utility = self._coloring.replacement_utilities(Xb, yb, wb)
-            rows = Xb.tolist()
-            for r in range(0, Xb.shape[0], batch):
-                s = slice(r, r + batch)
-                wrong += self._play_round(rows[s], yb[s], wb[s], utility[s])
+        outcomes = rows = None
+        start = end = 0
+        for lo in range(0, X.shape[0], batch):
+            hi = lo + batch
+            if not tests.complete:
+                added = tests.observe(X[lo:hi])
+                if added:
+                    self._table.add_tests(added)
+                    outcomes = None
+            if outcomes is None or lo >= end:
+                start = lo
+                end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
+                outcomes = tests.outcomes(X[start:end])
+                rows = outcomes.tolist()
+            at = slice(lo - start, hi - start)
+            wrong += self._play_round(
+                outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
         return wrong
 
-    def _play_round(self, X, y, weight, utility=None) -> float:
+    def _play_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)
         layout = compile_tree(tree)
-        gains, mask, prediction = self._coloring.round_gains(
-            layout, X, y, weight, utility
-        )
-        rows = self._graph.rows(layout)
-        self._table.update_rows(rows, gains, mask, self.round_bias(weight.sum()))
+        stats = self._coloring.round_statistics(layout, outcomes, y, weight, rows)
+        self._coloring.update(self._table, self._graph.rows(layout), layout, stats,
+                              self.round_bias(weight.sum()))
         # Bring the samplers' caches up to date now, so that reading the model
         # (predict, inspection) never writes to it.
-        if self.regret == "external":
-            self._sampler.refresh()
-        else:
+        if self.regret == "swap":
             # Only the edges out of the played tree changed.
             self._sampler.invalidate(tree)
-            self._sampler.refresh()
+        self._sampler.refresh()
         self.last_tree_ = tree
         self.n_mcmc_draws_ += int(by_chain)
-        return float(weight[prediction != y].sum())
+        return float(weight[stats.prediction != y].sum())
 
     # -- prediction -------------------------------------------------------
     def _tree_distribution(self) -> tuple[list, np.ndarray]:
@@ -296,11 +318,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        outcomes = self._tests.outcomes(X)
         trees, probs = self._tree_distribution()
         proba = np.zeros((X.shape[0], len(self.classes_)))
         rows = np.arange(X.shape[0])
         for tree, p in zip(trees, probs):
-            proba[rows, predict_tree(tree, X)] += p
+            proba[rows, predict_tree(tree, outcomes)] += p
         return proba
 
     # -- inspection -------------------------------------------------------
@@ -323,19 +346,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return self._greedy_site((), 0)
 
     def _greedy_site(self, path: tuple, start_label: int) -> Tree:
-        row = self._table.find(path)
+        table = self._table
+        row = table.find(path)
         if row < 0:
             return Leaf(start_label)
-        leaf_w, split_w, stumps = self._sampler.site_weights(row)
-        content = np.concatenate((leaf_w, split_w))
-        if content.max() <= 0:
+        content, _, total = table.site(row)
+        if total <= 0:
             return Leaf(start_label)
         best = int(np.argmax(content))
-        k = len(leaf_w)
+        k = table.n_classes
         if best < k:
             return Leaf(best)
         v = best - k
-        c_true, c_false = divmod(int(np.argmax(stumps[v])), k)
+        c_true, c_false = divmod(int(np.argmax(table.pair_weights(row, v))), k)
         return Split(
             v,
             self._greedy_site(path + ((v, 1),), c_true),
@@ -367,8 +390,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             feature_names = getattr(self, "feature_names_in_", None)
         if class_names is None:
             class_names = self.classes_
-        threshold = 0.5 if self.binarize is None else float(self.binarize)
-        return export_text(tree, feature_names, class_names, threshold)
+        tests = list(zip(self._tests.feature.tolist(), self._tests.threshold.tolist()))
+        return export_text(tree, feature_names, class_names, tests=tests)
 
     def get_depth(self) -> int:
         """Depth of :meth:`most_probable_tree` (a leaf has depth 0)."""
@@ -399,3 +422,37 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """Number of non-zero (biased) regret values tracked."""
         check_is_fitted(self)
         return self._table.n_nonzero()
+
+    @property
+    def regret_table_(self) -> StumpRegretTable:
+        """The learner's regret table, for inspection: read it, never update it.
+
+        Rows are keyed by path (external) or ``(tree, path)`` (swap); see
+        :class:`~sklearn_localregret.engine.StumpRegretTable` for its views.
+        """
+        check_is_fitted(self)
+        return self._table
+
+    @property
+    def regret_nbytes_(self) -> int:
+        """Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site row."""
+        check_is_fitted(self)
+        return self._table.nbytes
+
+    @property
+    def n_sites_(self) -> int:
+        """Rows of the regret table: paths (external) or (tree, path) pairs (swap)."""
+        check_is_fitted(self)
+        return self._table.n_rows
+
+    @property
+    def test_features_(self) -> np.ndarray:
+        """Feature of each threshold test ``x_j > t``, in order of entry."""
+        check_is_fitted(self)
+        return self._tests.feature.copy()
+
+    @property
+    def test_thresholds_(self) -> np.ndarray:
+        """Threshold of each test ``x_j > t``, in order of entry."""
+        check_is_fitted(self)
+        return self._tests.threshold.copy()

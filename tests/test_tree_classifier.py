@@ -46,7 +46,7 @@ def test_multiclass_string_labels(regret):
 def test_predict_proba_swap_is_exact_average_over_pi():
     X, y = _binary_rule_data(300)
     clf = LocalRegretTreeClassifier("swap", L=3, random_state=1).fit(X, y)
-    trees, probs = clf._sampler.distribution()
+    trees, probs = clf._sampler.distribution()  # the exact pi (about it)
     from sklearn_localregret.locality.decision_tree import predict_tree
 
     expected = np.zeros((20, 3))
@@ -73,7 +73,7 @@ def test_alternating_labels_give_exactly_half_error(params):
     clf.fit(X, y)
     assert clf.online_error_ == 0.5
     assert clf.last_tree_ == Leaf(0)
-    assert np.all(clf._table.biased <= 0.0)
+    assert clf.regret_table_.colored_regret(unbiased=False) == 0.0  # none positive
 
 
 def _load_mushroom():
@@ -111,9 +111,13 @@ def test_learns_mushroom_paper_protocol():
     assert clf.n_online_mistakes_ - before <= 25
     assert clf.n_rounds_ == 1000 and clf.n_mcmc_draws_ == 0
     assert np.mean(clf.predict(X) == y) > 0.95
-    assert clf.local_regret_ == pytest.approx(
-        np.maximum(clf._table.unbiased, 0).sum() / 1000)
-    assert clf.n_nonzero_regrets_ == np.count_nonzero(clf._table.biased) > 0
+    # The diagnostics, from the factored table, against every colour unfactored.
+    leaves, stumps = clf.regret_table_.dense_regrets(unbiased=True)
+    unbiased_sum = np.maximum(leaves, 0).sum() + np.maximum(stumps, 0).sum()
+    assert clf.local_regret_ == pytest.approx(unbiased_sum / 1000, rel=1e-9)
+    leaves, stumps = clf.regret_table_.dense_regrets()
+    nonzero = np.count_nonzero(leaves) + np.count_nonzero(stumps)
+    assert clf.n_nonzero_regrets_ == nonzero > 0
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
@@ -129,8 +133,10 @@ def test_same_seed_same_model_and_chunks_equal_fit(regret):
         assert other.last_tree_ == a.last_tree_
         assert other.n_online_mistakes_ == a.n_online_mistakes_
         assert other.n_rounds_ == a.n_rounds_ == 60
-        assert other._table.keys() == a._table.keys()
-        np.testing.assert_array_equal(other._table.biased, a._table.biased)
+        assert other.regret_table_.keys() == a.regret_table_.keys()
+        for mine, theirs in zip(other.regret_table_.dense_regrets(),
+                                a.regret_table_.dense_regrets()):
+            np.testing.assert_array_equal(mine, theirs)
         np.testing.assert_array_equal(other.predict_proba(X), a.predict_proba(X))
 
 
@@ -140,7 +146,9 @@ def test_weights_equal_repeated_rows_within_a_round():
     weighted.fit(X, y, sample_weight=np.full(200, 2.0))
     repeated = LocalRegretTreeClassifier(batch_size=2, random_state=0)
     repeated.fit(np.repeat(X, 2, axis=0), np.repeat(y, 2))
-    np.testing.assert_allclose(weighted._table.biased, repeated._table.biased)
+    for mine, theirs in zip(weighted.regret_table_.dense_regrets(),
+                            repeated.regret_table_.dense_regrets()):
+        np.testing.assert_allclose(mine, theirs)
     assert weighted.n_online_mistakes_ == repeated.n_online_mistakes_
 
 
@@ -165,8 +173,8 @@ def test_failed_partial_fit_leaves_the_estimator_unchanged():
         clf.partial_fit(X[:, :3], y[:, None].ravel())  # wrong number of features
     with pytest.raises(ValueError):
         clf.partial_fit(X[:5], ["other"] * 5)  # unknown label
-    with pytest.raises(ValueError):
-        clf.partial_fit(X[:5] * 2, y[:5])  # not 0/1 with binarize=None
+    with pytest.raises(ValueError, match="NaN"):
+        clf.partial_fit(np.where(X[:5] == 1, np.nan, 0.0), y[:5])
     assert pickle.dumps(clf) == before
 
 
@@ -192,10 +200,11 @@ def test_max_depth_bounds_the_played_trees():
         depths.append(depth(clf.last_tree_))
     assert max(depths) == 1
     # No row below depth 1, and no stump colour was ever touched at depth 1.
-    keys = clf._table.keys()
+    table = clf.regret_table_
+    keys = table.keys()
     assert max(len(k) for k in keys) == 1
-    deep = [clf._table.find(k) for k in keys if len(k) == 1]
-    assert not np.any(clf._table.unbiased[deep, 3:])
+    deep = [table.find(k) for k in keys if len(k) == 1]
+    assert not np.any(table.dense_regrets(unbiased=True)[1][deep])
 
 
 def test_swap_tracks_more_regrets_than_external():

@@ -6,6 +6,8 @@ stationary distribution ``pi^t`` (Requirement 2); it knows nothing of ``X``,
 map actions and utilities onto it.
 
 * :class:`RegretTable` -- biased and unbiased regret per colour.
+* :class:`StumpRegretTable` -- the same for leaf and stump colours, factored
+  (decision trees: ``O(n_tests * K)`` numbers per site).
 * :func:`site_distributions`, :func:`sample_product` -- product sites (exact).
 * :class:`HierarchicalSampler` -- decision-tree sites with ``L = inf`` (exact).
 * :class:`FiniteChainSampler` -- per-edge regrets, any ``L`` (exact).
@@ -13,11 +15,7 @@ map actions and utilities onto it.
 """
 
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
-from .hierarchical_sampler import (
-    HierarchicalSampler,
-    stump_column,
-    truncated_exponential,
-)
+from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
 from .mcmc import UniformizedChainSampler
 from .product_sampler import (
     binary_site_probabilities,
@@ -26,18 +24,20 @@ from .product_sampler import (
 )
 from .rate_graph import RateGraph
 from .regret_table import RegretTable
+from .stump_table import StumpRegretTable, positive_pair_sums
 
 __all__ = [
     "FiniteChainSampler",
     "HierarchicalSampler",
     "RateGraph",
     "RegretTable",
+    "StumpRegretTable",
     "UniformizedChainSampler",
     "binary_site_probabilities",
     "reachable_generator",
     "sample_product",
     "site_distributions",
+    "positive_pair_sums",
     "stationary_from_root",
-    "stump_column",
     "truncated_exponential",
 ]

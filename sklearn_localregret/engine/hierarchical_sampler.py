@@ -2,7 +2,8 @@
 
 A site is a path of tests from the root; its colours are "replace the subtree
 here by leaf c" (one colour per class) and "replace it by the stump
-(v, c_true, c_false)" (``K * K`` colours per variable ``v``). Each site runs a
+(v, c_true, c_false)" (``K * K`` colours per test ``v``), whose regrets the
+:class:`~sklearn_localregret.engine.StumpRegretTable` keeps. Each site runs a
 *refresh chain* (:ref:`engine-sites`): a Poisson clock of rate ``W`` (the site's
 total positive regret) redraws the content from ``pi_x = w_x / W``. Sites below a
 split exist only since that split was created and restart as the stump's leaves,
@@ -13,30 +14,15 @@ parent's split.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .regret_table import RegretTable
+from .stump_table import StumpRegretTable
 
-__all__ = ["HierarchicalSampler", "stump_column", "truncated_exponential"]
-
-
-def stump_column(variable: int, c_true: int, c_false: int, n_classes: int) -> int:
-    """Column of colour "stump on ``variable`` with leaves (c_true, c_false)".
-
-    Leaves ``0 .. n_classes - 1`` come first, then stumps variable by variable.
-
-    Examples
-    --------
-    >>> stump_column(0, 0, 0, n_classes=2), stump_column(1, 1, 0, n_classes=2)
-    (2, 8)
-    """
-    return n_classes + (variable * n_classes + c_true) * n_classes + c_false
+__all__ = ["HierarchicalSampler", "truncated_exponential"]
 
 
 def truncated_exponential(rate: float, upper: float, rng: np.random.Generator) -> float:
@@ -84,101 +70,53 @@ class HierarchicalSampler:
     """Draw a tree from the stationary distribution of colored regret matching.
 
     Exact for ``L = inf`` (no redirect to the root). Costs
-    O(size of the drawn tree) Python steps: the weights of every site are
-    cached per table row and recomputed, vectorised, only for the rows that
-    changed since the last draw (:meth:`refresh`).
+    O(size of the drawn tree) Python steps: the content weights of every site
+    come from the table's cache (:meth:`StumpRegretTable.site`), which is
+    recomputed, vectorised, only for the rows that changed.
 
     Parameters
     ----------
-    table : RegretTable
-        Colour regrets; row keys are paths, tuples of ``(variable, branch)`` pairs
-        with ``branch`` 1 for the "variable is true" child. The row layout is
-        ``n_classes`` leaf colours followed by ``n_features * n_classes**2`` stump
-        colours (see :func:`stump_column`).
-    n_features, n_classes : int
-        Shape of the colouring.
+    table : StumpRegretTable
+        Colour regrets; row keys are paths, tuples of ``(test, branch)`` pairs
+        with ``branch`` 1 for the "test is true" child.
     make_leaf : callable ``(label) -> node``
-    make_split : callable ``(variable, true_child, false_child) -> node``
+    make_split : callable ``(test, true_child, false_child) -> node``
         Build the returned tree; by default nested tuples ``("leaf", c)`` and
         ``("split", v, true_child, false_child)``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> table = RegretTable(width=2 + 1 * 4)
+    >>> from sklearn_localregret.engine import StumpRegretTable
+    >>> table = StumpRegretTable(n_classes=2, n_tests=1)
     >>> row = table.row(())
-    >>> table.update_entries([row], [stump_column(0, 1, 0, 2)], [3.0])
-    >>> sampler = HierarchicalSampler(table, n_features=1, n_classes=2)
+    >>> # Test 0 separates the labels: true -> 1, false -> 0.
+    >>> table.update([row], np.zeros((1, 2)), np.zeros((1, 2), bool),
+    ...              true_counts=np.array([[[0.0, 3.0]]]),
+    ...              class_counts=np.array([[3.0, 3.0]]), correct=np.array([3.0]),
+    ...              test_mask=np.ones((1, 1), bool))
+    >>> sampler = HierarchicalSampler(table)
     >>> sampler.sample(np.random.default_rng(0))
     ('split', 0, ('leaf', 1), ('leaf', 0))
     """
 
     def __init__(
         self,
-        table: RegretTable,
-        n_features: int,
-        n_classes: int,
+        table: StumpRegretTable,
         make_leaf: Callable[[int], Any] | None = None,
         make_split: Callable[[int, Any, Any], Any] | None = None,
     ):
         self.table = table
-        self.n_features = n_features
-        self.n_classes = n_classes
         self.make_leaf = make_leaf or _tuple_leaf
         self.make_split = make_split or _tuple_split
-        # Cache per table row: content weights (K leaves, then n split
-        # variables), their cumulative sums, their total, and the row version
-        # they were computed from.
-        width = n_classes + n_features
-        self._seen = np.zeros(0, dtype=np.int64)
-        self._content = np.zeros((0, width))
-        self._cdf = np.zeros((0, width))
-        self._total = np.zeros(0)
 
-    # -- per-site weights, cached until the table's row changes -----------
     def refresh(self) -> None:
-        """Recompute the cached site weights of the rows updated since last time.
+        """Bring the table's cached site weights up to date (see :meth:`sample`).
 
-        Called by :meth:`sample`; calling it right after an update keeps the
-        cost out of the next draw (and leaves nothing for a reader to change).
-        The work is one vectorised pass over the changed rows.
+        Calling it right after an update keeps the cost out of the next draw,
+        and leaves nothing for a reader (``predict``) to write.
         """
-        table = self.table
-        n_rows = table.n_rows
-        if self._seen.shape[0] < n_rows:
-            self._grow_cache(table._biased.shape[0])
-        stale = np.flatnonzero(self._seen[:n_rows] != table._versions[:n_rows])
-        if stale.size == 0:
-            return
-        k = self.n_classes
-        rates = np.maximum(table._biased[stale], 0.0)
-        content = np.empty((len(stale), k + self.n_features))
-        content[:, :k] = rates[:, :k]
-        # Summing non-negative rates with a product keeps an all-zero group 0.
-        stumps = rates[:, k:].reshape(len(stale), self.n_features, k * k)
-        np.matmul(stumps, np.ones(k * k), out=content[:, k:])
-        self._content[stale] = content
-        self._cdf[stale] = np.cumsum(content, axis=1)
-        self._total[stale] = content.sum(axis=1)
-        self._seen[stale] = table._versions[stale]
-
-    def _grow_cache(self, capacity: int) -> None:
-        old = self._seen.shape[0]
-        seen = np.full(capacity, -1, dtype=np.int64)
-        seen[:old] = self._seen
-        self._seen = seen
-        for name in ("_content", "_cdf", "_total"):
-            array = getattr(self, name)
-            new = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)
-            new[:old] = array
-            setattr(self, name, new)
-
-    def site_weights(self, row: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Leaf weights (K,), split weights (n,) and stump rates (n, K*K) of a row."""
-        rates = np.maximum(self.table._biased[row], 0.0)
-        k = self.n_classes
-        stumps = rates[k:].reshape(self.n_features, k * k)
-        return rates[:k], stumps.sum(axis=1), stumps
+        self.table.refresh()
 
     # -- drawing ----------------------------------------------------------
     def sample(self, rng: np.random.Generator, root_label: int = 0) -> Any:
@@ -187,18 +125,18 @@ class HierarchicalSampler:
         return self._draw(_Uniforms(rng), (), root_label, math.inf)
 
     def _draw(self, uniform, path: tuple, start_label: int, horizon: float) -> Any:
-        row = self.table._row_of.get(path, -1)
+        table = self.table
+        row = table.find(path)
         if row < 0:
             return self.make_leaf(start_label)
-        total = float(self._total[row])
+        weights, cdf, total = table.site(row)
         if total <= 0.0:
             return self.make_leaf(start_label)
         # The clock (rate total) never rang during the horizon: starting content.
         if horizon < math.inf and uniform() < math.exp(-total * horizon):
             return self.make_leaf(start_label)
-        k = self.n_classes
-        weights = self._content[row]
-        content = _choose_cdf(self._cdf[row], weights, uniform())
+        k = table.n_classes
+        content = _choose_cdf(cdf, weights, uniform())
         if content < k:
             return self.make_leaf(content)
         v = content - k
@@ -208,17 +146,14 @@ class HierarchicalSampler:
             # Cancellation: sum the other weights instead, so that q is exactly
             # 0 when v holds all the weight (then the split is never left).
             q = float(weights[:content].sum() + weights[content + 1 :].sum())
-        kk = k * k
-        base = k + v * kk
-        pair = _choose_positive(self.table._biased[row, base : base + kk], uniform())
-        c_true, c_false = divmod(pair, k)
+        pairs = table.pair_weights(row, v)
+        c_true, c_false = divmod(_choose_cdf(np.cumsum(pairs), pairs, uniform()), k)
         age = _split_age(w, q, total, horizon, uniform)
         return self.make_split(
             v,
             self._draw(uniform, path + ((v, 1),), c_true, age),
             self._draw(uniform, path + ((v, 0),), c_false, age),
         )
-
 
     def sample_many(
         self, n_trees: int, rng: np.random.Generator, root_label: int = 0
@@ -235,10 +170,13 @@ class HierarchicalSampler:
         Examples
         --------
         >>> import numpy as np
-        >>> table = RegretTable(width=2 + 1 * 4)
-        >>> table.update_entries([table.row(())], [stump_column(0, 1, 0, 2)], [3.0])
-        >>> sampler = HierarchicalSampler(table, n_features=1, n_classes=2)
-        >>> trees = sampler.sample_many(1000, np.random.default_rng(0))
+        >>> from sklearn_localregret.engine import StumpRegretTable
+        >>> table = StumpRegretTable(n_classes=2, n_tests=1)
+        >>> table.update([table.row(())], np.zeros((1, 2)), np.zeros((1, 2), bool),
+        ...              true_counts=np.array([[[0.0, 3.0]]]),
+        ...              class_counts=np.array([[3.0, 3.0]]), correct=np.array([3.0]),
+        ...              test_mask=np.ones((1, 1), bool))
+        >>> trees = HierarchicalSampler(table).sample_many(1000, np.random.default_rng(0))
         >>> set(trees)
         {('split', 0, ('leaf', 1), ('leaf', 0))}
         """
@@ -264,24 +202,24 @@ class HierarchicalSampler:
         Writes their labels or split variables into ``nodes`` and returns the
         child sites to draw, as ``(path, ids, start labels, horizons)``.
         """
-        row = self.table._row_of.get(path, -1)
-        total = float(self._total[row]) if row >= 0 else 0.0
+        table = self.table
+        row = table.find(path)
+        total = table.site(row)[2] if row >= 0 else 0.0
         if total <= 0.0:
             nodes.label[ids] = start
             return []
+        weights, cdf, _ = table.site(row)
         # Uniforms per node: clock, content, label pair, age branch, age.
         u = rng.random((len(ids), 5))
         idle = u[:, 0] < np.exp(-total * horizon)  # exp(-inf) = 0: never idle
         nodes.label[ids[idle]] = start[idle]
         busy = ~idle
         ids, horizon, u = ids[busy], horizon[busy], u[busy]
-        k = self.n_classes
-        weights = self._content[row]
-        content = _choose_cdf_many(self._cdf[row], weights, u[:, 1])
+        k = table.n_classes
+        content = _choose_cdf_many(cdf, weights, u[:, 1])
         leaf = content < k
         nodes.label[ids[leaf]] = content[leaf]
         children = []
-        kk = k * k
         for v in np.unique(content[~leaf]).tolist():
             at = content == v
             v -= k
@@ -289,9 +227,8 @@ class HierarchicalSampler:
             q = total - w
             if q <= 1e-9 * total:  # as in _draw: q exactly 0 when v holds all
                 q = float(weights[: k + v].sum() + weights[k + v + 1 :].sum())
-            stumps = np.maximum(self.table._biased[row, k + v * kk : k + (v + 1) * kk],
-                                0.0)
-            pair = _choose_cdf_many(np.cumsum(stumps), stumps, u[at, 2])
+            pairs = table.pair_weights(row, v)
+            pair = _choose_cdf_many(np.cumsum(pairs), pairs, u[at, 2])
             age = _split_ages(w, q, total, horizon[at], u[at, 3], u[at, 4])
             split = ids[at]
             nodes.variable[split] = v
@@ -417,16 +354,3 @@ def _choose_cdf_many(cdf: np.ndarray, weights: np.ndarray, u: np.ndarray):
         np.where(weights > 0, np.arange(len(weights)), -1)
     )
     return positive_at_or_below[index]
-
-
-def _choose_positive(values: np.ndarray, u: float) -> int:
-    """Index drawn proportionally to ``max(values, 0)`` (not all <= 0)."""
-    if len(values) > 16:
-        weights = np.maximum(values, 0.0)
-        return _choose_cdf(np.cumsum(weights), weights, u)
-    weights = [x if x > 0.0 else 0.0 for x in values.tolist()]
-    cdf = list(itertools.accumulate(weights))
-    index = bisect.bisect_right(cdf, u * cdf[-1])
-    while index >= len(weights) or weights[index] <= 0.0:
-        index -= 1
-    return index

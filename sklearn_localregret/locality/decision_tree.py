@@ -1,18 +1,22 @@
-"""Decision trees over boolean features: immutable nodes and their walks.
+"""Decision trees over boolean tests: immutable nodes and their walks.
 
 The actions of the paper's Example "Online Decision Tree Learning" are decision
-trees over ``n`` boolean features whose leaves carry a class (an index into
-``classes_``) and whose paths never test a variable twice. A tree is made of two
-kinds of immutable, hashable nodes, so that a tree can key a dict (per-edge
-"swap" regrets do):
+trees over ``n`` boolean variables whose leaves carry a class (an index into
+``classes_``) and whose paths never test a variable twice. Here the variables
+are *tests*, numbered ``0, 1, ...``: for 0/1 data test ``v`` is feature ``v``;
+for numeric data a test is a threshold question ``x_j > t``
+(:mod:`sklearn_localregret.thresholds`). A tree is made of two kinds of
+immutable, hashable nodes, so that a tree can key a dict (per-edge "swap"
+regrets do):
 
 * :class:`Leaf` ``(label)``;
-* :class:`Split` ``(feature, true_child, false_child)``: rows whose ``feature``
-  is 1 go to ``true_child``.
+* :class:`Split` ``(test, true_child, false_child)``: rows that pass ``test``
+  go to ``true_child``.
 
-A node's *path* is the tuple of ``(variable, branch)`` tests leading to it from
-the root, ``branch`` 1 for the "variable is true" child; it is the site of the
+A node's *path* is the tuple of ``(test, branch)`` pairs leading to it from
+the root, ``branch`` 1 for the "test is true" child; it is the site of the
 paper's admissible colouring (:mod:`~sklearn_localregret.locality.tree_coloring`).
+Walks take the 0/1 matrix of test outcomes (rows x tests).
 
 :func:`compile_tree` flattens a tree into pre-order arrays once, so that routing
 rows (:func:`route_rows`, :func:`predict_tree`) and computing the gains of every
@@ -61,7 +65,7 @@ class Leaf(NamedTuple):
 
 
 class Split(NamedTuple):
-    """An internal node: rows with ``feature`` = 1 go to ``true_child``.
+    """An internal node: rows that pass ``test`` go to ``true_child``.
 
     Examples
     --------
@@ -70,7 +74,7 @@ class Split(NamedTuple):
     (Leaf(label=1), True)
     """
 
-    feature: int
+    test: int
     true_child: Leaf | Split
     false_child: Leaf | Split
 
@@ -146,7 +150,7 @@ def iter_nodes(tree: Tree, path: tuple = ()) -> Iterator[tuple[tuple, Tree]]:
     """
     yield path, tree
     if type(tree) is Split:
-        v = tree.feature
+        v = tree.test
         yield from iter_nodes(tree.true_child, path + ((v, 1),))
         yield from iter_nodes(tree.false_child, path + ((v, 0),))
 
@@ -159,12 +163,12 @@ def replace_subtree(tree: Tree, path: tuple, new: Tree) -> Tree:
     Examples
     --------
     >>> replace_subtree(Split(0, Leaf(0), Leaf(1)), ((0, 0),), Leaf(0))
-    Split(feature=0, true_child=Leaf(label=0), false_child=Leaf(label=0))
+    Split(test=0, true_child=Leaf(label=0), false_child=Leaf(label=0))
     """
     if not path:
         return new
     (v, branch), rest = path[0], path[1:]
-    if type(tree) is not Split or tree.feature != v:
+    if type(tree) is not Split or tree.test != v:
         raise ValueError(f"path {path!r} is not a node of the tree.")
     if branch:
         return Split(v, replace_subtree(tree.true_child, rest, new), tree.false_child)
@@ -183,8 +187,8 @@ class TreeLayout:
         The subtree at each node.
     paths : list of tuple
         The path of each node.
-    feature : list of int
-        Variable tested at each node, -1 at leaves.
+    test : list of int
+        Test of each node, -1 at leaves.
     label : list of int
         Class index at each node, -1 at internal nodes.
     true_child, false_child : list of int
@@ -194,7 +198,7 @@ class TreeLayout:
     tree: Tree
     nodes: list
     paths: list
-    feature: list
+    test: list
     label: list
     true_child: list
     false_child: list
@@ -210,12 +214,12 @@ def compile_tree(tree: Tree) -> TreeLayout:
     Examples
     --------
     >>> layout = compile_tree(Split(2, Leaf(1), Split(0, Leaf(0), Leaf(1))))
-    >>> layout.feature, layout.true_child, layout.false_child
+    >>> layout.test, layout.true_child, layout.false_child
     ([2, -1, 0, -1, -1], [1, -1, 3, -1, -1], [2, -1, 4, -1, -1])
     >>> layout.paths[4]
     ((2, 0), (0, 0))
     """
-    nodes, paths, feature, label, true_child, false_child = [], [], [], [], [], []
+    nodes, paths, test, label, true_child, false_child = [], [], [], [], [], []
     stack = [(tree, (), -1, 0)]  # (node, path, parent index, branch)
     while stack:
         node, path, parent, branch = stack.pop()
@@ -227,16 +231,16 @@ def compile_tree(tree: Tree) -> TreeLayout:
         true_child.append(-1)
         false_child.append(-1)
         if type(node) is Leaf:
-            feature.append(-1)
+            test.append(-1)
             label.append(node.label)
         else:
-            v = node.feature
-            feature.append(v)
+            v = node.test
+            test.append(v)
             label.append(-1)
             # The false child is pushed first so that the true child comes next.
             stack.append((node.false_child, path + ((v, 0),), index, 0))
             stack.append((node.true_child, path + ((v, 1),), index, 1))
-    return TreeLayout(tree, nodes, paths, feature, label, true_child, false_child)
+    return TreeLayout(tree, nodes, paths, test, label, true_child, false_child)
 
 
 def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -245,8 +249,8 @@ def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarra
     Parameters
     ----------
     layout : TreeLayout
-    X : ndarray of shape (n_rows, n_features), or list of lists
-        0/1 rows.
+    X : ndarray of shape (n_rows, n_tests), or list of lists
+        0/1 test outcomes of the rows.
 
     Returns
     -------
@@ -266,7 +270,7 @@ def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarra
     >>> pred
     array([1, 0, 1])
     """
-    feature, label = layout.feature, layout.label
+    test, label = layout.test, layout.label
     true_child, false_child = layout.true_child, layout.false_child
     node_index, row_index, prediction = [], [], []
     rows = X.tolist() if isinstance(X, np.ndarray) else X
@@ -275,18 +279,18 @@ def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarra
         while True:
             node_index.append(i)
             row_index.append(r)
-            f = feature[i]
-            if f < 0:
+            v = test[i]
+            if v < 0:
                 prediction.append(label[i])
                 break
-            i = true_child[i] if x[f] else false_child[i]
+            i = true_child[i] if x[v] else false_child[i]
     reach = np.zeros((layout.n_nodes, len(prediction)))
     reach[node_index, row_index] = 1.0
     return reach, np.array(prediction, dtype=np.intp)
 
 
 def predict_tree(tree: Tree | TreeLayout, X: np.ndarray) -> np.ndarray:
-    """Class index predicted for every row of the 0/1 matrix ``X`` (vectorised).
+    """Class index predicted for every row of the 0/1 test outcomes ``X`` (vectorised).
 
     The row index set of every internal node is split in two with one numpy
     operation, so the cost is O(n_rows x depth) numpy work plus O(n_nodes)
@@ -304,11 +308,11 @@ def predict_tree(tree: Tree | TreeLayout, X: np.ndarray) -> np.ndarray:
     rows_at = {0: np.arange(X.shape[0])}
     for i in range(layout.n_nodes):
         rows = rows_at.pop(i)
-        f = layout.feature[i]
-        if f < 0:
+        v = layout.test[i]
+        if v < 0:
             out[rows] = layout.label[i]
             continue
-        goes_true = X[rows, f].astype(bool)
+        goes_true = X[rows, v].astype(bool)
         rows_at[layout.true_child[i]] = rows[goes_true]
         rows_at[layout.false_child[i]] = rows[~goes_true]
     return out
@@ -321,24 +325,28 @@ def export_text(
     class_names: Sequence | None = None,
     threshold: float = 0.5,
     decimals: int = 2,
+    tests: Sequence[tuple[int, float]] | None = None,
 ) -> str:
     """Text rendering in the format of :func:`sklearn.tree.export_text`.
 
-    A split on ``v`` is shown as the two tests ``v <= threshold`` (the false
-    branch, first, as scikit-learn puts its left child first) and
-    ``v > threshold`` (the true branch).
+    A split on test ``v`` (``x_j > t``) is shown as ``x_j <= t`` (the false
+    branch, first, as scikit-learn puts its left child first) and ``x_j > t``
+    (the true branch).
 
     Parameters
     ----------
     tree : Leaf or Split
     feature_names : sequence of str, default=None
-        Name of each feature; ``feature_<i>`` if None.
+        Name of each feature; ``feature_<j>`` if None.
     class_names : sequence, default=None
         Name of each class index; the index itself if None.
     threshold : float, default=0.5
-        The binarisation threshold to print (0.5 for 0/1 features).
+        Without ``tests``: test ``v`` is feature ``v`` at this threshold (0.5
+        for 0/1 features).
     decimals : int, default=2
-        Decimals of the printed threshold.
+        Decimals of the printed thresholds.
+    tests : sequence of (int, float), default=None
+        ``(feature, threshold)`` of every test.
 
     Returns
     -------
@@ -355,11 +363,19 @@ def export_text(
     |   |   |--- class: e
     |--- odor=n >  0.50
     |   |--- class: p
+    >>> print(export_text(Split(0, Leaf(1), Leaf(0)), ["age"], tests=[(0, 42.5)]))
+    |--- age <= 42.50
+    |   |--- class: 0
+    |--- age >  42.50
+    |   |--- class: 1
     """
     lines: list[str] = []
 
-    def name(v):
-        return f"feature_{v}" if feature_names is None else str(feature_names[v])
+    def name(j):
+        return f"feature_{j}" if feature_names is None else str(feature_names[j])
+
+    def describe(v):
+        return (v, threshold) if tests is None else tests[v]
 
     def walk(node, indent):
         prefix = "|   " * indent + "|--- "
@@ -367,10 +383,10 @@ def export_text(
             c = node.label if class_names is None else class_names[node.label]
             lines.append(f"{prefix}class: {c}")
             return
-        v = name(node.feature)
-        lines.append(f"{prefix}{v} <= {threshold:.{decimals}f}")
+        j, t = describe(node.test)
+        lines.append(f"{prefix}{name(j)} <= {t:.{decimals}f}")
         walk(node.false_child, indent + 1)
-        lines.append(f"{prefix}{v} >  {threshold:.{decimals}f}")
+        lines.append(f"{prefix}{name(j)} >  {t:.{decimals}f}")
         walk(node.true_child, indent + 1)
 
     walk(tree, 0)

@@ -1,30 +1,36 @@
 """The decision-tree locality graph, its admissible colouring and its rates.
 
-The paper's graph (Example "Online Decision Tree Learning"): from a tree, an
-edge replaces the subtree at any node by
+The paper's graph (Example "Online Decision Tree Learning"), over tests: from a
+tree, an edge replaces the subtree at any node by
 
 * a leaf ``c``, unless the node already *is* the leaf ``c``; or
-* a stump ``(v, c_true, c_false)`` on a variable ``v`` that is not on the
-  node's path and is not the variable the node already splits on (a stump with
-  ``c_true == c_false`` is an edge too).
+* a stump ``(v, c_true, c_false)`` on a test ``v`` whose outcome the node's
+  path does not already decide, other than the test the node already splits
+  on (a stump with ``c_true == c_false`` is an edge too).
+
+For 0/1 features (one test ``x_j > 0.5`` per feature) "decided by the path"
+means "on the path", the paper's rule. With several thresholds on a feature,
+the path's tests bound the feature to an interval ``lo < x_j <= hi``, and a test
+``x_j > t`` is decided unless ``lo < t < hi``: such a stump would send every row
+one way, a leaf in disguise.
 
 The admissible colouring (Example "Colored Decision Tree Learning") colours an
-edge with ``(path, replacement)``. :class:`TreeColoring` lays the colours of one
-path out as a row of ``K + n * K * K`` columns, leaves first, then stumps
-variable by variable (:func:`~sklearn_localregret.engine.stump_column`), and
-computes the utility gain of every colour out of a played tree in one
-vectorised pass. :class:`TreeRateGraph` exposes the current regrets as a
-:class:`~sklearn_localregret.engine.RateGraph` for the chain samplers, keyed by
-path (colored, "external") or by ``(tree, path)`` (per edge, "swap").
+edge with ``(path, replacement)``. :class:`TreeColoring` says which colours are
+edges out of a played tree and computes, in one vectorised pass, the round's
+statistics from which :class:`~sklearn_localregret.engine.StumpRegretTable`
+updates every colour's regret. :class:`TreeRateGraph` exposes the regrets as a
+:class:`~sklearn_localregret.engine.RateGraph` for the chain samplers, keyed
+by path (colored, "external") or by ``(tree, path)`` (per edge, "swap").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import RegretTable
+from ..engine import StumpRegretTable
 from .decision_tree import (
     Leaf,
     Split,
@@ -36,19 +42,46 @@ from .decision_tree import (
     tree_level,
 )
 
-__all__ = ["TreeColoring", "TreeRateGraph"]
+__all__ = ["RoundStatistics", "TreeColoring", "TreeRateGraph"]
 
 _NO_RATES = np.zeros(0)
 _NO_RATES.flags.writeable = False
 
 
+class RoundStatistics(NamedTuple):
+    """What one round tells every colour out of the played tree (per node ``p``).
+
+    Attributes
+    ----------
+    leaf_gains : ndarray of shape (n_nodes, K)
+        Gain of replacing the subtree at ``p`` by leaf ``c``.
+    true_counts : ndarray of shape (n_nodes, n_tests, K)
+        Weight of the rows reaching ``p`` that pass test ``v``, per label.
+    class_counts : ndarray of shape (n_nodes, K)
+        Weight of the rows reaching ``p``, per label.
+    correct : ndarray of shape (n_nodes,)
+        Weight of the rows reaching ``p`` that the played tree gets right.
+    prediction : ndarray of int of shape (n_rows,)
+        The played tree's prediction of each row.
+    """
+
+    leaf_gains: np.ndarray
+    true_counts: np.ndarray
+    class_counts: np.ndarray
+    correct: np.ndarray
+    prediction: np.ndarray
+
+
 class TreeColoring:
-    """Column layout and vectorised regret gains of the tree colouring.
+    """Which colours leave a played tree, and the round's statistics for them.
+
+    Colours are numbered: leaf ``c`` is ``c``; the stump ``(v, c_true,
+    c_false)`` is ``K + (v * K + c_true) * K + c_false`` (:meth:`colour`).
 
     Parameters
     ----------
-    n_features : int
-        Number of boolean variables ``n``.
+    tests : ThresholdTests
+        The tests available so far (more may enter; the masks follow).
     n_classes : int
         Number of labels ``K``.
     max_depth : int or None, default=None
@@ -56,211 +89,227 @@ class TreeColoring:
         colours: the locality graph is restricted to trees of at most that
         depth, and the regret guarantee holds for the restricted graph.
 
-    Attributes
-    ----------
-    width : int
-        Colours per path, ``K + n * K * K``.
-
     Examples
     --------
-    >>> coloring = TreeColoring(n_features=2, n_classes=2)
-    >>> coloring.width
-    10
+    >>> import numpy as np
+    >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
+    >>> tests = ThresholdTests(FixedThresholds(0.5), n_features=2)
+    >>> _ = tests.observe(np.zeros((1, 2)))
+    >>> coloring = TreeColoring(tests, n_classes=2)
     >>> coloring.replacement(7)
-    Split(feature=1, true_child=Leaf(label=0), false_child=Leaf(label=1))
-    >>> coloring.column(Split(1, Leaf(0), Leaf(1)))
+    Split(test=1, true_child=Leaf(label=0), false_child=Leaf(label=1))
+    >>> coloring.colour(Split(1, Leaf(0), Leaf(1)))
     7
     """
 
-    def __init__(self, n_features: int, n_classes: int, max_depth: int | None = None):
-        self.n_features = int(n_features)
+    def __init__(self, tests, n_classes: int, max_depth: int | None = None):
+        self.tests = tests
         self.n_classes = int(n_classes)
         self.max_depth = max_depth
-        k = self.n_classes
-        self.width = k + self.n_features * k * k
-        # _patterns[2 * y + x] = which stump label pairs (c_true, c_false) are
-        # right on a row of class y whose variable is x: c_true == y if x = 1,
-        # c_false == y if x = 0.
-        pairs = np.arange(k * k)
-        patterns = np.zeros((2 * k, k * k))
-        for c in range(k):
-            patterns[2 * c] = pairs % k == c
-            patterns[2 * c + 1] = pairs // k == c
-        self._patterns = patterns
-        self._stump_offsets = np.arange(k * k)
+        # path -> tests available there (recomputed when tests enter).
+        self._available: dict = {}
 
-    # -- columns ----------------------------------------------------------
-    def column(self, replacement: Tree) -> int:
-        """Column of the colour that puts ``replacement`` (a leaf or a stump)."""
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_available"] = {}  # a cache, rebuilt on demand
+        return state
+
+    # -- colours ----------------------------------------------------------
+    def colour(self, replacement: Tree) -> int:
+        """Number of the colour that puts ``replacement`` (a leaf or a stump)."""
         k = self.n_classes
         if type(replacement) is Leaf:
             return replacement.label
         c_true = replacement.true_child.label
         c_false = replacement.false_child.label
-        return k + (replacement.feature * k + c_true) * k + c_false
+        return k + (replacement.test * k + c_true) * k + c_false
 
-    def replacement(self, column: int) -> Tree:
-        """The leaf or stump that the colour in ``column`` puts at its path."""
+    def replacement(self, colour: int) -> Tree:
+        """The leaf or stump that ``colour`` puts at its path."""
         k = self.n_classes
-        if column < k:
-            return Leaf(int(column))
-        v, pair = divmod(int(column) - k, k * k)
+        if colour < k:
+            return Leaf(int(colour))
+        v, pair = divmod(int(colour) - k, k * k)
         c_true, c_false = divmod(pair, k)
         return Split(v, Leaf(c_true), Leaf(c_false))
 
     # -- edges out of a tree ----------------------------------------------
-    def edge_mask(self, layout: TreeLayout) -> np.ndarray:
-        """``mask[p, col]``: whether colour ``col`` at node ``p`` is an edge.
-
-        Not edges: the leaf a node already is, stumps on a variable of the
-        node's path or on the variable the node splits on, and every stump
-        below ``max_depth``.
+    def available_tests(self, path: tuple) -> np.ndarray:
+        """Tests whose stumps can stand at ``path`` (not decided by it), (n_tests,).
 
         Examples
         --------
-        >>> from sklearn_localregret.locality.decision_tree import compile_tree
-        >>> layout = compile_tree(Split(0, Leaf(1), Leaf(0)))
-        >>> TreeColoring(2, 2).edge_mask(layout).astype(int)
-        array([[1, 1, 0, 0, 0, 0, 1, 1, 1, 1],
-               [1, 0, 0, 0, 0, 0, 1, 1, 1, 1],
-               [0, 1, 0, 0, 0, 0, 1, 1, 1, 1]])
+        >>> import numpy as np
+        >>> from sklearn_localregret.thresholds import ThresholdTests
+        >>> from sklearn_localregret.thresholds import QuantileThresholds
+        >>> tests = ThresholdTests(QuantileThresholds(first_checkpoint=4), 1)
+        >>> tests.observe(np.array([[1.0], [2.0], [3.0], [4.0]]))
+        1
+        >>> tests.observe(np.array([[5.0]] * 60))  # quartiles of 64 rows
+        2
+        >>> tests.threshold
+        array([2.5, 4.5, 5. ])
+        >>> TreeColoring(tests, 2).available_tests(((0, 1),))  # x > 2.5
+        array([False,  True,  True])
+        >>> TreeColoring(tests, 2).available_tests(((1, 0),))  # x <= 4.5
+        array([ True, False, False])
         """
-        k, width = self.n_classes, self.width
-        excluded_leaves, excluded_vars = [], []
-        max_depth = self.max_depth
-        nodes = zip(layout.paths, layout.feature, layout.label)
-        for i, (path, f, c) in enumerate(nodes):
-            base = i * width
-            if f < 0:
-                excluded_leaves.append(base + c)
-            else:
-                excluded_vars.append(base + f * k * k)
-            if max_depth is not None and len(path) >= max_depth:
-                excluded_vars.extend(base + v * k * k for v in range(self.n_features))
-            else:
-                excluded_vars.extend(base + v * k * k for v, _ in path)
-        mask = np.ones((layout.n_nodes, width), dtype=bool)
-        flat = mask.reshape(-1)
-        flat[excluded_leaves] = False
-        starts = np.array(excluded_vars, dtype=np.intp) + k
-        flat[(starts[:, None] + self._stump_offsets).reshape(-1)] = False
+        n_tests = self.tests.n_tests
+        cached = self._available.get(path)
+        if cached is not None and cached.shape[0] == n_tests:
+            return cached
+        if self.max_depth is not None and len(path) >= self.max_depth:
+            mask = np.zeros(n_tests, dtype=bool)
+        else:
+            mask = np.ones(n_tests, dtype=bool)
+            bounds: dict = {}  # feature -> [lo, hi]: lo < x <= hi on this path
+            feature, threshold = self.tests.feature, self.tests.threshold
+            for v, branch in path:
+                lo_hi = bounds.setdefault(int(feature[v]), [-np.inf, np.inf])
+                t = float(threshold[v])
+                if branch:
+                    lo_hi[0] = max(lo_hi[0], t)
+                else:
+                    lo_hi[1] = min(lo_hi[1], t)
+            for j, (lo, hi) in bounds.items():
+                on_j = np.asarray(self.tests.tests_of(j), dtype=np.intp)
+                t = threshold[on_j]
+                mask[on_j] = (t > lo) & (t < hi)
+        mask.flags.writeable = False
+        self._available[path] = mask
         return mask
 
-    def neighbours(self, tree: Tree) -> Iterator[tuple[tuple, int, Tree]]:
-        """Every edge out of ``tree`` as ``(path, column, neighbour tree)``.
+    def edge_masks(self, layout: TreeLayout) -> tuple[np.ndarray, np.ndarray]:
+        """Which leaf and which stump colours at each node are edges.
+
+        Returns ``leaf_mask`` of shape (n_nodes, K) (all but the leaf a node
+        already is) and ``test_mask`` of shape (n_nodes, n_tests) (the tests
+        available at the node's path, except the one it splits on).
 
         Examples
         --------
-        >>> edges = list(TreeColoring(2, 2).neighbours(Leaf(0)))
+        >>> import numpy as np
+        >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
+        >>> from sklearn_localregret.locality.decision_tree import compile_tree
+        >>> tests = ThresholdTests(FixedThresholds(0.5), n_features=2)
+        >>> _ = tests.observe(np.zeros((1, 2)))
+        >>> leaf_mask, test_mask = TreeColoring(tests, 2).edge_masks(
+        ...     compile_tree(Split(0, Leaf(1), Leaf(0))))
+        >>> leaf_mask.astype(int)
+        array([[1, 1],
+               [1, 0],
+               [0, 1]])
+        >>> test_mask.astype(int)
+        array([[0, 1],
+               [0, 1],
+               [0, 1]])
+        """
+        n = layout.n_nodes
+        leaf_mask = np.ones((n, self.n_classes), dtype=bool)
+        test_mask = np.empty((n, self.tests.n_tests), dtype=bool)
+        for i, (path, v, c) in enumerate(zip(layout.paths, layout.test, layout.label)):
+            test_mask[i] = self.available_tests(path)
+            if v < 0:
+                leaf_mask[i, c] = False
+            else:
+                test_mask[i, v] = False
+        return leaf_mask, test_mask
+
+    def neighbours(self, tree: Tree) -> Iterator[tuple[tuple, int, Tree]]:
+        """Every edge out of ``tree`` as ``(path, colour, neighbour tree)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
+        >>> tests = ThresholdTests(FixedThresholds(0.5), n_features=2)
+        >>> _ = tests.observe(np.zeros((1, 2)))
+        >>> edges = list(TreeColoring(tests, 2).neighbours(Leaf(0)))
         >>> len(edges), edges[0]
         (9, ((), 1, Leaf(label=1)))
         """
         layout = compile_tree(tree)
-        mask = self.edge_mask(layout)
+        leaf_mask, test_mask = self.edge_masks(layout)
+        k = self.n_classes
         for i, path in enumerate(layout.paths):
-            for column in np.flatnonzero(mask[i]).tolist():
-                new = replace_subtree(tree, path, self.replacement(column))
-                yield path, column, new
+            for c in np.flatnonzero(leaf_mask[i]).tolist():
+                yield path, c, replace_subtree(tree, path, Leaf(c))
+            for v in np.flatnonzero(test_mask[i]).tolist():
+                for c_true in range(k):
+                    for c_false in range(k):
+                        stump = Split(v, Leaf(c_true), Leaf(c_false))
+                        yield path, self.colour(stump), replace_subtree(
+                            tree, path, stump)
 
     # -- the regret update --------------------------------------------------
-    def round_gains(
+    def round_statistics(
         self,
         layout: TreeLayout,
-        X: np.ndarray,
+        outcomes: np.ndarray,
         y: np.ndarray,
         weight: np.ndarray,
-        utility: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Utility gain ``u(j) - u(i)`` of every colour out of the played tree.
+        rows: list | None = None,
+    ) -> RoundStatistics:
+        """The statistics of one round at every node of the played tree.
 
         The utility of a tree is the weight of the rows it classifies
         correctly. A neighbour differs from the played tree only below the
-        replaced node ``p``, so its gain only involves the rows reaching ``p``:
-        with ``Y_p`` their weighted one-hot labels, ``A1 = X_p^T Y_p`` (weight
-        per variable and class where the variable is 1), ``A0`` the same where
-        it is 0 and ``correct_p`` the weight the current subtree at ``p`` gets
-        right,
-
-        * leaf ``c``: ``gain = (weight of class c at p) - correct_p``;
-        * stump ``(v, c_true, c_false)``:
-          ``gain = A1[v, c_true] + A0[v, c_false] - correct_p``.
-
-        All nodes and colours are computed at once (one matrix product); nodes
-        no row reaches get gain 0.
+        replaced node ``p``, so its gain involves only the rows reaching ``p``:
+        leaf ``c`` gains ``(weight of class c at p) - correct_p``, and the
+        stump ``(v, c_true, c_false)`` gains
+        ``true_counts[p, v, c_true] + (class_counts - true_counts)[p, v,
+        c_false] - correct_p``. Nodes no row reaches get zeros.
 
         Parameters
         ----------
         layout : TreeLayout
             The played tree.
-        X : ndarray of shape (m, n_features)
-            The round's 0/1 rows.
+        outcomes : ndarray of bool of shape (m, n_tests)
+            The round's test outcomes.
         y : ndarray of int of shape (m,)
             Class indices.
         weight : ndarray of shape (m,)
             Row weights.
-        utility : ndarray of shape (m, width), default=None
-            :meth:`replacement_utilities` of the round, if already computed
-            (for many rounds at once); it is not modified.
-
-        Returns
-        -------
-        gains : ndarray of shape (n_nodes, width)
-            Gain of every colour at every node (meaningful where ``mask``).
-        mask : ndarray of bool of shape (n_nodes, width)
-            :meth:`edge_mask` of the layout.
-        prediction : ndarray of int of shape (m,)
-            The played tree's prediction of each row.
+        rows : list of lists, default=None
+            ``outcomes.tolist()``, if the caller has it (routing reads lists
+            faster than arrays).
 
         Examples
         --------
-        The root leaf 0 on two rows of class 1 (``x = 1`` and ``x = 0``):
-        switching to leaf 1 gains 2, the stump on variable 0 with labels
-        (0, 1) or (1, 0) gains 1, the stump (1, 1) gains 2 (columns: leaves
-        0, 1, then stumps (0, 0), (0, 1), (1, 0), (1, 1)).
+        The root leaf 0 on two rows of class 1, one passing test 0: leaf 1
+        gains 2, and the stumps on test 0 get true counts (0, 1) out of the
+        class counts (0, 2).
 
         >>> import numpy as np
+        >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
         >>> from sklearn_localregret.locality.decision_tree import compile_tree
-        >>> coloring = TreeColoring(n_features=1, n_classes=2)
-        >>> gains, mask, pred = coloring.round_gains(
-        ...     compile_tree(Leaf(0)), np.array([[1], [0]]), np.array([1, 1]),
-        ...     np.ones(2))
-        >>> gains
-        array([[0., 2., 0., 1., 1., 2.]])
+        >>> tests = ThresholdTests(FixedThresholds(0.5), n_features=1)
+        >>> _ = tests.observe(np.zeros((1, 1)))
+        >>> stats = TreeColoring(tests, 2).round_statistics(
+        ...     compile_tree(Leaf(0)), np.array([[True], [False]]),
+        ...     np.array([1, 1]), np.ones(2))
+        >>> stats.leaf_gains, stats.true_counts, stats.correct
+        (array([[0., 2.]]), array([[[0., 1.]]]), array([0.]))
         """
-        if utility is None:
-            utility = self.replacement_utilities(X, y, weight)
-        reach, prediction = route_rows(layout, X)
-        right = np.where(prediction == y, weight, 0.0)
-        return reach @ (utility - right[:, None]), self.edge_mask(layout), prediction
+        reach, prediction = route_rows(layout, outcomes if rows is None else rows)
+        m, k = len(prediction), self.n_classes
+        labelled = np.zeros((m, k))
+        labelled[np.arange(m), y] = weight
+        class_counts = reach @ labelled
+        correct = reach @ np.where(prediction == y, weight, 0.0)
+        leaf_gains = class_counts - correct[:, None]
+        # true_counts[p, v, c] = sum_r reach[p, r] outcome[r, v] labelled[r, c]
+        per_node = reach[:, None, :] * labelled.T[None, :, :]  # (p, c, r)
+        true_counts = (per_node @ outcomes.astype(float)).transpose(0, 2, 1)
+        return RoundStatistics(leaf_gains, true_counts, class_counts, correct,
+                               prediction)
 
-    def replacement_utilities(
-        self, X: np.ndarray, y: np.ndarray, weight: np.ndarray
-    ) -> np.ndarray:
-        """``U[r, col]``: weight of row ``r`` if replacement ``col`` gets it right.
-
-        A node's replacement decides the rows reaching the node, so the
-        utility of the neighbour tree of colour ``col`` at node ``p``, minus
-        the played tree's, is ``sum over rows r reaching p of (U[r, col] -
-        right[r])``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> TreeColoring(1, 2).replacement_utilities(
-        ...     np.array([[1], [0]]), np.array([1, 1]), np.array([1.0, 2.0]))
-        array([[0., 1., 0., 0., 1., 1.],
-               [0., 2., 0., 2., 0., 2.]])
-        """
-        k = self.n_classes
-        m = X.shape[0]
-        utility = np.empty((m, self.width))
-        utility[:, :k] = 0.0
-        utility[np.arange(m), y] = 1.0
-        stumps = self._patterns.take(X + 2 * y[:, None], axis=0)
-        utility[:, k:] = stumps.reshape(m, -1)
-        if np.any(weight != 1.0):
-            utility *= weight[:, None]
-        return utility
+    def update(self, table: StumpRegretTable, rows, layout: TreeLayout,
+               stats: RoundStatistics, bias: float) -> None:
+        """Apply a round's statistics to the played tree's ``rows`` of ``table``."""
+        leaf_mask, test_mask = self.edge_masks(layout)
+        table.update(rows, stats.leaf_gains, leaf_mask, stats.true_counts,
+                     stats.class_counts, stats.correct, test_mask, bias)
 
 
 class TreeRateGraph:
@@ -270,9 +319,9 @@ class TreeRateGraph:
 
     Parameters
     ----------
-    table : RegretTable
-        Width :attr:`TreeColoring.width`. Rows are keyed by path (colored
-        regrets) or by ``(tree, path)`` (per-edge regrets).
+    table : StumpRegretTable
+        Rows are keyed by path (colored regrets) or by ``(tree, path)``
+        (per-edge regrets).
     coloring : TreeColoring
     per_tree : bool, default=False
         Whether rows are keyed by ``(tree, path)``: local swap regret, one
@@ -282,9 +331,15 @@ class TreeRateGraph:
 
     Examples
     --------
-    >>> table = RegretTable(width=TreeColoring(1, 2).width)
-    >>> graph = TreeRateGraph(table, TreeColoring(1, 2))
-    >>> table.update_entries([table.row(())], [1], [2.0])
+    >>> import numpy as np
+    >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
+    >>> tests = ThresholdTests(FixedThresholds(0.5), n_features=1)
+    >>> _ = tests.observe(np.zeros((1, 1)))
+    >>> table = StumpRegretTable(n_classes=2, n_tests=1)
+    >>> graph = TreeRateGraph(table, TreeColoring(tests, 2))
+    >>> table.update([table.row(())], np.array([[0.0, 2.0]]),
+    ...              np.array([[False, True]]), np.zeros((1, 1, 2)),
+    ...              np.zeros((1, 2)), np.zeros(1), np.zeros((1, 1), bool))
     >>> graph.positive_out_edges(Leaf(0))
     ([Leaf(label=1)], array([2.]))
     >>> graph.level(Leaf(1))
@@ -293,7 +348,7 @@ class TreeRateGraph:
 
     def __init__(
         self,
-        table: RegretTable,
+        table: StumpRegretTable,
         coloring: TreeColoring,
         per_tree: bool = False,
         root_label: int = 0,
@@ -302,27 +357,23 @@ class TreeRateGraph:
         self.coloring = coloring
         self.per_tree = per_tree
         self.root = Leaf(root_label)
-        # per_tree: played tree -> (layout, its rows, row versions, edge cache)
+        # per_tree: played tree -> [layout, its rows, row versions, edge cache]
         self._played: dict = {}
-        # per_tree: level of every target of a cached edge list
-        self._levels: dict = {}
 
     def __getstate__(self):
-        # Tree-keyed caches as pairs: skops saves only dicts whose keys are
-        # str/int/float/bool/None.
+        # Tree-keyed entries as pairs (skops saves only dicts whose keys are
+        # str/int/float/bool/None); the edge caches are rebuilt on demand.
         state = self.__dict__.copy()
-        state["_played"] = list(self._played.items())
-        state["_levels"] = list(self._levels.items())
+        state["_played"] = [(tree, [entry[0], entry[1], None, None])
+                            for tree, entry in self._played.items()]
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._played = dict(state["_played"])
-        self._levels = dict(state["_levels"])
 
     def level(self, vertex: Tree) -> int:
-        level = self._levels.get(vertex)
-        return tree_level(vertex, self.root.label) if level is None else level
+        return tree_level(vertex, self.root.label)
 
     def rows(self, layout: TreeLayout) -> list[int]:
         """Table rows of the nodes of a tree that is being played (created)."""
@@ -340,8 +391,7 @@ class TreeRateGraph:
         """Edges out of ``vertex`` with a positive rate, and those rates.
 
         With per-edge regrets the answer for a played tree is cached until one
-        of its rows changes; calling this right after updating a tree's rows
-        refreshes its cache.
+        of its rows changes (its version in the table moves on).
         """
         if self.per_tree:
             entry = self._played.get(vertex)
@@ -351,7 +401,7 @@ class TreeRateGraph:
             current = self.table.versions[rows]
             if versions is not None and np.array_equal(versions, current):
                 return cached
-            result = self._edges(layout, rows)
+            result = self._edges(layout, rows.tolist(), range(layout.n_nodes))
             entry[2], entry[3] = current.copy(), result
             return result
         layout = compile_tree(vertex)
@@ -360,30 +410,22 @@ class TreeRateGraph:
         if not found:
             return [], np.zeros(0)
         nodes, rows = zip(*found)
-        return self._edges(layout, np.array(rows), np.array(nodes))
+        return self._edges(layout, rows, nodes)
 
-    def _edges(self, layout, rows, nodes=None):
-        if nodes is None:
-            nodes = np.arange(layout.n_nodes)
-        rates = self.table.positive(rows) * self.coloring.edge_mask(layout)[nodes]
-        which, columns = np.nonzero(rates)
-        tree = layout.tree
-        paths, replacement = layout.paths, self.coloring.replacement
-        targets = [
-            replace_subtree(tree, paths[nodes[i]], replacement(c))
-            for i, c in zip(which.tolist(), columns.tolist())
-        ]
-        if self.per_tree:
-            # Levels of the targets from subtree sizes, without walking them.
-            size = _subtree_internal(layout)
-            k, root_label = self.coloring.n_classes, self.root.label
-            for target, i, c in zip(targets, which.tolist(), columns.tolist()):
-                internal = size[0] - size[nodes[i]] + (c >= k)
-                if internal == 0:
-                    self._levels[target] = int(target.label != root_label)
-                else:
-                    self._levels[target] = internal
-        return targets, rates[which, columns]
+    def _edges(self, layout, rows, nodes):
+        leaf_mask, test_mask = self.coloring.edge_masks(layout)
+        tree, targets, rates = layout.tree, [], []
+        for i, row in zip(nodes, rows):
+            leaves, stumps, r = self.table.positive_colours(
+                row, leaf_mask[i], test_mask[i])
+            path = layout.paths[i]
+            targets.extend(replace_subtree(tree, path, Leaf(c))
+                           for c in leaves.tolist())
+            targets.extend(
+                replace_subtree(tree, path, Split(v, Leaf(ct), Leaf(cf)))
+                for v, ct, cf in stumps.tolist())
+            rates.append(r)
+        return targets, np.concatenate(rates) if rates else np.zeros(0)
 
     def out_rate_bound(self, max_nodes: int) -> float:
         """An upper bound on the out-rate of every tree of at most ``max_nodes`` nodes.
@@ -392,16 +434,7 @@ class TreeRateGraph:
         rows of its nodes, so the sum of the ``max_nodes`` largest row totals
         bounds it (colored regrets only).
         """
-        totals = self.table.positive().sum(axis=1)
+        totals = self.table.site_totals()
         if totals.size > max_nodes:
             totals = np.partition(totals, totals.size - max_nodes)[-max_nodes:]
         return float(totals.sum())
-
-
-def _subtree_internal(layout: TreeLayout) -> list[int]:
-    """Number of internal nodes below (and at) every node of a layout."""
-    size = [0] * layout.n_nodes
-    for i in range(layout.n_nodes - 1, -1, -1):
-        if layout.feature[i] >= 0:
-            size[i] = 1 + size[layout.true_child[i]] + size[layout.false_child[i]]
-    return size

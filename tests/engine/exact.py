@@ -6,8 +6,10 @@ the paper's Examples "Online Decision Tree Learning" and "Colored Decision Tree
 Learning"), levels come from a breadth-first search over *all* edges, and the
 stationary distribution from the root (Requirement 2) comes from dense matrix
 powers of the uniformised chain, not from the closed-class decomposition that
-:func:`sklearn_localregret.engine.stationary_from_root` uses. Only
-:class:`~sklearn_localregret.engine.RegretTable` is read, to get the rates.
+:func:`sklearn_localregret.engine.stationary_from_root` uses. Only the
+regret tables' public views are read, to get the rates (for trees, every
+colour's regret through ``StumpRegretTable.leaf_regrets`` and
+``stump_regrets``).
 
 Trees are nested tuples, the engine's default: ``("leaf", c)`` and
 ``("split", v, true_child, false_child)``. A path is a tuple of
@@ -328,7 +330,44 @@ def colour_regret(table, path: tuple, replacement: tuple, n_features: int,
     row = table.find(path)
     if row < 0:
         return 0.0
-    return float(table.biased[row, column(replacement, n_features, n_classes)])
+    if replacement[0] == "leaf":
+        return float(table.leaf_regrets(row)[replacement[1]])
+    _, v, ct, cf = replacement
+    return float(table.stump_regrets(row, v)[ct, cf])
+
+
+def site_rates(table, path: tuple, n_features: int, n_classes: int) -> np.ndarray:
+    """``Rtilde+`` of every colour of a path, in :func:`column` order."""
+    row = table.find(path)
+    rates = [max(colour_regret(table, path, ("leaf", c), n_features, n_classes), 0.0)
+             for c in range(n_classes)]
+    if row >= 0:
+        for v in range(n_features):
+            rates.extend(np.maximum(table.stump_regrets(row, v), 0.0).ravel())
+    return np.array(rates)
+
+
+def set_site(table, path: tuple, leaves=None, stumps=None) -> None:
+    """Give a path's colours these biased regrets, through the table's update.
+
+    ``leaves``: K leaf regrets. ``stumps``: ``{v: (s_true, s_false, cost)}``, the
+    factors of the stump regrets ``s_true[c1] + s_false[c2] - cost``. Each is
+    added by one update (the rows start at zero).
+    """
+    k, t = table.n_classes, table.n_tests
+    row = table.row(path)
+    none_k, none_t = np.zeros((1, k), bool), np.zeros((1, t), bool)
+    if leaves is not None:
+        table.update([row], np.asarray(leaves, float)[None], np.ones((1, k), bool),
+                     np.zeros((1, t, k)), np.zeros((1, k)), np.zeros(1), none_t)
+    for v, (s_true, s_false, cost) in (stumps or {}).items():
+        true_counts = np.zeros((1, t, k))
+        true_counts[0, v] = s_true
+        only_v = none_t.copy()
+        only_v[0, v] = True
+        table.update([row], np.zeros((1, k)), none_k, true_counts,
+                     (np.asarray(s_true, float) + np.asarray(s_false, float))[None],
+                     np.array([float(cost)]), only_v)
 
 
 def valid_paths(n_features: int, prefix: tuple = ()) -> list[tuple]:
@@ -402,7 +441,7 @@ class TreeRefreshSimulator:
         k = n_classes
         self.colours = {}  # path -> (list of colours, cdf, total, weight per split)
         for path in table.keys():
-            rates = np.maximum(table.biased[table.find(path)], 0.0)
+            rates = site_rates(table, path, n_features, n_classes)
             colours = [("leaf", c) for c in range(k)] + [
                 ("stump", v, ct, cf) for v in range(n_features)
                 for ct in range(k) for cf in range(k)]

@@ -1,0 +1,434 @@
+"""Factored regrets of the leaf-or-stump colouring (:ref:`engine-factored`).
+
+A *site* (a decision-tree path; for per-edge "swap" regrets, a pair of a
+tree and a path) has ``K`` leaf colours "replace the subtree here by leaf
+``c``" and, for every test ``v``, ``K * K`` stump colours "replace it by the
+stump ``(v, c_true, c_false)``". In a round where the stumps on ``v`` are edges
+out of the played tree, the gain of the colour ``(v, c1, c2)`` is
+``A_true[v, c1] + A_false[v, c2] - correct``: the weight of the rows reaching
+the site that pass test ``v`` with label ``c1``, plus those failing it with
+label ``c2``, minus what the played subtree gets right. Whether the colour is an
+edge depends on ``(site, v)`` only, so all ``K * K`` pairs of ``v`` are updated
+in the same rounds and the biased regret separates exactly, for all time::
+
+    Rtilde[v, c1, c2] = S_true[v, c1] + S_false[v, c2] - B[v]
+
+with ``S_true``, ``S_false`` the sums of ``A_true``, ``A_false`` and ``B`` the sum
+of ``correct + b`` over those rounds. A site costs ``O(n_tests * K)`` numbers
+instead of ``O(n_tests * K**2)``.
+
+:class:`StumpRegretTable` owns this layout. Readers (the samplers, diagnostics)
+use its read-only views: :meth:`~StumpRegretTable.site` (the content weights a
+draw needs), :meth:`~StumpRegretTable.pair_weights`, :meth:`~StumpRegretTable.
+leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+
+__all__ = ["StumpRegretTable", "positive_pair_sums"]
+
+# Up to this many classes the K x K pairs are summed directly (vectorised);
+# beyond, by sorting (O(K log K) per test).
+_DIRECT_PAIR_CLASSES = 16
+
+
+def _pair_values(a: np.ndarray, b: np.ndarray, c) -> np.ndarray:
+    """``a[..., i] + b[..., j] - c``: the one formula of a stump regret."""
+    return a[..., :, None] + b[..., None, :] - np.asarray(c)[..., None, None]
+
+
+def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``sum_{i, j} max(a[n, i] + b[n, j] - c[n], 0)`` for every ``n``.
+
+    The weight of "split on test v" at a site: the sum of the positive parts of
+    its ``K * K`` stump regrets, computed from the factors without forming them
+    (for large ``K``): sort ``b``; for each ``i`` the pairs with
+    ``b[j] > c - a[i]`` contribute ``sum(b[j]) - count * (c - a[i])``.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (n, K)
+    c : ndarray of shape (n,)
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> positive_pair_sums(np.array([[3.0, 0.0]]), np.array([[1.0, 0.0]]),
+    ...                    np.array([2.0]))
+    array([3.])
+    """
+    n, k = a.shape
+    out = np.zeros(n)
+    if n == 0 or k == 0:
+        return out
+    # Most tests have no positive pair at all: skip them cheaply.
+    live = np.flatnonzero(a.max(axis=1) + b.max(axis=1) - c > 0)
+    if live.size == 0:
+        return out
+    a, b, c = a[live], b[live], c[live]
+    if k <= _DIRECT_PAIR_CLASSES:
+        values = _pair_values(a, b, c)
+        np.maximum(values, 0.0, out=values)
+        out[live] = values.sum(axis=(1, 2))
+        return out
+    b_sorted = np.sort(b, axis=1)
+    suffix = np.zeros((len(live), k + 1))
+    suffix[:, :k] = np.cumsum(b_sorted[:, ::-1], axis=1)[:, ::-1]
+    cut = c[:, None] - a  # pair (i, j) is positive when b[j] > cut[i]
+    # Rank every cut among the sorted b (ties count as "not above": they add 0).
+    merged = np.concatenate((b_sorted, cut), axis=1)
+    order = np.argsort(merged, axis=1, kind="stable")
+    b_so_far = np.cumsum(order < k, axis=1)
+    position = np.empty_like(order)
+    np.put_along_axis(position, order, np.arange(2 * k)[None, :], axis=1)
+    at_or_below = np.take_along_axis(b_so_far, position[:, k:], axis=1)
+    above = k - at_or_below
+    sums = np.take_along_axis(suffix, at_or_below, axis=1) - above * cut
+    out[live] = np.maximum(sums, 0.0).sum(axis=1)
+    return out
+
+
+class StumpRegretTable:
+    """Biased and unbiased regrets of leaf and stump colours, one row per site.
+
+    Rows are created on demand and addressed by any hashable key; tests can be
+    added at any time (:meth:`add_tests`) and start with zero regret in all
+    their colours, as if their edges had always existed with no regret.
+
+    **The one layout.** Per row: ``K`` leaf regrets; per test ``v`` the factors
+    ``S_true[v]`` (K), ``S_false[v]`` (K) and ``B[v]``; the same again without
+    the bias, for the unbiased regrets that diagnostics report.
+
+    **The content weights and their cache.** A draw at a site needs the weight
+    of each content: ``w[c] = Rtilde+[leaf c]`` for ``c < K`` and
+    ``w[K + v] = sum_{c1, c2} Rtilde+[v, c1, c2]`` (split on test ``v``). They
+    are cached per row. A row's cached weights are valid while its entry in
+    :attr:`versions` is the one they were computed at; only :meth:`update`
+    changes a row, and it increases the row's version. :meth:`refresh`
+    recomputes every stale row in one vectorised pass; :meth:`site` refreshes
+    first, so readers always see current weights. Adding tests does not
+    invalidate anything (a new test's weight is 0).
+
+    Parameters
+    ----------
+    n_classes : int
+        ``K``.
+    n_tests : int, default=0
+        Tests present from the start.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = StumpRegretTable(n_classes=2, n_tests=1)
+    >>> row = table.row(())
+    >>> # One round at the root leaf 0: two rows of class 1, one passes test 0.
+    >>> table.update([row], leaf_gains=np.array([[0.0, 2.0]]),
+    ...              leaf_mask=np.array([[False, True]]),
+    ...              true_counts=np.array([[[0.0, 1.0]]]),
+    ...              class_counts=np.array([[0.0, 2.0]]), correct=np.array([0.0]),
+    ...              test_mask=np.array([[True]]))
+    >>> table.stump_regrets(row, 0)
+    array([[0., 1.],
+           [1., 2.]])
+    >>> table.site(row)[0]
+    array([0., 2., 4.])
+    """
+
+    def __init__(self, n_classes: int, n_tests: int = 0):
+        self.n_classes = int(n_classes)
+        self._n_tests = int(n_tests)
+        self._keys: list[Hashable] = []
+        self._row_of: dict[Hashable, int] = {}
+        self._allocate(8, max(self._n_tests, 8))
+
+    def _allocate(self, rows: int, tests: int) -> None:
+        k = self.n_classes
+        self._leaf = np.zeros((rows, 2, k))  # [biased, unbiased]
+        self._true = np.zeros((rows, tests, k))
+        self._false = np.zeros((rows, tests, k))
+        self._cost = np.zeros((rows, 2, tests))  # B: [biased, unbiased]
+        self._versions = np.zeros(rows, dtype=np.int64)
+        self._seen = np.full(rows, -1, dtype=np.int64)
+        self._content = np.zeros((rows, k + tests))
+        self._cdf = np.zeros((rows, k + tests))
+        self._total = np.zeros(rows)
+
+    # -- persistence ------------------------------------------------------
+    # The key index is derived from the key list; the cache is derived from the
+    # regrets. Neither is stored, which keeps saved models small and lets
+    # skops (whose dicts take only str/int/float/bool/None keys) save path keys.
+    _DERIVED = ("_row_of", "_seen", "_content", "_cdf", "_total")
+
+    def __getstate__(self):
+        n, t = self.n_rows, self._n_tests
+        state = {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
+        for name in ("_leaf", "_versions"):
+            state[name] = state[name][:n].copy()
+        for name in ("_true", "_false"):
+            state[name] = state[name][:n, :t].copy()
+        state["_cost"] = self._cost[:n, :, :t].copy()
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._row_of = {key: row for row, key in enumerate(self._keys)}
+        rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
+        saved = {name: getattr(self, name) for name in
+                 ("_leaf", "_true", "_false", "_cost", "_versions")}
+        self._allocate(rows, tests)
+        n, t = len(self._keys), self._n_tests
+        self._leaf[:n] = saved["_leaf"]
+        self._true[:n, :t] = saved["_true"]
+        self._false[:n, :t] = saved["_false"]
+        self._cost[:n, :, :t] = saved["_cost"]
+        self._versions[:n] = saved["_versions"]
+
+    # -- rows and tests -----------------------------------------------------
+    @property
+    def n_rows(self) -> int:
+        return len(self._keys)
+
+    @property
+    def n_tests(self) -> int:
+        return self._n_tests
+
+    @property
+    def versions(self) -> np.ndarray:
+        """Per-row counters that every update of the row increases (read-only)."""
+        view = self._versions[: self.n_rows]
+        view.flags.writeable = False
+        return view
+
+    def keys(self) -> list[Hashable]:
+        """Keys of the rows, in row order."""
+        return list(self._keys)
+
+    def find(self, key: Hashable) -> int:
+        """Row of ``key``, or -1 if it has none (all its regrets are 0)."""
+        return self._row_of.get(key, -1)
+
+    def row(self, key: Hashable) -> int:
+        """Row of ``key``, created with zero regrets if it does not exist yet."""
+        row = self._row_of.get(key)
+        if row is None:
+            row = self.n_rows
+            if row == self._leaf.shape[0]:
+                self._grow(2 * row, self._true.shape[1])
+            self._keys.append(key)
+            self._row_of[key] = row
+        return row
+
+    def add_tests(self, count: int) -> None:
+        """Append ``count`` tests, with zero regret in all their colours."""
+        old_end = self.n_classes + self._n_tests
+        needed = self._n_tests + int(count)
+        if needed > self._true.shape[1]:
+            self._grow(self._leaf.shape[0], max(needed, 2 * self._true.shape[1]))
+        self._n_tests = needed
+        # The cached weights stay valid: a new test weighs 0, so the cumulative
+        # sums carry on flat over its column.
+        n = self.n_rows
+        if old_end:
+            self._cdf[:n, old_end : self.n_classes + needed] = \
+                self._cdf[:n, old_end - 1 : old_end]
+
+    def _grow(self, rows: int, tests: int) -> None:
+        old = {name: getattr(self, name) for name in (
+            "_leaf", "_true", "_false", "_cost", "_versions", "_seen",
+            "_content", "_cdf", "_total")}
+        n, t, k = old["_leaf"].shape[0], old["_true"].shape[1], self.n_classes
+        self._allocate(rows, tests)
+        self._leaf[:n] = old["_leaf"]
+        self._true[:n, :t] = old["_true"]
+        self._false[:n, :t] = old["_false"]
+        self._cost[:n, :, :t] = old["_cost"]
+        self._versions[:n] = old["_versions"]
+        self._seen[:n] = old["_seen"]
+        self._content[:n, : k + t] = old["_content"]
+        self._cdf[:n, : k + t] = old["_cdf"]
+        self._total[:n] = old["_total"]
+
+    # -- the update -------------------------------------------------------
+    def update(
+        self,
+        rows,
+        leaf_gains: np.ndarray,
+        leaf_mask: np.ndarray,
+        true_counts: np.ndarray,
+        class_counts: np.ndarray,
+        correct: np.ndarray,
+        test_mask: np.ndarray,
+        bias: float = 0.0,
+    ) -> None:
+        """One round of the biased regret update at the sites ``rows``.
+
+        Parameters
+        ----------
+        rows : sequence of int
+            Distinct rows (one per node of the played tree).
+        leaf_gains : ndarray of shape (n_rows, K)
+            Gain of replacing each node's subtree by leaf ``c``.
+        leaf_mask : ndarray of bool of shape (n_rows, K)
+            Which leaf colours are edges (not the leaf the node already is).
+        true_counts : ndarray of shape (n_rows, n_tests, K)
+            ``A_true``: weight of the rows reaching the node that pass test
+            ``v``, per label.
+        class_counts : ndarray of shape (n_rows, K)
+            Weight of the rows reaching the node, per label
+            (``A_false = class_counts - A_true``).
+        correct : ndarray of shape (n_rows,)
+            Weight the played subtree at the node gets right.
+        test_mask : ndarray of bool of shape (n_rows, n_tests)
+            Tests whose stumps are edges at the node.
+        bias : float, default=0.0
+            The paper's ``b``, subtracted from every colour that is an edge.
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        t = self._n_tests
+        gains = np.where(leaf_mask, leaf_gains, 0.0)
+        leaf = self._leaf[rows]
+        leaf[:, 1] += gains
+        leaf[:, 0] += gains - bias * leaf_mask if bias else gains
+        self._leaf[rows] = leaf
+        if t:
+            mask = test_mask[:, :, None]
+            self._true[rows, :t] += np.where(mask, true_counts, 0.0)
+            self._false[rows, :t] += np.where(
+                mask, class_counts[:, None, :] - true_counts, 0.0)
+            cost = np.where(test_mask, correct[:, None], 0.0)
+            both = self._cost[rows, :, :t]
+            both[:, 1] += cost
+            both[:, 0] += cost + bias * test_mask if bias else cost
+            self._cost[rows, :, :t] = both
+        self._versions[rows] += 1
+
+    # -- reading ----------------------------------------------------------
+    def refresh(self) -> None:
+        """Recompute the cached content weights of every stale row."""
+        n = self.n_rows
+        stale = np.flatnonzero(self._seen[:n] != self._versions[:n])
+        if stale.size == 0:
+            return
+        k, t = self.n_classes, self._n_tests
+        content = np.empty((stale.size, k + t))
+        content[:, :k] = np.maximum(self._leaf[stale, 0], 0.0)
+        if t:
+            a = self._true[stale, :t].reshape(-1, k)
+            b = self._false[stale, :t].reshape(-1, k)
+            c = self._cost[stale, 0, :t].reshape(-1)
+            content[:, k:] = positive_pair_sums(a, b, c).reshape(stale.size, t)
+        self._content[stale, : k + t] = content
+        self._cdf[stale, : k + t] = np.cumsum(content, axis=1)
+        self._total[stale] = content.sum(axis=1)
+        self._seen[stale] = self._versions[stale]
+
+    def site(self, row: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """Content weights of a row, their cumulative sums and their total.
+
+        Content ``c < K`` is the leaf ``c``; content ``K + v`` is "split on
+        test ``v``". Returns read-only views, current as of this call.
+        """
+        if self._seen[row] != self._versions[row]:
+            self.refresh()
+        end = self.n_classes + self._n_tests
+        return self._content[row, :end], self._cdf[row, :end], float(self._total[row])
+
+    def site_totals(self) -> np.ndarray:
+        """Total content weight (the refresh-clock rate) of every row."""
+        self.refresh()
+        return self._total[: self.n_rows].copy()
+
+    def leaf_regrets(self, row: int, unbiased: bool = False) -> np.ndarray:
+        """Regret of each leaf colour of a row, shape (K,)."""
+        return self._leaf[row, int(unbiased)].copy()
+
+    def stump_regrets(self, row: int, test: int, unbiased: bool = False) -> np.ndarray:
+        """Regret of every stump colour ``(test, c_true, c_false)``, shape (K, K)."""
+        return _pair_values(self._true[row, test], self._false[row, test],
+                            self._cost[row, int(unbiased), test])
+
+    def pair_weights(self, row: int, test: int) -> np.ndarray:
+        """``Rtilde+`` of the stumps on ``test``, flattened ``c_true * K + c_false``."""
+        return np.maximum(self.stump_regrets(row, test), 0.0).reshape(-1)
+
+    def positive_colours(
+        self, row: int, leaf_mask: np.ndarray, test_mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The colours of a row that are edges and have a positive rate.
+
+        Returns ``(leaves, stumps, rates)``: leaf labels, an ``(m, 3)`` array of
+        ``(test, c_true, c_false)``, and the rates of the leaves then the stumps.
+        """
+        leaf = self._leaf[row, 0]
+        leaves = np.flatnonzero(leaf_mask & (leaf > 0))
+        t = self._n_tests
+        a, b = self._true[row, :t], self._false[row, :t]
+        c = self._cost[row, 0, :t]
+        live = np.flatnonzero(test_mask[:t] & (a.max(axis=1) + b.max(axis=1) - c > 0)) \
+            if t and self.n_classes else np.zeros(0, dtype=np.intp)
+        values = _pair_values(a[live], b[live], c[live])
+        which, c_true, c_false = np.nonzero(values > 0)
+        stumps = np.column_stack((live[which], c_true, c_false))
+        rates = np.concatenate((leaf[leaves], values[which, c_true, c_false]))
+        return leaves, stumps, rates
+
+    # -- diagnostics --------------------------------------------------------
+    def dense_regrets(self, unbiased: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Every colour's regret, unfactored: for inspection of small tables.
+
+        Returns
+        -------
+        leaves : ndarray of shape (n_rows, K)
+        stumps : ndarray of shape (n_rows, n_tests, K, K)
+            ``stumps[row, v, c_true, c_false]``.
+        """
+        n, t = self.n_rows, self._n_tests
+        which = int(unbiased)
+        return (self._leaf[:n, which].copy(),
+                _pair_values(self._true[:n, :t], self._false[:n, :t],
+                             self._cost[:n, which, :t]))
+
+    def colored_regret(self, unbiased: bool = True) -> float:
+        """``sum_C (R[C])+`` over every colour (not yet divided by T)."""
+        n, k, t = self.n_rows, self.n_classes, self._n_tests
+        total = float(np.maximum(self._leaf[:n, int(unbiased)], 0.0).sum())
+        if t and n:
+            total += float(positive_pair_sums(
+                self._true[:n, :t].reshape(-1, k), self._false[:n, :t].reshape(-1, k),
+                self._cost[:n, int(unbiased), :t].reshape(-1)).sum())
+        return total
+
+    def row_max_regret(self, unbiased: bool = True) -> np.ndarray:
+        """``max_C (R[C])+`` per row, the per-vertex term of local swap regret."""
+        n, t = self.n_rows, self._n_tests
+        best = np.maximum(self._leaf[:n, int(unbiased)], 0.0).max(axis=1, initial=0.0)
+        if t and n:
+            stump = (self._true[:n, :t].max(axis=2) + self._false[:n, :t].max(axis=2)
+                     - self._cost[:n, int(unbiased), :t])
+            best = np.maximum(best, stump.max(axis=1))
+        return best
+
+    def n_nonzero(self) -> int:
+        """Number of colours whose biased regret is non-zero (the paper's count)."""
+        n, k, t = self.n_rows, self.n_classes, self._n_tests
+        count = int(np.count_nonzero(self._leaf[:n, 0]))
+        for start in range(0, n, 64):  # bounded temporaries
+            rows = slice(start, min(start + 64, n))
+            values = _pair_values(self._true[rows, :t], self._false[rows, :t],
+                                  self._cost[rows, 0, :t])
+            count += int(np.count_nonzero(values))
+        return count
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of regret state in use (the factors of every row)."""
+        n, k, t = self.n_rows, self.n_classes, self._n_tests
+        return 8 * n * (2 * k + 2 * t * k + 2 * t)

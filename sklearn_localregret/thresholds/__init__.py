@@ -1,0 +1,24 @@
+"""Candidate threshold tests ``x_j > t`` for numeric features.
+
+The tree learner's locality graph splits on *tests*: boolean questions about a
+row. A numeric feature ``j`` offers the tests ``x_j > t`` for a few candidate
+thresholds ``t``; a 0/1 feature is the special case with the single test
+``x_j > 0.5``. Where the candidates come from is a small, pluggable choice
+(as River keeps it in its ``tree/splitter`` components): one *source* per
+module behind :class:`ThresholdSource`, and :class:`ThresholdTests`, the
+catalogue of the tests that have entered so far, numbered in order of entry.
+
+* :class:`QuantileThresholds` -- quantiles of the stream's first rows, refined
+  at growing checkpoints (the default).
+* :class:`FixedThresholds` -- one fixed threshold for every feature (the tree
+  learner's ``binarize``).
+
+This package knows no estimator: it maps rows to test outcomes.
+"""
+
+from ._base import ThresholdSource
+from .catalog import ThresholdTests
+from .fixed import FixedThresholds
+from .quantile import QuantileThresholds
+
+__all__ = ["FixedThresholds", "QuantileThresholds", "ThresholdSource", "ThresholdTests"]

@@ -1,0 +1,44 @@
+"""The interface of a source of candidate thresholds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ThresholdSource"]
+
+
+class ThresholdSource:
+    """Proposes thresholds ``t`` for the tests ``x_j > t``, as rows arrive.
+
+    A source sees the feature values of every round before the round is played
+    (never the labels) and answers with new ``(feature, threshold)`` pairs.
+    Candidates only ever enter: a test, once proposed, stays, so the locality
+    graph only grows. The proposals must depend on the rows only, in their
+    order, and not on how the stream was cut into calls, so that ``fit`` and
+    ``partial_fit`` on chunks learn the same model.
+
+    Subclasses implement :meth:`start` and :meth:`observe`, and set
+    ``complete`` once they will never propose again (the learner then stops
+    calling them).
+    """
+
+    complete: bool = False
+
+    def start(self, n_features: int) -> None:
+        """Reset for a stream of rows with ``n_features`` features."""
+        raise NotImplementedError
+
+    def observe(self, X: np.ndarray) -> list[tuple[int, float]]:
+        """Candidates ``(feature, threshold)`` that enter before this round.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_rows, n_features)
+            The finite, real-valued rows of one round.
+
+        Returns
+        -------
+        list of (int, float)
+            New candidates, possibly none.
+        """
+        raise NotImplementedError

@@ -1,0 +1,134 @@
+"""Quantile thresholds from the first rows of the stream, refined at checkpoints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import ThresholdSource
+
+__all__ = ["QuantileThresholds"]
+
+
+class QuantileThresholds(ThresholdSource):
+    """Thresholds at quantiles of each feature, entering as the stream grows.
+
+    * A feature whose values in the first round are all 0 or 1 gets the test
+      ``x_j > 0.5`` at once. So 0/1 data (one-hot categories) gives exactly
+      the paper's graph: one test per feature, all present from round one, in
+      feature order.
+    * At the checkpoints ``first_checkpoint * growth**k`` rows (``k = 0, 1,
+      ...``) every feature is offered the quantile levels
+      ``(2i - 1) / 2**(k + 1)`` of the rows seen so far: the median first,
+      then the quartiles, the octiles, ... until ``max_thresholds`` are in
+      place. A level's threshold is the midpoint between the quantile value
+      and the next larger value seen, so a test always separates values that
+      occurred (a feature with few distinct values gets few tests); a
+      threshold already present is not added again.
+
+    Until a feature's first checkpoint its rows are still learned, by the
+    leaves and the other features' tests; no row is set aside. Tests only
+    enter, at most ``max_thresholds`` per feature, and after the last
+    checkpoint the source is complete.
+
+    Parameters
+    ----------
+    max_thresholds : int, default=7
+        Most tests per feature.
+    first_checkpoint : int, default=16
+        Rows seen at the first checkpoint.
+    growth : int, default=4
+        Factor between consecutive checkpoints.
+    max_buffered_values : int, default=2**20
+        Feature values kept to compute quantiles (the first
+        ``max_buffered_values // n_features`` rows, at least one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> source = QuantileThresholds(max_thresholds=3, first_checkpoint=4)
+    >>> source.start(n_features=2)
+    >>> X = np.column_stack([[0, 1, 1, 0], [3.0, 1.0, 4.0, 2.0]])
+    >>> source.observe(X[:2])       # feature 0 is 0/1 so far: 0.5 at once
+    [(0, 0.5)]
+    >>> source.observe(X[2:])       # 4 rows: the median of feature 1
+    [(1, 2.5)]
+    """
+
+    def __init__(
+        self,
+        max_thresholds: int = 7,
+        first_checkpoint: int = 16,
+        growth: int = 4,
+        max_buffered_values: int = 2**20,
+    ):
+        self.max_thresholds = int(max_thresholds)
+        self.first_checkpoint = int(first_checkpoint)
+        self.growth = int(growth)
+        self.max_buffered_values = int(max_buffered_values)
+
+    def start(self, n_features: int) -> None:
+        self.n_features = int(n_features)
+        self.complete = self.max_thresholds < 1
+        self._rows_seen = 0
+        self._checkpoint = 0  # index k of the next checkpoint
+        self._buffer: list[np.ndarray] = []
+        self._buffered = 0
+        self._buffer_rows = max(1, self.max_buffered_values // max(n_features, 1))
+        self._chosen: list[set] = [set() for _ in range(n_features)]
+
+    def _next_checkpoint_rows(self) -> int:
+        return self.first_checkpoint * self.growth**self._checkpoint
+
+    def observe(self, X: np.ndarray) -> list[tuple[int, float]]:
+        if self.complete:
+            return []
+        new: list[tuple[int, float]] = []
+        if self._rows_seen == 0 and X.shape[0]:
+            boolean = np.all((X == 0) | (X == 1), axis=0)
+            new.extend(self._add(j, 0.5) for j in np.flatnonzero(boolean).tolist())
+        self._rows_seen += X.shape[0]
+        room = self._buffer_rows - self._buffered
+        if room > 0:
+            kept = X[:room]
+            self._buffer.append(np.array(kept, dtype=float))
+            self._buffered += kept.shape[0]
+        while not self.complete and self._rows_seen >= self._next_checkpoint_rows():
+            new.extend(self._quantile_candidates(self._checkpoint))
+            self._checkpoint += 1
+            if 2**self._checkpoint - 1 >= self.max_thresholds:
+                self.complete = True
+                self._buffer = []
+        return [pair for pair in new if pair is not None]
+
+    def _add(self, feature: int, threshold: float):
+        chosen = self._chosen[feature]
+        if threshold in chosen or len(chosen) >= self.max_thresholds:
+            return None
+        chosen.add(threshold)
+        return feature, threshold
+
+    def _quantile_candidates(self, k: int) -> list:
+        values = np.sort(np.concatenate(self._buffer), axis=0)
+        n = values.shape[0]
+        levels = (2 * np.arange(1, 2**k + 1) - 1) / 2 ** (k + 1)
+        # The value with a fraction ``level`` of the rows at or below it.
+        positions = np.maximum(np.ceil(levels * n).astype(int) - 1, 0)
+        new = []
+        for j in range(self.n_features):
+            room = self.max_thresholds - len(self._chosen[j])
+            if room <= 0:
+                continue
+            column = values[:, j]
+            at = positions
+            if room < len(at):  # spread the last few evenly over the levels
+                at = at[np.linspace(0, len(at) - 1, room).round().astype(int)]
+            for low in np.unique(column[at]).tolist():
+                above = int(np.searchsorted(column, low, side="right"))
+                if above == n:
+                    continue
+                high = float(column[above])
+                threshold = low + (high - low) / 2
+                if not low <= threshold < high:  # adjacent floats
+                    threshold = low
+                new.append(self._add(j, threshold))
+        return new
