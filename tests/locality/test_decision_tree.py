@@ -15,8 +15,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
-from sklearn_localregret.engine import RegretTable, stump_column
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.engine import StumpRegretTable
 from sklearn_localregret.locality.decision_tree import (
     Leaf,
     Split,
@@ -32,6 +32,11 @@ from sklearn_localregret.locality.decision_tree import (
     tree_level,
 )
 from sklearn_localregret.locality.tree_coloring import TreeColoring, TreeRateGraph
+from sklearn_localregret.thresholds import (
+    FixedThresholds,
+    QuantileThresholds,
+    ThresholdTests,
+)
 
 # ---------------------------------------------------------------------------
 # references from the definitions
@@ -49,8 +54,20 @@ def all_trees(n_features, n_classes, used=frozenset()):
 
 def walk(tree, x):
     while isinstance(tree, Split):
-        tree = tree.true_child if x[tree.feature] else tree.false_child
+        tree = tree.true_child if x[tree.test] else tree.false_child
     return tree.label
+
+
+def stump_column(v, c_true, c_false, n_classes):
+    """Colour number of a stump: leaves first, then stumps test by test."""
+    return n_classes + (v * n_classes + c_true) * n_classes + c_false
+
+
+def boolean_coloring(n_features, n_classes, max_depth=None):
+    """The paper's colouring over 0/1 features: test v is feature v."""
+    tests = ThresholdTests(FixedThresholds(0.5), n_features)
+    tests.observe(np.zeros((1, n_features)))
+    return TreeColoring(tests, n_classes, max_depth)
 
 
 def utility(tree, X, y, w):
@@ -60,8 +77,8 @@ def utility(tree, X, y, w):
 def nodes_of(tree, path=()):
     out = [(path, tree)]
     if isinstance(tree, Split):
-        out += nodes_of(tree.true_child, path + ((tree.feature, 1),))
-        out += nodes_of(tree.false_child, path + ((tree.feature, 0),))
+        out += nodes_of(tree.true_child, path + ((tree.test, 1),))
+        out += nodes_of(tree.false_child, path + ((tree.test, 0),))
     return out
 
 
@@ -82,7 +99,7 @@ def edges_by_definition(tree, n_features, n_classes):
                 yield path, c, put(tree, path, Leaf(c))
         on_path = {v for v, _ in path}
         for v in range(n_features):
-            if v in on_path or (isinstance(sub, Split) and sub.feature == v):
+            if v in on_path or (isinstance(sub, Split) and sub.test == v):
                 continue
             for ct in range(n_classes):
                 for cf in range(n_classes):
@@ -163,7 +180,7 @@ def test_nodes_are_immutable_hashable_keys():
     assert {TREE: 1}[same] == 1
     assert Split(0, Leaf(0), Leaf(1)) != Split(0, Leaf(1), Leaf(0))
     with pytest.raises(AttributeError):
-        TREE.feature = 3
+        TREE.test = 3
 
 
 def test_sizes_levels_and_walks():
@@ -213,7 +230,7 @@ def test_export_text_matches_sklearn_format():
 
 @pytest.mark.parametrize("n_features, n_classes", [(2, 2), (2, 3), (3, 2)])
 def test_neighbours_are_the_papers_edges(n_features, n_classes):
-    coloring = TreeColoring(n_features, n_classes)
+    coloring = boolean_coloring(n_features, n_classes)
     trees = all_trees(n_features, n_classes)
     if n_features == 3:
         trees = trees[:: max(1, len(trees) // 400)]
@@ -227,10 +244,48 @@ def test_neighbours_are_the_papers_edges(n_features, n_classes):
 
 
 def test_max_depth_removes_the_stumps_below_it():
-    coloring = TreeColoring(3, 2, max_depth=1)
-    mask = coloring.edge_mask(compile_tree(Split(0, Leaf(0), Leaf(1))))
-    assert mask[0, 2:].reshape(3, 4).any(axis=1).tolist() == [False, True, True]
-    assert not mask[1:, 2:].any() and mask[1:, :2].sum() == 2
+    coloring = boolean_coloring(3, 2, max_depth=1)
+    leaf_mask, test_mask = coloring.edge_masks(compile_tree(Split(0, Leaf(0), Leaf(1))))
+    assert test_mask[0].tolist() == [False, True, True]
+    assert not test_mask[1:].any() and leaf_mask[1:].sum() == 2 and leaf_mask[0].all()
+
+
+def _decided_by_brute_force(tests, path, grid):
+    """Tests whose outcome is the same on every grid point that follows ``path``."""
+    feature, threshold = tests.feature, tests.threshold
+    points = np.array(np.meshgrid(*grid)).reshape(len(grid), -1).T
+    follows = np.ones(len(points), dtype=bool)
+    for v, branch in path:
+        follows &= (points[:, feature[v]] > threshold[v]) == bool(branch)
+    outcomes = points[follows][:, feature] > threshold
+    return outcomes.all(axis=0) | ~outcomes.any(axis=0)
+
+
+def test_numeric_tests_decided_by_the_path_are_not_edges():
+    """With several thresholds per feature, a stump whose test the path already
+    decides (all rows reaching the node go one way) is no edge; every other is.
+    Checked against a brute-force grid of points, on random paths."""
+    rng = np.random.default_rng(0)
+    tests = ThresholdTests(QuantileThresholds(max_thresholds=7, first_checkpoint=8), 3)
+    for _ in range(40):
+        tests.observe(rng.normal(size=(8, 3)).round(1))
+    assert tests.n_tests > 9  # several thresholds per feature
+    coloring = TreeColoring(tests, 2)
+    # Grid: each feature's thresholds and points between and beyond them.
+    grid = []
+    for j in range(3):
+        t = np.sort(tests.threshold[tests.feature == j])
+        grid.append(np.concatenate((t, (t[1:] + t[:-1]) / 2, [t[0] - 1, t[-1] + 1])))
+    for _ in range(200):
+        path = []
+        for _ in range(rng.integers(1, 5)):
+            open_tests = np.flatnonzero(coloring.available_tests(tuple(path)))
+            if open_tests.size == 0:
+                break
+            path.append((int(rng.choice(open_tests)), int(rng.integers(2))))
+        path = tuple(path)
+        expected = ~_decided_by_brute_force(tests, path, grid)
+        np.testing.assert_array_equal(coloring.available_tests(path), expected)
 
 
 def _round(seed=0):
@@ -242,7 +297,12 @@ def _round(seed=0):
 
 
 def _expected_update(tree, rounds, bias, n_features, n_classes):
-    """``{(path, column): (biased, unbiased)}`` over every colour at every node."""
+    """``{path: (biased, unbiased)}``: every colour's regret, by the definition.
+
+    For each round the utility of every neighbour (one subtree replaced) is
+    computed by walking every row down it; colours are numbered leaves first,
+    then stumps test by test (``stump_column``).
+    """
     width = n_classes + n_features * n_classes**2
     table = {p: (np.zeros(width), np.zeros(width)) for p, _ in nodes_of(tree)}
     for X, y, w in rounds:
@@ -254,26 +314,35 @@ def _expected_update(tree, rounds, bias, n_features, n_classes):
     return table
 
 
+def _unfactored(table, row, unbiased):
+    """A row of the factored table as one regret per colour (stump_column order)."""
+    leaves, stumps = table.dense_regrets(unbiased)
+    return np.concatenate((leaves[row], stumps[row].reshape(-1)))
+
+
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_learner_regret_update_matches_brute_force(regret):
     rounds = [_round(0), _round(1)]
     bias = 0.37
     clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, batch_size=6)
+    # This test is about the update: the played tree is fixed by replacing the
+    # (private) draw.
     clf._draw_tree = lambda rng: (TREE, False)  # play TREE every round
     X = np.vstack([r[0] for r in rounds])
     y = np.concatenate([r[1] for r in rounds])
     w = np.concatenate([r[2] for r in rounds])
     clf.partial_fit(X, y, classes=[0, 1, 2], sample_weight=w)
+    assert clf.test_features_.tolist() == [0, 1, 2, 3]  # 0/1 data: test v = x_v
 
     expected = _expected_update(TREE, rounds, bias, 4, 3)
-    table = clf._table
+    table = clf.regret_table_
     assert table.n_rows == len(expected) == 9
     unreached = 0
     for path, (biased, unbiased) in expected.items():
         row = table.find(path if regret == "external" else (TREE, path))
         assert row >= 0
-        np.testing.assert_allclose(table.biased[row], biased, atol=1e-12)
-        np.testing.assert_allclose(table.unbiased[row], unbiased, atol=1e-12)
+        np.testing.assert_allclose(_unfactored(table, row, False), biased, atol=1e-12)
+        np.testing.assert_allclose(_unfactored(table, row, True), unbiased, atol=1e-12)
         if path and path[0] == (0, 0):  # no row reaches it: -b per round, gain 0
             unreached += 1
             assert set(np.unique(biased)) == {0.0, -2 * bias}
@@ -282,33 +351,120 @@ def test_learner_regret_update_matches_brute_force(regret):
     assert clf.n_online_mistakes_ == pytest.approx(wrong)
 
 
+def _walk_numeric(tree, x, tests):
+    while isinstance(tree, Split):
+        j, t = tests.describe(tree.test)
+        tree = tree.true_child if x[j] > t else tree.false_child
+    return tree.label
+
+
+@pytest.mark.parametrize("n_classes", [2, 5, 20])
+def test_factored_regrets_equal_every_colour_unfactored(n_classes):
+    """Over a random numeric stream (tests entering as it goes, random played
+    trees, weights, a bias), every colour's factored regret equals the sum of
+    its per-round gains computed colour by colour, to 1e-9 relative."""
+    rng = np.random.default_rng(n_classes)
+    n_features, batch, bias = 3, 4, 0.3
+    clf = LocalRegretTreeClassifier(L=None, bias=bias, batch_size=batch,
+                                    max_thresholds=3, random_state=0)
+    played = []
+    real_draw = clf._draw_tree
+
+    def draw_and_remember(generator):  # the update is under test, not the draw
+        tree, chain = real_draw(generator)
+        played.append(tree)
+        return tree, chain
+
+    clf._draw_tree = draw_and_remember
+    X = rng.normal(size=(400, n_features)).round(2)
+    y = (X[:, 0] > 0) * (n_classes // 2) + rng.integers(0, 2, 400)
+    y = np.minimum(y, n_classes - 1)
+    w = rng.uniform(0.5, 2.0, 400)
+    clf.partial_fit(X, y, classes=np.arange(n_classes), sample_weight=w)
+    tests = ThresholdTests(QuantileThresholds(max_thresholds=3), n_features)
+    expected: dict = {}  # (path, colour) -> [biased, unbiased]
+    k = n_classes
+    for r, tree in enumerate(played):
+        Xr, yr, wr = X[r * batch:(r + 1) * batch], y[r * batch:(r + 1) * batch], \
+            w[r * batch:(r + 1) * batch]
+        tests.observe(Xr)
+        coloring = TreeColoring(tests, k)
+
+        def util(t):
+            return sum(wi for xi, yi, wi in zip(Xr, yr, wr)
+                       if _walk_numeric(t, xi, tests) == yi)
+
+        base = util(tree)
+        for path, colour, neighbour in coloring.neighbours(tree):
+            gain = util(neighbour) - base
+            entry = expected.setdefault((path, colour), [0.0, 0.0])
+            entry[0] += gain - bias
+            entry[1] += gain
+    assert tests.n_tests == clf.test_features_.size > n_features
+    np.testing.assert_array_equal(tests.threshold, clf.test_thresholds_)
+    table = clf.regret_table_
+    assert any(len(p) >= 2 for p in table.keys())  # deeper trees were played
+    for unbiased in (False, True):
+        leaves, stumps = table.dense_regrets(unbiased)
+        got = {}
+        for row, path in enumerate(table.keys()):
+            for c in range(k):
+                got[(path, c)] = leaves[row, c]
+            for v, c1, c2 in zip(*np.nonzero(np.ones(stumps.shape[1:], bool))):
+                got[(path, k + (v * k + c1) * k + c2)] = stumps[row, v, c1, c2]
+        for key, value in expected.items():
+            assert got[key] == pytest.approx(value[int(unbiased)], rel=1e-9, abs=1e-9)
+        # Colours never out of a played tree kept a regret of zero.
+        others = [value for key, value in got.items() if key not in expected]
+        assert not np.any(others)
+
+
 # ---------------------------------------------------------------------------
 # samplers against exact stationary distributions
 # ---------------------------------------------------------------------------
 
 
 def _random_colour_regrets(clf, rng, stump_boost=0.0):
-    """Fill the learner's (fresh) colour table with regrets spanning 1e-2 .. 1e2."""
+    """Fill the learner's (fresh) regret table with random leaf regrets and stump
+    factors (regrets spanning about 1e-2 .. 1e2, some zero, some negative).
+
+    Writes through the table's own update, one colour group at a time.
+    """
     clf._init_model(2, 2)
-    coloring = clf._coloring
+    table = clf._table
+    # 0/1 rows make test v = feature v (x_v > 0.5), as in the learner.
+    table.add_tests(clf._tests.observe(np.zeros((1, 2))))
+    assert table.n_tests == 2
     paths = {p for t in all_trees(2, 2) for p, _ in nodes_of(t)}
+    none2 = np.zeros((1, 2), bool)
     for path in sorted(paths):
-        # Only colours that exist at the path: no stump on a variable of it.
+        row = table.row(path)
+        leaves = rng.normal(size=2) * 10 ** rng.uniform(-2, 2, 2)
+        leaves[rng.random(2) < 0.4] = 0.0
+        table.update([row], leaves[None], np.ones((1, 2), bool), np.zeros((1, 2, 2)),
+                     np.zeros((1, 2)), np.zeros(1), none2)
         on_path = {v for v, _ in path}
-        cols = [c for c in range(coloring.width)
-                if c < 2 or (c - 2) // 4 not in on_path]
-        values = rng.normal(size=len(cols)) * 10 ** rng.uniform(-2, 2, len(cols))
-        values[rng.random(len(cols)) < 0.4] = 0.0
-        values[2:] += stump_boost  # favours larger trees
-        row = clf._table.row(path)
-        clf._table.update_entries(np.full(len(cols), row), cols, values)
+        for v in set(range(2)) - on_path:
+            a, b = rng.normal(size=(2, 2)) * 10 ** rng.uniform(-1, 1.5, (2, 2))
+            cost = rng.normal() * 5 - stump_boost  # a boost favours larger trees
+            true_counts = np.zeros((1, 2, 2))
+            true_counts[0, v] = a
+            only_v = none2.copy()
+            only_v[0, v] = True
+            table.update([row], np.zeros((1, 2)), none2, true_counts, (a + b)[None],
+                         np.array([cost]), only_v)
     clf._sampler.refresh()
 
 
-def _colour_rate(table):
+def _colour_rate(table, key=lambda tree, path: path):
     def rate(tree, path, col):
-        row = table.find(path)
-        return max(table.biased[row, col], 0.0) if row >= 0 else 0.0
+        row = table.find(key(tree, path))
+        if row < 0:
+            return 0.0
+        if col < 2:
+            return max(table.leaf_regrets(row)[col], 0.0)
+        v, pair = divmod(col - 2, 4)
+        return max(table.stump_regrets(row, v)[divmod(pair, 2)], 0.0)
     return rate
 
 
@@ -320,7 +476,7 @@ def test_learner_sampler_matches_exact_distribution_74_trees(seed):
     _random_colour_regrets(clf, rng)
     trees = all_trees(2, 2)
     assert len(trees) == 74
-    pi = dense_stationary(chain_matrix(trees, _colour_rate(clf._table), 2, 2), 0)
+    pi = dense_stationary(chain_matrix(trees, _colour_rate(clf.regret_table_), 2, 2), 0)
     exact = {t: p for t, p in zip(trees, pi) if p > 1e-15}
     n_draws = 20_000
     draws = Counter(clf._draw_tree(rng)[0] for _ in range(n_draws))
@@ -341,7 +497,7 @@ def test_finite_L_draw_is_the_documented_mixture(L):
     levels = bfs_levels(trees, 2, 2, Leaf(0))
     start = next(t for t in trees if levels[t] == L)
     clf.last_tree_ = start
-    rate = _colour_rate(clf._table)
+    rate = _colour_rate(clf.regret_table_)
 
     pi_inf = dense_stationary(chain_matrix(trees, rate, 2, 2), 0)
     redirected = chain_matrix(trees, rate, 2, 2, levels, L)
@@ -366,7 +522,7 @@ def test_chain_sampler_graph_lists_positive_colour_edges():
     clf = LocalRegretTreeClassifier(L=None)
     clf.partial_fit(np.zeros((5, 2)), np.zeros(5), classes=[0, 1])
     _random_colour_regrets(clf, rng)
-    rate = _colour_rate(clf._table)
+    rate = _colour_rate(clf.regret_table_)
     for tree in all_trees(2, 2)[::5]:
         targets, rates = clf._graph.positive_out_edges(tree)
         expected = {s: rate(tree, p, c) for p, c, s in edges_by_definition(tree, 2, 2)
@@ -381,12 +537,7 @@ def test_swap_distribution_is_exact(L):
     y = X[:, 0] ^ (rng.random(400) < 0.2)
     clf = LocalRegretTreeClassifier("swap", L=L, random_state=0).fit(X, y)
     trees = all_trees(2, 2)
-    table = clf._table
-
-    def rate(tree, path, col):
-        row = table.find((tree, path))
-        return max(table.biased[row, col], 0.0) if row >= 0 else 0.0
-
+    rate = _colour_rate(clf.regret_table_, key=lambda tree, path: (tree, path))
     levels = bfs_levels(trees, 2, 2, Leaf(0))
     pi = dense_stationary(chain_matrix(trees, rate, 2, 2, levels, L), 0)
     exact = {t: p for t, p in zip(trees, pi) if p > 1e-12}
@@ -397,7 +548,7 @@ def test_swap_distribution_is_exact(L):
 
 
 def test_rate_graph_swap_vertices_never_played_are_absorbing():
-    coloring = TreeColoring(2, 2)
-    graph = TreeRateGraph(RegretTable(coloring.width), coloring, per_tree=True)
+    coloring = boolean_coloring(2, 2)
+    graph = TreeRateGraph(StumpRegretTable(2, 2), coloring, per_tree=True)
     targets, rates = graph.positive_out_edges(Split(0, Leaf(0), Leaf(1)))
     assert targets == [] and rates.size == 0
