@@ -187,6 +187,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "n_predict_trees": [Interval(Integral, 1, None, closed="left")],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "warm_start": [Interval(Integral, 0, None, closed="left")],
     }
 
     # The rounds read real values: the tests x_j > t are evaluated on them.
@@ -201,6 +202,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         batch_size=5,
         binarize=None,
         max_thresholds=7,
+        warm_start=0,
         max_depth=None,
         n_mcmc_steps=200,
         n_predict_trees=100,
@@ -212,6 +214,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.batch_size = batch_size
         self.binarize = binarize
         self.max_thresholds = max_thresholds
+        self.warm_start = warm_start
         self.max_depth = max_depth
         self.n_mcmc_steps = n_mcmc_steps
         self.n_predict_trees = n_predict_trees
@@ -244,6 +247,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             )
         self.last_tree_ = Leaf(0)
         self.n_mcmc_draws_ = 0
+        self._window = _RowWindow(self.warm_start, n_features)
+
+    def _warm_start_sites(self, layout, rows, new) -> None:
+        """Start new sites from the recent rows that reach them (see Notes)."""
+        X, y, w = self._window.contents()
+        if not new or y.size == 0:
+            return
+        stats = self._coloring.node_statistics(
+            layout, new, self._tests.outcomes(X), y, w)
+        leaf_mask, test_mask = self._coloring.edge_masks(layout)
+        self._table.update([rows[i] for i in new], stats.leaf_gains,
+                           leaf_mask[new], stats.true_counts, stats.class_counts,
+                           stats.correct, test_mask[new])
 
     def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
         """A tree from pi; also whether the approximate chain sampler drew it."""
@@ -279,13 +295,17 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             at = slice(lo - start, hi - start)
             wrong += self._play_round(
                 outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
+            self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi])
         return wrong
 
     def _play_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)
         layout = compile_tree(tree)
+        new = self._graph.new_nodes(layout) if self.warm_start else []
+        table_rows = self._graph.rows(layout)
+        self._warm_start_sites(layout, table_rows, new)
         stats = self._coloring.round_statistics(layout, outcomes, y, weight, rows)
-        self._coloring.update(self._table, self._graph.rows(layout), layout, stats,
+        self._coloring.update(self._table, table_rows, layout, stats,
                               self.round_bias(weight.sum()))
         # Bring the samplers' caches up to date now, so that reading the model
         # (predict, inspection) never writes to it.
@@ -456,3 +476,30 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """Threshold of each test ``x_j > t``, in order of entry."""
         check_is_fitted(self)
         return self._tests.threshold.copy()
+
+
+class _RowWindow:
+    """The last ``size`` rows learnt (features, labels, weights), oldest first."""
+
+    def __init__(self, size: int, n_features: int):
+        self.size = int(size)
+        self._X = np.zeros((self.size, n_features))
+        self._y = np.zeros(self.size, dtype=np.intp)
+        self._w = np.zeros(self.size)
+        self._count = 0  # rows ever added
+
+    def add(self, X, y, w) -> None:
+        if self.size == 0:
+            return
+        m = X.shape[0]
+        at = (self._count + np.arange(m)) % self.size
+        self._X[at], self._y[at], self._w[at] = X, y, w
+        self._count += m
+
+    def contents(self):
+        n = min(self._count, self.size)
+        if self._count <= self.size:
+            order = np.arange(n)
+        else:
+            order = (self._count + np.arange(self.size)) % self.size
+        return self._X[order], self._y[order], self._w[order]

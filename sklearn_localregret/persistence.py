@@ -28,9 +28,11 @@ from .engine.finite_chain import FiniteChainSampler
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.regret_table import RegretTable
+from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
 from .locality.tree_coloring import TreeColoring, TreeRateGraph
+from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
 __all__ = ["trusted_types"]
 
@@ -44,6 +46,10 @@ _OUR_TYPES = (
     OnlineMaxSAT,
     Winnow2Classifier,
     RegretTable,
+    StumpRegretTable,
+    ThresholdTests,
+    QuantileThresholds,
+    FixedThresholds,
     FiniteChainSampler,
     HierarchicalSampler,
     UniformizedChainSampler,

@@ -37,6 +37,7 @@ from .decision_tree import (
     Tree,
     TreeLayout,
     compile_tree,
+    predict_tree,
     replace_subtree,
     route_rows,
     tree_level,
@@ -142,17 +143,19 @@ class TreeColoring:
         >>> import numpy as np
         >>> from sklearn_localregret.thresholds import ThresholdTests
         >>> from sklearn_localregret.thresholds import QuantileThresholds
-        >>> tests = ThresholdTests(QuantileThresholds(first_checkpoint=4), 1)
-        >>> tests.observe(np.array([[1.0], [2.0], [3.0], [4.0]]))
+        >>> source = QuantileThresholds(first_checkpoint=4, growth=2)
+        >>> tests = ThresholdTests(source, n_features=1)
+        >>> tests.observe(np.array([[1.0], [2.0], [3.0], [4.0]]))  # the median
         1
-        >>> tests.observe(np.array([[5.0]] * 60))  # quartiles of 64 rows
+        >>> tests.observe(np.array([[1.5], [2.5], [3.5], [4.5]]))  # the quartiles
         2
         >>> tests.threshold
-        array([2.5, 4.5, 5. ])
-        >>> TreeColoring(tests, 2).available_tests(((0, 1),))  # x > 2.5
-        array([False,  True,  True])
-        >>> TreeColoring(tests, 2).available_tests(((1, 0),))  # x <= 4.5
-        array([ True, False, False])
+        array([2.5 , 1.75, 3.75])
+        >>> coloring = TreeColoring(tests, n_classes=2)
+        >>> coloring.available_tests(((0, 1),))  # below x > 2.5: x > 1.75 is decided
+        array([False, False,  True])
+        >>> coloring.available_tests(((2, 0),))  # below x <= 3.75
+        array([ True,  True, False])
         """
         n_tests = self.tests.n_tests
         cached = self._available.get(path)
@@ -304,6 +307,35 @@ class TreeColoring:
         return RoundStatistics(leaf_gains, true_counts, class_counts, correct,
                                prediction)
 
+    def node_statistics(
+        self,
+        layout: TreeLayout,
+        nodes: list[int],
+        outcomes: np.ndarray,
+        y: np.ndarray,
+        weight: np.ndarray,
+    ) -> RoundStatistics:
+        """:meth:`round_statistics` of some nodes only, vectorised over many rows.
+
+        Made for a window of recent rows: which rows reach a node is read from
+        its path's tests, one numpy operation per test, instead of walking
+        every row down the tree.
+        """
+        k = self.n_classes
+        prediction = predict_tree(layout, outcomes)
+        labelled = np.zeros((y.shape[0], k))
+        labelled[np.arange(y.shape[0]), y] = weight
+        reach = np.ones((len(nodes), y.shape[0]))
+        for i, node in enumerate(nodes):
+            for v, branch in layout.paths[node]:
+                reach[i] *= outcomes[:, v] == bool(branch)
+        class_counts = reach @ labelled
+        correct = reach @ np.where(prediction == y, weight, 0.0)
+        per_node = reach[:, None, :] * labelled.T[None, :, :]
+        true_counts = (per_node @ outcomes.astype(float)).transpose(0, 2, 1)
+        return RoundStatistics(class_counts - correct[:, None], true_counts,
+                               class_counts, correct, prediction)
+
     def update(self, table: StumpRegretTable, rows, layout: TreeLayout,
                stats: RoundStatistics, bias: float) -> None:
         """Apply a round's statistics to the played tree's ``rows`` of ``table``."""
@@ -374,6 +406,15 @@ class TreeRateGraph:
 
     def level(self, vertex: Tree) -> int:
         return tree_level(vertex, self.root.label)
+
+    def new_nodes(self, layout: TreeLayout) -> list[int]:
+        """Nodes of a tree about to be played whose site has no row yet."""
+        if self.per_tree:
+            if layout.tree in self._played:
+                return []
+            return list(range(layout.n_nodes))
+        find = self.table.find
+        return [i for i, path in enumerate(layout.paths) if find(path) < 0]
 
     def rows(self, layout: TreeLayout) -> list[int]:
         """Table rows of the nodes of a tree that is being played (created)."""
