@@ -19,7 +19,7 @@ them satisfiable, and mean soft cost at most 1.5 x RC2's mean optimum + 1,
 each run within the time limit. Run::
 
     python benchmarks/bench_solve.py [--sizes 30 50 70 100] [--seeds 5]
-                                     [--time-limit 10]
+                                     [--time-limit 10] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -107,6 +107,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seeds", type=int, default=5, help="instances per size")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--flips", type=int, default=100_000)
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="write the instances into DIR and keep them")
     args = parser.parse_args(argv)
     try:
         import pysat  # noqa: F401
@@ -125,6 +127,9 @@ def main(argv=None) -> None:
     print("-" * len(header))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            tmp = args.keep
         for n in args.sizes:
             for seed in range(args.seeds):
                 formula = random_instance(n, seed)

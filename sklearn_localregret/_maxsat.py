@@ -183,7 +183,8 @@ class OnlineMaxSAT:
         ----------
         clauses : clause or sequence of clauses
             DIMACS literals, e.g. ``[1, -3]`` or ``[[1, -3], [2]]``; a PySAT
-            ``CNF``/``WCNF`` is accepted too.
+            ``CNF``/``WCNF`` is accepted too. Literals may be numpy integers or
+            whole floats; fractional floats and mappings raise.
         weights : array-like of shape (n_clauses,), default=None
             Clause weights (non-negative; 1 when None).
 

@@ -26,6 +26,7 @@ code  meaning
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -154,10 +155,10 @@ def solve_formula(
     compact, used = _compact(formula)
     state = _SearchState(compact, lower_bound, on_cost)
     rng = np.random.default_rng(seed)
+    state.consider(np.zeros(compact.n_vars, dtype=bool))  # the learner's root
     interrupted = False
     try:
         with _signals_interrupt():
-            state.consider(np.zeros(compact.n_vars, dtype=bool))
             if len(compact) and not state.proven and passes > 0:
                 half = None if deadline is None else start + (deadline - start) / 2
                 _online_passes(compact, passes, regret, rng, half, state, on_progress)
@@ -378,6 +379,18 @@ def run(args, stdout=None, stderr=None) -> int:
     """Run the ``solve`` command for parsed ``args``; returns the exit code."""
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
+    try:
+        return _run(args, stdout, stderr)
+    except KeyboardInterrupt:  # before the search began (it answers itself)
+        print("interrupted", file=stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _run(args, stdout, stderr) -> int:
     start = time.monotonic()
     deadline = None if args.time_limit is None else start + args.time_limit
     source = sys.stdin.buffer if args.path == "-" else args.path
