@@ -2,11 +2,13 @@
 
 A literal is a non-zero ``int``: ``+(i + 1)`` is variable ``i`` and ``-(i + 1)``
 its negation; a clause is a tuple of literals of any width. This module reads
-DIMACS CNF and both WCNF formats into a :class:`WeightedFormula`, normalises the
-many shapes a user may hand over (:func:`as_clauses`, :func:`as_formula`);
-:mod:`sklearn_localregret._clause_matrix` evaluates assignments in bulk. It
-imports nothing beyond numpy; PySAT objects are recognised by their
-attributes.
+DIMACS CNF and both WCNF formats into a :class:`WeightedFormula` (the bytes and
+the tokens are :mod:`sklearn_localregret._dimacs_reader`'s job), and normalises
+the many shapes a user may hand over through one reading of a clause
+(:func:`as_clauses`, :func:`as_formula`, and :func:`split_weighted` for
+``(clause, weight)`` pairs); :mod:`sklearn_localregret._clause_matrix`
+evaluates assignments in bulk. It imports nothing beyond numpy; PySAT objects
+are recognised by their attributes.
 """
 
 from __future__ import annotations

@@ -221,9 +221,10 @@ def _online_passes(formula, passes, regret, rng, deadline, state, on_progress):
             chunk = order[lo:lo + _ROUNDS_PER_CHECK]
             learner.partial_fit([clauses[k] for k in chunk], weights=weights[chunk])
             state.n_rounds = learner.n_rounds_
+            if on_progress is not None:
+                on_progress(f"pass {done + 1}/{passes}, {lo + len(chunk)}/"
+                            f"{len(order)} clauses: {state.describe()}")
         state.consider(learner.best_assignment())
-        if on_progress is not None:
-            on_progress(f"pass {done + 1}/{passes}: {state.describe()}")
         if state.proven:
             return
 
@@ -348,28 +349,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "CNF otherwise.",
         epilog="exit codes: 30 OPTIMUM FOUND, 10 SATISFIABLE, 20 UNSATISFIABLE, "
         "0 UNKNOWN, 2 bad input or options (one line on stderr), 1 internal "
-        "error. SIGTERM or Ctrl-C stops the search and prints the best answer.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        "error. SIGTERM or Ctrl-C stops the search and prints the best answer.")
     parser.add_argument("path", help="DIMACS .cnf or .wcnf file, optionally .gz, "
                         ".bz2 or .xz; '-' reads standard input")
     parser.add_argument("--passes", type=_non_negative_int, default=10,
-                        help="passes of the online learner over the clauses")
+                        help="passes of the online learner over the clauses (10)")
     parser.add_argument("--flips", type=_non_negative_int, default=100_000,
-                        help="WalkSAT flips polishing the learner's assignment")
+                        help="WalkSAT flips polishing the learner's assignment "
+                        "(100000)")
     parser.add_argument("--time-limit", type=_positive_float, default=None,
                         metavar="SECONDS", help="wall-clock limit: the passes stop "
-                        "at half of it, the polish at the limit (default: none)")
+                        "at half of it, the polish at the limit (none)")
     parser.add_argument("--regret", choices=["external", "swap"],
-                        default="external", help="the learner's regret")
-    parser.add_argument("--seed", type=int, default=0, help="random seed")
+                        default="external", help="the learner's regret (external)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
     parser.add_argument("--format", choices=["cnf", "wcnf"], default=None,
-                        help="how to read a file without a p-line (default: by "
+                        help="how to read a file without a p-line (by default, "
                         "the rule above)")
     parser.add_argument("--max-vars", type=_positive_int, default=10_000_000,
-                        help="refuse files with a variable index beyond this")
+                        metavar="N", help="refuse files with a variable index "
+                        "beyond N (10000000)")
     parser.add_argument("--v-format", choices=["literals", "bits"],
-                        default="literals", help="'v 1 -2 3 0' (SAT competition) "
-                        "or 'v 101' (MaxSAT Evaluation 2020 on)")
+                        default="literals", help="'v 1 -2 3 0' (SAT competition; "
+                        "the default) or 'v 101' (MaxSAT Evaluation since 2020)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress lines on stderr")
     return parser
