@@ -119,10 +119,11 @@ def main(argv=None) -> None:
         print("python-sat is not installed: no RC2 optimum to compare with")
 
     header = (f"{'n':>4} {'seed':>4} {'hard':>4} {'soft':>4} {'RC2 opt':>7} "
-              f"{'RC2 s':>6} {'solve':>6} {'exit':>4} {'s':>6} {'s line':<14} "
+              f"{'RC2 s':>6} {'solve':>6} {'exit':>4} {'secs':>6} {'s line':<14} "
               f"{'learner':>7} {'walksat':>7}")
-    print(f"solve --time-limit {args.time_limit:g} --flips {args.flips} "
-          "(costs: falsified soft weight; '-' = a hard clause violated)")
+    print(f"solve --time-limit {args.time_limit:g} --flips {args.flips}; costs are "
+          "the falsified soft weight, '-' when a hard clause is violated; secs "
+          "is solve's wall time")
     print(header)
     print("-" * len(header))
     rows = []
