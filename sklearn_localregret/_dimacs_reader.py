@@ -150,9 +150,10 @@ def _read_path(path: str) -> bytes:
             return raw.read()
         kind, _, opener = _COMPRESSED[ext]
         if found is None or found[0] != kind:
-            actual = "plain text" if found is None else f"{found[0]} data"
+            actual = (f"its first bytes are {head[:8]!r}" if found is None
+                      else f"it is {found[0]} data")
             raise DimacsError(f"the name ends in {ext} but the file is not {kind} "
-                              f"data (its first bytes look like {actual})", path)
+                              f"data ({actual})", path)
         try:
             with opener(raw, "rb") as fh:
                 return fh.read()
