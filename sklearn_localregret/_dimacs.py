@@ -2,34 +2,36 @@
 
 A literal is a non-zero ``int``: ``+(i + 1)`` is variable ``i`` and ``-(i + 1)``
 its negation; a clause is a tuple of literals of any width. This module reads
-DIMACS CNF and both WCNF formats into a :class:`WeightedFormula`, normalises the
-many shapes a user may hand over (:func:`as_clauses`, :func:`as_formula`);
-:mod:`sklearn_localregret._clause_matrix` evaluates assignments in bulk. It
-imports nothing beyond numpy; PySAT objects are recognised by their
-attributes.
+DIMACS CNF and both WCNF formats into a :class:`WeightedFormula` (the bytes and
+the tokens are :mod:`sklearn_localregret._dimacs_reader`'s job), and normalises
+the many shapes a user may hand over through one reading of a clause
+(:func:`as_clauses`, :func:`as_formula`, and :func:`split_weighted` for
+``(clause, weight)`` pairs); :mod:`sklearn_localregret._clause_matrix`
+evaluates assignments in bulk. It imports nothing beyond numpy; PySAT objects
+are recognised by their attributes.
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
-import lzma
 import math
 import os
 import reprlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Literal
 
 import numpy as np
 
+from ._dimacs_reader import DimacsError, parse_dimacs, read_source
+
 __all__ = [
+    "DimacsError",
     "WeightedFormula",
     "as_clauses",
     "as_formula",
     "read_dimacs",
+    "split_weighted",
 ]
 
 Clauses = tuple[tuple[int, ...], ...]
@@ -66,6 +68,11 @@ def _literal(x, index: int, clause, n_vars: int | None) -> int:
 
 
 def _clause(clause, index: int, n_vars: int | None) -> tuple[int, ...]:
+    if isinstance(clause, Mapping):
+        raise TypeError(
+            f"clause {index} {_short.repr(clause)} is a mapping: give a sequence of "
+            "integer literals (a mapping would be read as its keys)"
+        )
     if isinstance(clause, (str, bytes)) or not isinstance(clause, Iterable):
         raise TypeError(
             f"clause {index} {clause!r} is not a sequence of integer literals"
@@ -331,6 +338,11 @@ def as_formula(obj, n_vars: int | None = None, weights=None) -> WeightedFormula:
         raise TypeError(
             "got a string or path: read DIMACS text or files with read_dimacs()"
         )
+    if isinstance(obj, Mapping):
+        raise TypeError(
+            f"got a {type(obj).__name__}: clauses are sequences of integer "
+            "literals (a mapping would be read as its keys)"
+        )
     hard = None
     if isinstance(obj, WeightedFormula):
         clauses, own_w, hard, nv = obj.clauses, obj.weights, obj.hard, obj.n_vars
@@ -360,7 +372,7 @@ def _clauses_of_sequence(obj) -> list:
         if obj.ndim == 2:
             return list(obj)
         raise ValueError(f"a clause array must be 1-d or 2-d, got shape {obj.shape}")
-    if not isinstance(obj, Iterable):
+    if isinstance(obj, Mapping) or not isinstance(obj, Iterable):
         raise TypeError(
             f"expected a clause, a sequence of clauses, a WeightedFormula or a "
             f"PySAT formula, got {type(obj).__name__}"
@@ -368,10 +380,71 @@ def _clauses_of_sequence(obj) -> list:
     items = list(obj)
     if not items:
         raise ValueError("got an empty sequence: neither a clause nor clauses")
-    first = items[0]
-    if isinstance(first, (Real, np.bool_)) or first is None:
-        return [items]
-    return items
+    return [items] if _is_scalar(items[0]) else items
+
+
+def _is_scalar(x) -> bool:
+    """A literal-like item (a number, bool or None): not a clause of its own."""
+    return isinstance(x, (Real, np.number, np.bool_)) or x is None or (
+        isinstance(x, np.ndarray) and x.ndim == 0
+    )
+
+
+def split_weighted(items) -> tuple[list, list]:
+    """One clause per item, each a clause or a ``(clause, weight)`` pair.
+
+    The reading of :meth:`~sklearn_localregret.OnlineMaxSAT.run`'s stream: an
+    item is a pair when it is a tuple or list of two whose first element is a
+    clause (not a literal); any other item is a clause, a lone literal a
+    clause of one. The clauses themselves are validated later, by
+    :func:`as_formula`, as everywhere else.
+
+    Parameters
+    ----------
+    items : iterable
+
+    Returns
+    -------
+    clauses : list
+        The clauses, unvalidated.
+    weights : list of float
+        1.0 for items without a weight.
+
+    Raises
+    ------
+    TypeError
+        A pair's weight is not a number (or is a bool); ``items`` is a string,
+        a mapping or not iterable.
+
+    Examples
+    --------
+    >>> split_weighted([[1, -2], ([3], 2.5), 4, [1.0, 2.0]])
+    ([[1, -2], [3], (4,), [1.0, 2.0]], [1.0, 2.5, 1.0, 1.0])
+    """
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"expected an iterable of clauses or (clause, weight) pairs, got "
+            f"{type(items).__name__}"
+        )
+    clauses, weights = [], []
+    for index, item in enumerate(items):
+        weight = 1.0
+        if (isinstance(item, (tuple, list)) and len(item) == 2
+                and not _is_scalar(item[0])):
+            item, weight = item
+            if isinstance(weight, (bool, np.bool_)) or not isinstance(
+                weight, (Real, np.number)
+            ):
+                raise TypeError(
+                    f"item {index}: the weight {_short.repr(weight)} of the pair "
+                    f"(clause, weight) is not a number"
+                )
+            weight = float(weight)
+        elif _is_scalar(item):
+            item = (item,)
+        clauses.append(item)
+        weights.append(weight)
+    return clauses, weights
 
 
 def as_clauses(
@@ -406,37 +479,72 @@ def as_clauses(
 # -- reading ----------------------------------------------------------------
 
 
-def read_dimacs(source) -> WeightedFormula:
+def read_dimacs(
+    source,
+    *,
+    format: Literal["cnf", "wcnf"] | None = None,
+    max_vars: int | None = None,
+) -> WeightedFormula:
     """Read DIMACS CNF or WCNF (classic or 2022 format) into a formula.
 
     Parameters
     ----------
-    source : str, os.PathLike or file object
-        A path (``os.PathLike``, or a ``str`` that is not text; ``.gz``, ``.bz2``
-        and ``.xz`` files are decompressed), an open text or binary file, or the
-        text itself. A ``str`` is text when it contains a newline or its first
-        word is ``p``, ``c``, ``h`` or a number; otherwise it is a path.
+    source : str, os.PathLike, bytes or file object
+        A path (``os.PathLike``, or a ``str`` that is not text), an open text or
+        binary file, bytes, or the text itself. A ``str`` is text when it
+        contains a newline or its first word is ``p``, ``c``, ``h`` or a
+        number; otherwise it is a path. A path ending in ``.gz``, ``.bz2`` or
+        ``.xz`` is decompressed; its first bytes must match that extension, and
+        a compressed file under another name is an error.
+    format : {"cnf", "wcnf"}, default=None
+        How to read input *without* a p-line: ``"cnf"`` as plain clauses of
+        weight 1, ``"wcnf"`` as the 2022 WCNF format. None applies the rule of
+        the Notes. A p-line, when there is one, always decides.
+    max_vars : int, default=None
+        Largest variable index accepted (in the p-line and in the clauses);
+        None for no limit. Reading allocates nothing per variable, but a
+        solver given the formula may: this is the check before it does.
 
     Returns
     -------
     WeightedFormula
         ``p cnf V C``: every clause soft with weight 1. ``p wcnf V C [top]``:
         each clause starts with its weight, a weight ``>= top`` makes it hard
-        (without ``top`` all are soft). No p-line: the 2022 WCNF format, ``h lits
-        0`` hard and ``weight lits 0`` soft, ``n_vars`` the largest variable.
-        Hard clauses weigh the formula's ``top`` (not the file's).
+        (without ``top`` all are soft). 2022 WCNF: ``h lits 0`` hard and
+        ``weight lits 0`` soft, ``n_vars`` the largest variable. Hard clauses
+        weigh the formula's ``top`` (not the file's).
 
     Raises
     ------
-    ValueError
-        With the line number: a bad or misplaced p-line, a non-numeric token, a
-        literal beyond ``V``, a bad weight, an empty clause, a clause missing its
-        terminating 0 at the end, or a clause count different from ``C``.
+    DimacsError
+        A ``ValueError`` whose message starts with the file's name (for a file)
+        and the line number (where there is one): bytes that are not UTF-8 text
+        on a clause line, compression that is truncated, corrupt or does not
+        match the extension, input without a p-line and without clauses (empty
+        or only comments), a bad or misplaced p-line, a token that is not a
+        number, a literal beyond ``V`` or ``max_vars``, a bad weight, an empty
+        clause, a clause missing its terminating 0 at the end, or a clause
+        count different from ``C``.
+    OSError
+        The path cannot be opened (``FileNotFoundError``,
+        ``IsADirectoryError``, ``PermissionError``), with its name.
+    TypeError
+        ``source`` is not a path, file object, bytes or text.
 
     Notes
     -----
-    Lines starting with ``c`` are comments, clauses may span lines (or share
-    one), and a line starting with ``%`` ends the formula (SATLIB files).
+    **Which format.** The p-line decides: ``p cnf`` is CNF, ``p wcnf`` classic
+    WCNF. Input without one is 2022-format WCNF when ``format="wcnf"``, when
+    the file's name ends in ``.wcnf`` (before any compression extension) or
+    when a line starts with ``h`` (a hard clause, which only that format has);
+    otherwise it is plain CNF, every number a literal. The numbers are never
+    used to guess: ``1 -3 0`` without a p-line is the clause ``(1, -3)``
+    unless the input is WCNF by this rule, where ``1`` is the weight.
+
+    Lines starting with ``c`` are comments (they may hold any bytes), clauses
+    may span lines (or share one), and a line starting with ``%`` ends the
+    formula (SATLIB files). Clause lines hold only ASCII numbers: literals are
+    integers, weights non-negative finite numbers.
 
     Examples
     --------
@@ -445,133 +553,23 @@ def read_dimacs(source) -> WeightedFormula:
     (((1, -3), (2, 3)), 3)
     >>> read_dimacs("h 1 2 0\\n5 -1 0\\n").weights
     array([6., 5.])
-    >>> read_dimacs("p cnf 2 1\\n1 3 0\\n")
-    Traceback (most recent call last):
-    ...
-    ValueError: line 2: literal 3 is beyond the 2 variables of the p-line
+    >>> read_dimacs("1 -3 0\\n2 3 0\\n").clauses  # no p-line, no h: plain CNF
+    ((1, -3), (2, 3))
+    >>> read_dimacs("1 -3 0\\n2 3 0\\n", format="wcnf").weights
+    array([1., 2.])
+    >>> try:
+    ...     read_dimacs("p cnf 2 1\\n1 3 0\\n")
+    ... except ValueError as exc:
+    ...     print(exc)
+    line 2: literal 3 is beyond the 2 variables of the p-line
     """
-    return _parse(_read_text(source))
-
-
-def _read_text(source) -> str:
-    if hasattr(source, "read"):
-        text = source.read()
-        return text.decode("utf-8") if isinstance(text, bytes) else text
-    if isinstance(source, bytes):
-        return source.decode("utf-8")
-    if isinstance(source, str) and _looks_like_text(source):
-        return source
-    if not isinstance(source, (str, os.PathLike)):
-        raise TypeError(
-            f"source must be a path, a file object or DIMACS text, got "
-            f"{type(source).__name__}"
-        )
-    path = os.fspath(source)
-    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(
-        os.path.splitext(path)[1].lower(), io.open
-    )
-    with opener(path, "rt", encoding="utf-8") as fh:
-        return fh.read()
-
-
-def _looks_like_text(s: str) -> bool:
-    if "\n" in s or "\r" in s:
-        return True
-    words = s.split(None, 1)
-    if not words:
-        return False
-    word = words[0]
-    return word in ("p", "c", "h") or word.lstrip("+-").replace(".", "", 1).isdigit()
-
-
-def _parse(text: str) -> WeightedFormula:
-    kind, n_vars, n_decl, top, p_line = "new", None, None, None, 0
-    clauses, weights, hard = [], [], []
-    lits: list[int] = []
-    head = None  # the pending clause's weight ("h" for hard) in WCNF
-    start = 0  # line where the pending clause began
-    for number, line in enumerate(text.splitlines(), start=1):
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("c"):
-            continue
-        if tokens[0].startswith("%"):
-            break
-        if tokens[0] == "p":
-            if p_line or clauses or lits or head is not None:
-                raise ValueError(f"line {number}: the p-line must come first, once")
-            kind, n_vars, n_decl, top = _p_line(tokens, number)
-            p_line = number
-            continue
-        for tok in tokens:
-            if kind != "cnf" and head is None:
-                head, start = _weight(tok, number), number
-                continue
-            try:
-                lit = int(tok)
-            except ValueError:
-                raise ValueError(
-                    f"line {number}: {tok!r} is not an integer literal"
-                ) from None
-            if not lits and kind == "cnf":
-                start = number
-            if lit:
-                if n_vars is not None and abs(lit) > n_vars:
-                    raise ValueError(
-                        f"line {number}: literal {lit} is beyond the {n_vars} "
-                        "variables of the p-line"
-                    )
-                lits.append(lit)
-                continue
-            if not lits:
-                raise ValueError(f"line {number}: empty clause")
-            is_hard = head == "h" or (top is not None and head >= top)
-            clauses.append(tuple(lits))
-            weights.append(0.0 if is_hard else (1.0 if head is None else head))
-            hard.append(is_hard)
-            lits, head = [], None
-    if lits or head is not None:
+    if format not in (None, "cnf", "wcnf"):
+        raise ValueError(f"format must be None, 'cnf' or 'wcnf', got {format!r}")
+    if max_vars is not None and (isinstance(max_vars, bool)
+                                 or not isinstance(max_vars, Integral)
+                                 or max_vars < 0):
         raise ValueError(
-            f"line {start}: the clause starting here is missing its terminating 0"
-        )
-    if n_decl is not None and n_decl != len(clauses):
-        raise ValueError(
-            f"line {p_line}: the p-line declares {n_decl} clauses but "
-            f"{len(clauses)} were read"
-        )
-    return WeightedFormula(clauses, n_vars=n_vars, weights=np.asarray(weights),
-                           hard=np.asarray(hard, dtype=bool))
-
-
-def _p_line(tokens: list[str], number: int):
-    kind = tokens[1] if len(tokens) > 1 else ""
-    sizes = (4,) if kind == "cnf" else (4, 5) if kind == "wcnf" else ()
-    if len(tokens) not in sizes:
-        raise ValueError(
-            f"line {number}: bad p-line {' '.join(tokens)!r}; expected "
-            "'p cnf V C' or 'p wcnf V C [top]'"
-        )
-    try:
-        n_vars, n_clauses = int(tokens[2]), int(tokens[3])
-    except ValueError:
-        n_vars = n_clauses = -1
-    if n_vars < 0 or n_clauses < 0:
-        raise ValueError(
-            f"line {number}: bad p-line {' '.join(tokens)!r}; V and C must be "
-            "non-negative integers"
-        )
-    top = _weight(tokens[4], number) if len(tokens) == 5 else None
-    return ("classic" if kind == "wcnf" else "cnf"), n_vars, n_clauses, top
-
-
-def _weight(tok: str, number: int):
-    if tok == "h":
-        return "h"
-    try:
-        w = float(tok)
-    except ValueError:
-        w = math.nan
-    if not (math.isfinite(w) and w >= 0):
-        raise ValueError(
-            f"line {number}: weight {tok!r} is not a finite non-negative number"
-        )
-    return w
+            f"max_vars must be None or a non-negative integer, got {max_vars!r}")
+    text, name = read_source(source)
+    clauses, weights, hard, n_vars = parse_dimacs(text, name, format, max_vars)
+    return WeightedFormula(clauses, n_vars=n_vars, weights=weights, hard=hard)

@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ._clause_matrix import clause_matrix
-from ._dimacs import as_clauses
+from ._dimacs import as_clauses, split_weighted
 from ._random import check_generator
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
 
@@ -183,7 +183,8 @@ class OnlineMaxSAT:
         ----------
         clauses : clause or sequence of clauses
             DIMACS literals, e.g. ``[1, -3]`` or ``[[1, -3], [2]]``; a PySAT
-            ``CNF``/``WCNF`` is accepted too.
+            ``CNF``/``WCNF`` is accepted too. Literals may be numpy integers or
+            whole floats; fractional floats and mappings raise.
         weights : array-like of shape (n_clauses,), default=None
             Clause weights (non-negative; 1 when None).
 
@@ -233,27 +234,20 @@ class OnlineMaxSAT:
         Parameters
         ----------
         stream : iterable
-            Items are clauses (``[1, -2]``) or ``(clause, weight)`` pairs. The
-            stream is read and validated completely before the first round.
+            Items are clauses (``[1, -2]``, or a lone literal ``3``) or
+            ``(clause, weight)`` pairs: a tuple or list of two is a pair when its
+            first element is a clause, so ``(3, -4)`` and ``[1.0, 2.0]`` are
+            clauses of two literals. Clauses are validated as by
+            :meth:`observe` (whole floats are literals, fractional floats and
+            mappings are errors). The stream is read and validated completely
+            before the first round.
 
         Returns
         -------
         ndarray of shape (n_items,)
             The satisfied weight of every round.
         """
-        clauses, weights = [], []
-        for item in stream:
-            if (isinstance(item, (tuple, list)) and len(item) == 2
-                    and not isinstance(item[0], (Integral, np.integer))
-                    and isinstance(item[1], (Real, np.number))
-                    and not isinstance(item[1], (bool, np.bool_))):
-                item, weight = item
-            else:
-                weight = 1.0
-            if isinstance(item, (Integral, np.integer)):
-                item = (item,)
-            clauses.append(item)
-            weights.append(weight)
+        clauses, weights = split_weighted(stream)
         if not clauses:
             return np.zeros(0)
         return self._play_all(_FlatClauses(clauses, self.n_vars, weights), 1)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+from . import _solve
 
 __all__ = ["main", "build_parser"]
 
@@ -47,16 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--quick", action="store_true",
                          help="a small run that finishes in seconds")
         cmd.add_argument("--quiet", action="store_true", help="no progress bars")
-    solve = sub.add_parser(
-        "solve", help="run OnlineMaxSAT over a DIMACS CNF/WCNF file",
-        description="Feed the file's clauses to OnlineMaxSAT one per round, in a "
-        "random order, for several passes; print the most probable assignment "
-        "and the weight it satisfies.")
-    solve.add_argument("path", type=Path, help="DIMACS .cnf or .wcnf file")
-    solve.add_argument("--passes", type=int, default=10,
-                       help="passes over the clauses (10)")
-    solve.add_argument("--regret", choices=["external", "swap"], default="external")
-    solve.add_argument("--seed", type=int, default=0)
+    _solve.add_parser(sub)
     return parser
 
 
@@ -81,31 +72,8 @@ def run_experiment(name: str, args) -> None:
 
 
 def solve(args) -> int:
-    from ._dimacs import read_dimacs
-    from ._maxsat import OnlineMaxSAT
-
-    formula = read_dimacs(args.path)
-    clauses, weights = list(formula.clauses), np.asarray(formula.weights)
-    rng = np.random.default_rng(args.seed)
-    solver = OnlineMaxSAT(formula.n_vars, regret=args.regret,
-                          random_state=int(rng.integers(2**31)))
-    for _ in range(args.passes):
-        for k in rng.permutation(len(clauses)):
-            solver.assignment()
-            solver.observe([clauses[k]], weights=[weights[k]])
-    assignment = solver.most_probable_assignment_
-    from ._clause_matrix import clause_matrix, satisfied
-    from ._dimacs import as_clauses
-
-    cl, w = as_clauses(formula)
-    sat = satisfied(assignment.astype(np.uint8), clause_matrix(cl, formula.n_vars))
-    total, got = float(np.sum(w)), float(np.sum(np.asarray(w)[sat]))
-    literals = [(i + 1) if value else -(i + 1) for i, value in enumerate(assignment)]
-    print("v " + " ".join(map(str, literals)) + " 0")
-    print(f"c satisfied weight {got:g} of {total:g} "
-          f"({len(clauses)} clauses, {formula.n_vars} variables, "
-          f"{args.passes} passes, {solver.n_rounds_} rounds)")
-    return 0
+    """The ``solve`` command (:mod:`sklearn_localregret._solve`); the exit code."""
+    return _solve.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,16 +1,22 @@
+import bz2
 import gzip
 import io
 import itertools
+import lzma
+import pickle
 
 import numpy as np
 import pytest
+from malformed_dimacs import MALFORMED, OS_ERRORS, make
 
 from sklearn_localregret._clause_matrix import ClauseMatrix, clause_matrix, satisfied
 from sklearn_localregret._dimacs import (
+    DimacsError,
     WeightedFormula,
     as_clauses,
     as_formula,
     read_dimacs,
+    split_weighted,
 )
 
 CNF_TEXT = """c a small formula
@@ -116,10 +122,13 @@ def test_read_from_path_str_pathlike_file_objects(tmp_path):
 
 @pytest.mark.parametrize(
     "text, n_clauses",
-    [("p cnf 0 0", 0), ("h 1 0", 1), ("3 1 -2 0", 1), ("c nothing", 0)],
+    [("p cnf 0 0", 0), ("h 1 0", 1), ("3 1 -2 0", 1)],
 )
 def test_single_line_strings_are_text(text, n_clauses):
     assert len(read_dimacs(text)) == n_clauses
+    with pytest.raises(DimacsError, match="^no p-line and no clauses: the input is "
+                       "empty or only comments$"):
+        read_dimacs("c nothing")
 
 
 def test_missing_path_is_a_path():
@@ -152,17 +161,104 @@ def test_read_rejects_other_types():
         ("p cnf 3 1\n1 4 0\n", "line 2: literal 4 is beyond the 3 variables"),
         ("p cnf 3 1\n0\n", "line 2: empty clause"),
         ("h 0\n", "line 1: empty clause"),
-        ("x 1 0\n", "line 1: weight 'x'"),
-        ("-2 1 0\n", "line 1: weight '-2'"),
-        ("inf 1 0\n", "line 1: weight 'inf'"),
+        ("h 1 0\nx 1 0\n", "line 2: weight 'x'"),
+        ("h 1 0\n-2 1 0\n", "line 2: weight '-2'"),
+        ("h 1 0\ninf 1 0\n", "line 2: weight 'inf'"),
+        ("x 1 0\n", "line 1: 'x' is not an integer literal"),  # plain CNF
+        ("p wcnf 2 1 h\n1 1 0\n", "line 1: bad p-line .* top must be a number"),
+        ("p cnf 3 1\n1 3\u00b2 0\n", "line 2: character '\u00b2' is not ASCII"),
+        ("p cnf 30 1\n1_0 0\n", "line 2: '_' in a number"),
+        ("p cnf 3 1\n" + "7" * 100 + " 0\n", r"line 2: literal 7{18}\.\.\.7{19} is"),
+        ("1 0\n" + "x" * 100 + " 0\n", r"line 2: 'x{17}\.\.\.x{18}' is not an"),
         ("p wcnf 2 1\nh 1 y 0\n", "line 2: 'y' is not an integer literal"),
         ("1 1 0\np cnf 1 1\n", "line 2: the p-line must come first"),
         ("p cnf 1 1\np cnf 1 1\n1 0\n", "line 2: the p-line must come first"),
     ],
 )
 def test_malformed_text_names_the_line(text, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(DimacsError, match="^" + match) as exc:
         read_dimacs(text)
+    assert exc.value.source is None and isinstance(exc.value, ValueError)
+    assert str(exc.value).startswith(f"line {exc.value.line}: ")
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=[c[0] for c in MALFORMED])
+def test_malformed_file_names_the_file_and_line(case, tmp_path):
+    """The suite that ``solve`` answers with exit 2: the reader's own errors."""
+    id_, name, content, fragment, line = case
+    path = make(tmp_path, name, content)
+    expected = OSError if id_ in OS_ERRORS else DimacsError
+    with pytest.raises(expected) as exc:
+        read_dimacs(path, max_vars=10_000_000)
+    assert fragment in str(exc.value) and str(path) in str(exc.value)
+    if expected is DimacsError:
+        assert (exc.value.source, exc.value.line) == (str(path), line)
+        assert str(exc.value).startswith(
+            f"{path}: " + ("" if line is None else f"line {line}: "))
+        assert "\n" not in str(exc.value)
+
+
+def test_which_format_without_a_p_line(tmp_path):
+    text = "1 -3 0\n2 3 0\n"
+    plain = WeightedFormula([(1, -3), (2, 3)])
+    weighted = WeightedFormula([(-3,), (3,)], weights=[1, 2])
+    assert read_dimacs(text) == plain  # never weights by guess
+    assert read_dimacs(text, format="cnf") == plain
+    assert read_dimacs(text, format="wcnf") == weighted
+    for name, wcnf in [("f.cnf", False), ("f.txt", False), ("f.wcnf", True),
+                       ("F.WCNF", True), ("f.wcnf.gz", True), ("f.cnf.xz", False)]:
+        path = tmp_path / name
+        opener = {".gz": gzip.open, ".xz": lzma.open}.get(path.suffix, open)
+        with opener(path, "wt") as fh:
+            fh.write(text)
+        assert read_dimacs(path) == (weighted if wcnf else plain), name
+        assert read_dimacs(path, format="cnf") == plain
+    # A hard clause exists only in the 2022 format: an h line decides.
+    assert read_dimacs("c\n  h 1 0\n2 -1 0\n") == WeightedFormula(
+        [(1,), (-1,)], weights=[0, 2], hard=[1, 0])
+    # A p-line always decides, whatever format says.
+    assert read_dimacs("p cnf 3 2\n" + text, format="wcnf") == WeightedFormula(
+        [(1, -3), (2, 3)], n_vars=3)
+    with pytest.raises(ValueError, match="format must be"):
+        read_dimacs(text, format="opb")
+
+
+def test_comments_and_byte_order_mark_may_hold_anything(tmp_path):
+    path = tmp_path / "latin1.cnf"
+    path.write_bytes(b"\xef\xbb\xbfc caf\xe9 \xff\np cnf 2 1\nc \x00\n1 -2 0\n")
+    assert read_dimacs(path) == WeightedFormula([(1, -2)], n_vars=2)
+
+
+def test_compressed_files_and_file_objects(tmp_path):
+    expected = read_dimacs(CLASSIC_TEXT)
+    for ext, opener in [(".gz", gzip.open), (".bz2", bz2.open), (".xz", lzma.open)]:
+        path = tmp_path / f"f.wcnf{ext}"
+        with opener(path, "wt") as fh:
+            fh.write(CLASSIC_TEXT)
+        assert read_dimacs(path) == expected
+    assert read_dimacs(CLASSIC_TEXT.encode()) == expected
+    path = tmp_path / "bad.cnf"
+    path.write_bytes(b"p cnf 1 1\n\xff 0\n")
+    with open(path, encoding="utf-8") as fh, pytest.raises(
+            DimacsError, match=f"^{path}: not UTF-8 text"):
+        read_dimacs(fh)
+    with open(path, "rb") as fh, pytest.raises(
+            DimacsError, match=f"^{path}: line 2: byte 0xff is not UTF-8"):
+        read_dimacs(fh)
+
+
+def test_max_vars_and_dimacs_error():
+    assert read_dimacs("p cnf 5 1\n5 0\n", max_vars=5).n_vars == 5
+    with pytest.raises(DimacsError, match="line 2: variable 6 is beyond the limit of "
+                       "5 variables"):
+        read_dimacs("1 0\n-6 0\n", max_vars=5)
+    for bad in (-1, 1.5, True, "5"):
+        with pytest.raises(ValueError, match="max_vars"):
+            read_dimacs("1 0\n", max_vars=bad)
+    err = DimacsError("empty clause", "f.cnf", 3)
+    assert (err.reason, err.source, err.line) == ("empty clause", "f.cnf", 3)
+    copy = pickle.loads(pickle.dumps(err))
+    assert (str(copy), copy.line) == ("f.cnf: line 3: empty clause", 3)
 
 
 # -- writing and round trips --------------------------------------------------
@@ -173,7 +269,8 @@ def test_round_trips(text):
     f = read_dimacs(text)
     assert read_dimacs(f.to_wcnf()) == f
     if f.n_vars == max(abs(x) for c in f for x in c):
-        assert read_dimacs(f.to_wcnf(style="new")) == f
+        # Without a p-line or an h line, new-style text is WCNF only when told.
+        assert read_dimacs(f.to_wcnf(style="new"), format="wcnf") == f
     if not f.hard.any() and np.all(f.weights == 1):
         assert read_dimacs(f.to_dimacs()) == f
 
@@ -186,7 +283,7 @@ def test_round_trip_random_weighted_formulas():
         hard = rng.random(12) < 0.3
         f = WeightedFormula(clauses, n_vars=8, weights=weights, hard=hard)
         assert read_dimacs(f.to_wcnf(style="classic")) == f
-        g = read_dimacs(f.to_wcnf(style="new"))
+        g = read_dimacs(f.to_wcnf(style="new"), format="wcnf")
         assert g == WeightedFormula(clauses, weights=weights, hard=hard)
         plain = WeightedFormula(clauses, n_vars=8)
         assert read_dimacs(plain.to_dimacs()) == plain
@@ -336,6 +433,9 @@ def test_real_pysat_objects():
          "are 2 clauses"),
         ([[1], [2]], {"weights": 1.0}, ValueError, "one weight per clause"),
         ([[1], [2]], {"weights": ["a", 1]}, TypeError, "array of numbers"),
+        ({1: 2}, {}, TypeError, "got a dict: .* read as its keys"),
+        ([[1], {2: 3}], {}, TypeError, r"clause 1 \{2: 3\} is a mapping"),
+        ([[1, 2.5]], {}, ValueError, "literal 2.5 is not a whole number"),
     ],
 )
 def test_as_clauses_errors(obj, kwargs, exc, match):
@@ -383,3 +483,18 @@ def test_satisfied_errors():
     with pytest.raises(ValueError, match="1-d or 2-d"):
         satisfied(np.zeros((1, 1, 2)), m)
     assert satisfied(np.zeros((0, 2)), m).shape == (0, 1)
+
+
+def test_split_weighted_reads_pairs_by_their_first_element():
+    clauses, weights = split_weighted(
+        [[1.0, 2.0], (3, -4), ([1], 2.5), (np.array([2, 3]), np.float32(0.5)), -5,
+         np.array([1, 2]), ((1, 2), 3)])
+    assert clauses[:2] == [[1.0, 2.0], (3, -4)]  # literals first: clauses
+    assert clauses[4] == (-5,)
+    assert weights == [1.0, 1.0, 2.5, 0.5, 1.0, 1.0, 3.0]
+    assert as_clauses(clauses, weights=weights)[0] == (
+        (1, 2), (3, -4), (1,), (2, 3), (-5,), (1, 2), (1, 2))
+    for bad, match in [([([1], True)], "weight True"), ([([1], "2")], "weight '2'"),
+                       ({1: 2}, "got dict"), ("1 2", "got str"), (5, "got int")]:
+        with pytest.raises(TypeError, match=match):
+            split_weighted(bad)

@@ -113,6 +113,7 @@ def test_pysat_formula_is_accepted():
     ([[1.5]], ValueError),           # not an integer
     ([["a"]], TypeError),
     ([[]], ValueError),              # empty clause
+    ([{1: 2}], TypeError),           # a mapping would be read as its keys
 ])
 def test_bad_clauses_raise_and_leave_the_solver_unchanged(bad, error):
     solver = OnlineMaxSAT(3, random_state=0)
@@ -163,4 +164,53 @@ def test_reading_does_not_change_the_solver():
     solver.best_assignment()
     solver.most_probable_assignment_
     np.testing.assert_array_equal(solver.probabilities_, first)
+    assert pickle.dumps(solver) == before
+
+
+# -- one reading of a clause: run, observe and partial_fit agree -------------------
+
+
+@pytest.mark.parametrize("form", [
+    [1.0, -2.0],
+    (np.int64(1), -2.0),
+    np.array([1, -2]),
+    np.array([1.0, -2.0]),
+    [np.float32(1), np.int8(-2)],
+])
+def test_every_clause_form_is_one_clause_everywhere(form):
+    """Whole floats and numpy scalars are literals in run, observe, partial_fit."""
+    reference = OnlineMaxSAT(3, random_state=0)
+    reference.observe([1, -2])
+    for play in (lambda s: s.run([form]), lambda s: s.observe(form),
+                 lambda s: s.observe([form]), lambda s: s.partial_fit([form])):
+        solver = OnlineMaxSAT(3, random_state=0)
+        play(solver)
+        assert solver.total_weight_ == 1.0 and solver.n_rounds_ == 1
+        np.testing.assert_array_equal(solver._graph.table.biased,
+                                      reference._graph.table.biased)
+
+
+def test_run_reads_a_pair_only_when_its_first_element_is_a_clause():
+    # [1.0, 2.0] was read as the clause (1,) of weight 2 before.
+    solver = OnlineMaxSAT(4, random_state=0)
+    solver.run([[1.0, 2.0]])
+    assert solver.total_weight_ == 1.0
+    np.testing.assert_array_equal(solver._graph.table.biased[:, 1], [1, 1, 0, 0])
+    solver = OnlineMaxSAT(4, random_state=0)
+    solver.run([([1.0, 2.0], 3.0), ((3, 4), 0.5), 4, (3, -4)])
+    assert solver.total_weight_ == 3.0 + 0.5 + 1 + 1
+    assert solver.n_rounds_ == 4
+
+
+@pytest.mark.parametrize("play", [
+    lambda s: s.run([{1: 2}]), lambda s: s.run({1: 2}),
+    lambda s: s.observe({1: 2}), lambda s: s.observe([{1: 2}]),
+    lambda s: s.partial_fit({1: 2}), lambda s: s.partial_fit([[1], {1: 2}]),
+    lambda s: s.run([([1], True)]),
+])
+def test_mappings_and_bool_weights_are_rejected(play):
+    solver = OnlineMaxSAT(3, random_state=0)
+    before = pickle.dumps(solver)
+    with pytest.raises(TypeError, match="mapping|dict|weight True"):
+        play(solver)
     assert pickle.dumps(solver) == before

@@ -1,0 +1,495 @@
+"""``python -m sklearn_localregret solve``: Max-SAT on a DIMACS file.
+
+The command reads a CNF or WCNF file, learns an assignment with
+:class:`~sklearn_localregret.OnlineMaxSAT` (passes over the clauses in random
+order, one clause per round), polishes the learner's best assignment with
+WalkSAT, and answers in the MaxSAT Evaluation convention: ``o`` lines as the
+cost improves, one ``s`` line, a ``v`` line, comments on ``c`` lines. The
+search itself is :func:`solve_formula`; this module also holds the command's
+parser and its exit codes.
+
+Exit codes (those of the MaxSAT Evaluations and the SAT competition):
+
+====  ===================================================================
+code  meaning
+====  ===================================================================
+30    ``s OPTIMUM FOUND``: cost 0, or a cost the hard clauses force
+10    ``s SATISFIABLE``: every hard clause satisfied, optimality not proven
+20    ``s UNSATISFIABLE``: unit propagation refutes the hard clauses
+0     ``s UNKNOWN``: no assignment satisfying every hard clause was found
+2     bad input (a file that cannot be read, a bad option): one line on
+      stderr naming the file and line
+1     an internal error, with its traceback
+====  ===================================================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._clause_matrix import clause_matrix, satisfied
+from ._dimacs import DimacsError, WeightedFormula, read_dimacs
+from ._maxsat import OnlineMaxSAT
+from .baselines.walksat import _Search
+
+__all__ = ["MaxSATAnswer", "add_parser", "run", "solve_formula"]
+
+EXIT_OPTIMUM, EXIT_SATISFIABLE, EXIT_UNSATISFIABLE, EXIT_UNKNOWN = 30, 10, 20, 0
+EXIT_BAD_INPUT = 2
+_EXIT = {"OPTIMUM FOUND": EXIT_OPTIMUM, "SATISFIABLE": EXIT_SATISFIABLE,
+         "UNSATISFIABLE": EXIT_UNSATISFIABLE, "UNKNOWN": EXIT_UNKNOWN}
+
+# Clauses per partial_fit call and flips per WalkSAT run between two checks of
+# the clock: a few milliseconds of work each on the benchmark's instances.
+_ROUNDS_PER_CHECK = 256
+_FLIPS_PER_CHECK = 2000
+
+
+@dataclass(frozen=True)
+class MaxSATAnswer:
+    """What :func:`solve_formula` found.
+
+    Attributes
+    ----------
+    status : {"OPTIMUM FOUND", "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"}
+        The ``s`` line: ``"OPTIMUM FOUND"`` when the cost is proven optimal (0,
+        or the weight of soft clauses that unit propagation on the hard clauses
+        falsifies), ``"SATISFIABLE"`` when every hard clause is satisfied,
+        ``"UNSATISFIABLE"`` when unit propagation refutes the hard clauses,
+        ``"UNKNOWN"`` otherwise.
+    assignment : ndarray of bool of shape (n_vars,) or None
+        The best assignment found (fewest violated hard clauses, then least
+        soft cost); variables in no clause are false. None when unsatisfiable.
+    cost : float or None
+        Total weight of the soft clauses ``assignment`` falsifies.
+    n_hard_violated : int or None
+        Hard clauses ``assignment`` falsifies; 0 for a solution.
+    lower_bound : float
+        Soft weight falsified by every assignment that satisfies the hard
+        clauses, as far as unit propagation shows.
+    n_rounds, n_flips : int
+        Rounds the learner played and WalkSAT flips made.
+    interrupted : bool
+        The search was stopped by a signal (Ctrl-C, SIGTERM).
+    """
+
+    status: str
+    assignment: np.ndarray | None
+    cost: float | None
+    n_hard_violated: int | None
+    lower_bound: float
+    n_rounds: int
+    n_flips: int
+    interrupted: bool = False
+
+
+def solve_formula(
+    formula: WeightedFormula,
+    *,
+    passes: int = 10,
+    flips: int = 100_000,
+    regret: str = "external",
+    noise: float = 0.5,
+    seed: int = 0,
+    deadline: float | None = None,
+    on_cost=None,
+    on_progress=None,
+) -> MaxSATAnswer:
+    """Online passes of :class:`~sklearn_localregret.OnlineMaxSAT`, then WalkSAT.
+
+    The learner plays one round per clause, ``passes`` times over the clauses
+    in a fresh random order, hard clauses weighing the formula's ``top`` (more
+    than all soft clauses together). After each pass its most probable
+    assignment is scored; the best is polished by WalkSAT (hard clauses again
+    weigh ``top``, so it repairs them first and never trades one for soft
+    weight), restarting from the best assignment every few thousand flips.
+    The learner and WalkSAT see only the variables that occur in a clause.
+
+    Parameters
+    ----------
+    formula : WeightedFormula
+    passes : int, default=10
+        Passes of the learner over the clauses.
+    flips : int, default=100_000
+        WalkSAT flips of the polish (it stops sooner at cost 0).
+    regret : {"external", "swap"}, default="external"
+        The learner's regret.
+    noise : float, default=0.5
+        WalkSAT's random-walk probability.
+    seed : int, default=0
+        Seeds the clause orders, the learner and WalkSAT.
+    deadline : float or None, default=None
+        A ``time.monotonic()`` value: the passes stop at half of the time left
+        and the polish at the deadline.
+    on_cost : callable or None, default=None
+        Called with the soft cost each time a better solution (every hard
+        clause satisfied) is found: the ``o`` lines.
+    on_progress : callable or None, default=None
+        Called with a line of text now and then during the search.
+
+    Returns
+    -------
+    MaxSATAnswer
+
+    Examples
+    --------
+    >>> f = WeightedFormula([[1, 2], [-1], [-2], [2, 3]], weights=[0, 3, 1, 1],
+    ...                     hard=[1, 0, 0, 0])
+    >>> answer = solve_formula(f)
+    >>> answer.status, answer.cost, answer.assignment
+    ('SATISFIABLE', 1.0, array([False,  True, False]))
+    """
+    start = time.monotonic()
+    forced = _unit_propagate([c for c, h in zip(formula, formula.hard) if h])
+    if forced is None:
+        return MaxSATAnswer("UNSATISFIABLE", None, None, None, 0.0, 0, 0)
+    lower_bound = _forced_cost(formula, forced)
+    compact, used = _compact(formula)
+    state = _SearchState(compact, lower_bound, on_cost)
+    rng = np.random.default_rng(seed)
+    state.consider(np.zeros(compact.n_vars, dtype=bool))  # the learner's root
+    interrupted = False
+    try:
+        with _signals_interrupt():
+            if len(compact) and not state.proven and passes > 0:
+                half = None if deadline is None else start + (deadline - start) / 2
+                _online_passes(compact, passes, regret, rng, half, state, on_progress)
+            if len(compact) and not state.proven and flips > 0:
+                _polish(compact, flips, noise, rng, deadline, state, on_progress)
+    except KeyboardInterrupt:
+        interrupted = True
+    assignment = np.zeros(formula.n_vars, dtype=bool)
+    assignment[used] = state.assignment
+    return MaxSATAnswer(state.status(), assignment, state.cost,
+                        state.n_hard_violated, lower_bound, state.n_rounds,
+                        state.n_flips, interrupted)
+
+
+class _SearchState:
+    """The best assignment so far (fewest violated hard clauses, then least
+    cost) and the work done: what an interrupted search still answers with."""
+
+    def __init__(self, formula: WeightedFormula, lower_bound: float, on_cost):
+        self.matrix = clause_matrix(formula)
+        self.hard, self.weights = formula.hard, formula.weights
+        self.lower_bound, self.on_cost = lower_bound, on_cost
+        self.assignment, self.n_hard_violated, self.cost = None, None, None
+        self.n_rounds = self.n_flips = 0
+
+    def consider(self, a: np.ndarray) -> None:
+        falsified = ~satisfied(a, self.matrix)
+        n_hard = int(np.count_nonzero(falsified & self.hard))
+        cost = float(self.weights[falsified & ~self.hard].sum())
+        if self.assignment is None or (n_hard, cost) < (self.n_hard_violated,
+                                                        self.cost):
+            self.assignment, self.n_hard_violated, self.cost = a.copy(), n_hard, cost
+            if n_hard == 0 and self.on_cost is not None:
+                self.on_cost(cost)
+
+    @property
+    def proven(self) -> bool:
+        return self.n_hard_violated == 0 and self.cost <= self.lower_bound
+
+    def describe(self) -> str:
+        if self.n_hard_violated:
+            return f"best violates {self.n_hard_violated} hard clauses"
+        return f"best cost {_number(self.cost)}"
+
+    def status(self) -> str:
+        if self.n_hard_violated:
+            return "UNKNOWN"
+        return "OPTIMUM FOUND" if self.proven else "SATISFIABLE"
+
+
+def _online_passes(formula, passes, regret, rng, deadline, state, on_progress):
+    learner = OnlineMaxSAT(formula.n_vars, regret=regret,
+                           random_state=int(rng.integers(2**31 - 1)))
+    clauses, weights = formula.clauses, np.asarray(formula.weights)
+    for done in range(passes):
+        order = rng.permutation(len(clauses))
+        for lo in range(0, len(order), _ROUNDS_PER_CHECK):
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            chunk = order[lo:lo + _ROUNDS_PER_CHECK]
+            learner.partial_fit([clauses[k] for k in chunk], weights=weights[chunk])
+            state.n_rounds = learner.n_rounds_
+            if on_progress is not None:
+                on_progress(f"pass {done + 1}/{passes}, {lo + len(chunk)}/"
+                            f"{len(order)} clauses: {state.describe()}")
+        state.consider(learner.best_assignment())
+        if state.proven:
+            return
+
+
+def _polish(formula, flips, noise, rng, deadline, state, on_progress):
+    # WalkSAT never picks or breaks a clause of weight 0: leave them out.
+    keep = np.flatnonzero(formula.weights > 0)
+    if not len(keep):
+        return
+    search = _Search([formula.clauses[k] for k in keep], formula.weights[keep],
+                     formula.n_vars)
+    while state.n_flips < flips and not state.proven:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        a, _, made = search.run(state.assignment, noise,
+                                min(_FLIPS_PER_CHECK, flips - state.n_flips), rng)
+        state.n_flips += made
+        state.consider(a)
+        if on_progress is not None:
+            on_progress(f"walksat {state.n_flips}/{flips} flips: {state.describe()}")
+        if made == 0:  # nothing left unsatisfied
+            return
+
+
+def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
+    """The formula over the variables that occur, and their 0-based indices."""
+    lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
+    lits = np.fromiter((x for c in formula for x in c), dtype=np.int64,
+                       count=int(lengths.sum()))
+    used, index = np.unique(np.abs(lits), return_inverse=True)
+    renamed = (np.sign(lits) * (index + 1)).tolist()
+    ends = np.cumsum(lengths).tolist()
+    clauses = [tuple(renamed[e - k:e]) for e, k in zip(ends, lengths.tolist())]
+    soft = np.where(formula.hard, 0.0, formula.weights)
+    return (WeightedFormula(clauses, n_vars=len(used), weights=soft,
+                            hard=formula.hard), used - 1)
+
+
+def _unit_propagate(hard_clauses) -> dict[int, bool] | None:
+    """Literals the hard clauses force by unit propagation; None on a conflict.
+
+    Returns the forced values as ``{variable: value}`` (1-based variables).
+    """
+    clauses = [set(c) for c in hard_clauses]
+    clauses = [c for c in clauses if not any(-x in c for x in c)]  # tautologies
+    occurs: dict[int, list[int]] = {}
+    for i, c in enumerate(clauses):
+        for x in c:
+            occurs.setdefault(x, []).append(i)
+    open_count = [len(c) for c in clauses]  # literals not yet false
+    done = [False] * len(clauses)  # satisfied
+    value: dict[int, bool] = {}
+    queue = [next(iter(c)) for c in clauses if len(c) == 1]
+    while queue:
+        lit = queue.pop()
+        var, truth = abs(lit), lit > 0
+        if var in value:
+            if value[var] != truth:
+                return None
+            continue
+        value[var] = truth
+        for i in occurs.get(lit, ()):
+            done[i] = True
+        for i in occurs.get(-lit, ()):
+            if done[i]:
+                continue
+            open_count[i] -= 1
+            if open_count[i] == 0:
+                return None
+            if open_count[i] == 1:
+                queue.extend(x for x in clauses[i] if abs(x) not in value)
+    return value
+
+
+def _forced_cost(formula: WeightedFormula, forced: dict[int, bool]) -> float:
+    """Soft weight falsified by the forced literals alone: a lower bound."""
+    if not forced:
+        return 0.0
+    cost = 0.0
+    for c, w, h in zip(formula, formula.weights, formula.hard):
+        if not h and all(forced.get(abs(x)) == (x < 0) for x in c):
+            cost += float(w)
+    return cost
+
+
+class _Interrupted(KeyboardInterrupt):
+    """SIGTERM, as the MaxSAT Evaluation sends at the time limit."""
+
+
+class _signals_interrupt:
+    """Within the block, SIGTERM raises like Ctrl-C (main thread only)."""
+
+    def __enter__(self):
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise _Interrupted
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+        return False
+
+
+# -- the command ----------------------------------------------------------------
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``solve`` command to the command line's subparsers."""
+    parser = subparsers.add_parser(
+        "solve", help="weighted Max-SAT on a DIMACS CNF/WCNF file",
+        description="Learn an assignment with OnlineMaxSAT (passes over the "
+        "clauses in random order, one clause per round), polish it with WalkSAT, "
+        "and answer as Max-SAT solvers do: 'o COST' lines as the cost of the "
+        "falsified soft clauses improves, one 's' line, a 'v' line, comments on "
+        "'c' lines. A file without a p-line is 2022-format WCNF when its name "
+        "ends in .wcnf or a line starts with 'h' (or with --format wcnf), plain "
+        "CNF otherwise.",
+        epilog="exit codes: 30 OPTIMUM FOUND, 10 SATISFIABLE, 20 UNSATISFIABLE, "
+        "0 UNKNOWN, 2 bad input or options (one line on stderr), 1 internal "
+        "error. SIGTERM or Ctrl-C stops the search and prints the best answer.")
+    parser.add_argument("path", help="DIMACS .cnf or .wcnf file, optionally .gz, "
+                        ".bz2 or .xz; '-' reads standard input")
+    parser.add_argument("--passes", type=_non_negative_int, default=10,
+                        help="passes of the online learner over the clauses (10)")
+    parser.add_argument("--flips", type=_non_negative_int, default=100_000,
+                        help="WalkSAT flips polishing the learner's assignment "
+                        "(100000)")
+    parser.add_argument("--time-limit", type=_positive_float, default=None,
+                        metavar="SECONDS", help="wall-clock limit: the passes stop "
+                        "at half of it, the polish at the limit (none)")
+    parser.add_argument("--regret", choices=["external", "swap"],
+                        default="external", help="the learner's regret (external)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    parser.add_argument("--format", choices=["cnf", "wcnf"], default=None,
+                        help="how to read a file without a p-line (by default, "
+                        "the rule above)")
+    parser.add_argument("--max-vars", type=_positive_int, default=10_000_000,
+                        metavar="N", help="refuse files with a variable index "
+                        "beyond N (10000000)")
+    parser.add_argument("--v-format", choices=["literals", "bits"],
+                        default="literals", help="'v 1 -2 3 0' (SAT competition; "
+                        "the default) or 'v 101' (MaxSAT Evaluation since 2020)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress lines on stderr")
+    return parser
+
+
+def run(args, stdout=None, stderr=None) -> int:
+    """Run the ``solve`` command for parsed ``args``; returns the exit code."""
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    try:
+        return _run(args, stdout, stderr)
+    except KeyboardInterrupt:  # before the search began (it answers itself)
+        print("interrupted", file=stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _run(args, stdout, stderr) -> int:
+    start = time.monotonic()
+    deadline = None if args.time_limit is None else start + args.time_limit
+    source = sys.stdin.buffer if args.path == "-" else args.path
+    try:
+        formula = read_dimacs(source, format=args.format, max_vars=args.max_vars)
+    except DimacsError as exc:
+        if args.path == "-":
+            exc = DimacsError(exc.reason, "<stdin>", exc.line)
+        print(f"error: {exc}", file=stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"error: {args.path}: {exc.strerror or exc}", file=stderr)
+        return EXIT_BAD_INPUT
+
+    def say(line: str) -> None:
+        print(line, file=stdout, flush=True)
+
+    soft = ~formula.hard
+    say(f"c sklearn_localregret solve {'<stdin>' if args.path == '-' else args.path}")
+    say(f"c {formula.n_vars} variables, {len(formula)} clauses: "
+        f"{int(formula.hard.sum())} hard, {int(soft.sum())} soft of total weight "
+        f"{_number(formula.weights[soft].sum())}")
+    progress = None if args.quiet else _Progress(stderr, start)
+    answer = solve_formula(
+        formula, passes=args.passes, flips=args.flips, regret=args.regret,
+        seed=args.seed, deadline=deadline,
+        on_cost=lambda cost: say(f"o {_number(cost)}"), on_progress=progress)
+    if answer.interrupted:
+        say("c interrupted: the answer is the best found so far")
+    say(f"s {answer.status}")
+    if answer.status in ("OPTIMUM FOUND", "SATISFIABLE"):
+        _write_v_line(stdout, answer.assignment, args.v_format)
+    elif answer.status == "UNKNOWN":
+        say(f"c the best assignment found violates {answer.n_hard_violated} of "
+            f"{int(formula.hard.sum())} hard clauses (soft cost "
+            f"{_number(answer.cost)}); it is no solution and is not printed")
+    else:
+        say("c unit propagation on the hard clauses derives a conflict")
+    say(f"c {answer.n_rounds} online rounds, {answer.n_flips} WalkSAT flips, "
+        f"{time.monotonic() - start:.2f} s")
+    return _EXIT[answer.status]
+
+
+class _Progress:
+    """Progress lines on stderr for long runs: after 2 s, then every 2 s."""
+
+    def __init__(self, stream, start: float, every: float = 2.0):
+        self.stream, self.start, self.every = stream, start, every
+        self.next = start + every
+
+    def __call__(self, text: str) -> None:
+        now = time.monotonic()
+        if now >= self.next:
+            self.next = now + self.every
+            print(f"c [{now - self.start:6.1f} s] {text}", file=self.stream,
+                  flush=True)
+
+
+def _write_v_line(stream, assignment: np.ndarray, v_format: str) -> None:
+    # Written in blocks: a million variables need no ten-megabyte string.
+    stream.write("v")
+    block = 1 << 16
+    for lo in range(0, len(assignment), block):
+        values = assignment[lo:lo + block]
+        if v_format == "bits":
+            bits = (values.astype(np.uint8) + ord("0")).tobytes().decode()
+            stream.write(("" if lo else " ") + bits)
+        else:
+            lits = np.arange(lo + 1, lo + len(values) + 1)
+            lits[~values] *= -1
+            stream.write(" " + " ".join(map(str, lits.tolist())))
+    stream.write(" 0\n" if v_format == "literals" else "\n")
+    stream.flush()
+
+
+def _number(x: float) -> str:
+    x = float(x)
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+def _non_negative_int(text: str) -> int:
+    return _checked(int, text, lambda v: v >= 0, "an integer >= 0")
+
+
+def _positive_int(text: str) -> int:
+    return _checked(int, text, lambda v: v >= 1, "an integer >= 1")
+
+
+def _positive_float(text: str) -> float:
+    return _checked(float, text, lambda v: 0 < v < float("inf"), "a positive number")
+
+
+def _checked(kind, text: str, ok, what: str):
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+    return value
