@@ -1,7 +1,8 @@
 """Online learners with local regret guarantees (Bowling & Zinkevich, ICML 2012).
 
 * :class:`LocalRegretDisjunctClassifier` -- disjunctions of boolean features.
-* :class:`LocalRegretTreeClassifier` -- decision trees over boolean features.
+* :class:`LocalRegretTreeClassifier` -- decision trees over threshold tests on
+  real-valued (or 0/1) features.
 * :class:`OnlineMaxSAT` -- assignments for clauses that arrive one by one.
 
 All three play, every round, an action drawn from the stationary distribution

@@ -27,6 +27,7 @@ from .locality.decision_tree import (
     predict_tree,
     tree_level,
 )
+from .locality.recent_rows import RecentRows
 from .locality.tree_coloring import TreeColoring, TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
@@ -44,19 +45,28 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     """Online decision-tree learner minimising local external or swap regret.
 
     The learner plays, round after round, a decision tree drawn from a
-    distribution ``pi`` over all decision trees on the (boolean) features, and
-    updates its regrets for not having played a *nearby* tree instead
-    (Bowling & Zinkevich, 2012, Examples "Online Decision Tree Learning" and
-    "Colored Decision Tree Learning"). Two trees are nearby when the second
-    replaces one subtree of the first by a leaf ``c`` or by a stump
-    ``(v, c_true, c_false)``, the online analogue of growing and pruning a
-    tree top-down. Each round is ``batch_size`` rows; its utility is the
-    (weighted) number of rows the played tree gets right, so
+    distribution ``pi`` over decision trees, and updates its regrets for not
+    having played a *nearby* tree instead (Bowling & Zinkevich, 2012, Examples
+    "Online Decision Tree Learning" and "Colored Decision Tree Learning"). Two
+    trees are nearby when the second replaces one subtree of the first by a
+    leaf ``c`` or by a stump ``(v, c_true, c_false)``, the online analogue of
+    growing and pruning a tree top-down. Each round is ``batch_size`` rows; its
+    utility is the (weighted) number of rows the played tree gets right, so
     ``Delta = batch_size`` for unit weights.
+
+    The trees split on *threshold tests* ``x_j > t`` (:mod:`sklearn_localregret.
+    thresholds`). A feature whose values in the first round are all 0 or 1 gets
+    the single test ``x_j > 0.5`` at once, so 0/1 data (one-hot categories) is
+    the paper's setting exactly; other features get up to ``max_thresholds``
+    tests at quantiles of the stream's first rows, which enter as the stream
+    grows (16, 64, 256 rows ...). Real-valued, sparse and pandas input are
+    accepted at default parameters.
 
     * ``regret="external"``: ``(b, L, C)``-colored regret matching with the
       paper's admissible colouring: one regret per *(path, replacement)*,
-      shared by every tree that contains the path.
+      shared by every tree that contains the path. The ``K * K`` stump colours
+      of a test are kept as ``O(K)`` sums (:class:`~sklearn_localregret.engine.
+      StumpRegretTable`), so many classes cost little.
     * ``regret="swap"``: ``(b, L)``-regret matching, one regret per edge
       ``(tree, path, replacement)``: a stronger guarantee, far more regrets.
 
@@ -79,8 +89,17 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     batch_size : int, default=5
         Rows per round (the paper used 5).
     binarize : float or None, default=None
-        If None, ``X`` must be 0/1 (e.g. one-hot encoded categories). Otherwise
-        a feature counts as true when it is greater than this threshold.
+        None: thresholds come from the stream (see ``max_thresholds``). A
+        number ``t``: every feature gets the one test ``x_j > t`` and no other
+        (binarisation at ``t``).
+    max_thresholds : int, default=7
+        Most tests per feature when ``binarize`` is None. A feature with few
+        distinct values gets fewer; 0/1 features get one.
+    warm_start : int, default=500
+        A site (path) that enters the played trees for the first time starts
+        with the regrets it would have had over the last ``warm_start`` rows
+        learnt, had it been played then as the leaf it starts as (see Notes).
+        0 gives the paper's algorithm, where every site starts at zero.
     max_depth : int or None, default=None
         If set, nodes at depth ``max_depth`` get no stump colours: played trees
         are at most that deep and the regret tables have at most one row per
@@ -114,8 +133,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     n_online_mistakes_ : float
         Weight of the rows the played trees got wrong (online error).
     last_tree_ : Leaf or Split
-        The tree played in the last round (see
-        :mod:`sklearn_localregret.locality.decision_tree` to walk it).
+        The tree played in the last round; a :class:`~sklearn_localregret.
+        locality.decision_tree.Split` holds the number of its test (see
+        ``test_features_`` and ``test_thresholds_``).
+    test_features_, test_thresholds_ : ndarray of shape (n_tests,)
+        Feature ``j`` and threshold ``t`` of every test ``x_j > t``, in the
+        order the tests entered.
     n_mcmc_draws_ : int
         Rounds whose tree came from the approximate chain sampler (external
         regret with finite ``L`` whose exact draw exceeded level ``L``).
@@ -125,6 +148,13 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         ``(1/T) sum_i max_j R+_{i,j}`` over the played trees ``i``).
     n_nonzero_regrets_ : int
         Number of regret values (colours, or edges for swap) that are non-zero.
+    n_sites_ : int
+        Rows of the regret table: paths (external) or (tree, path) pairs (swap).
+    regret_nbytes_ : int
+        Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site, for ``K``
+        classes and ``T`` tests.
+    regret_table_ : StumpRegretTable
+        The regret table itself, for inspection (read it, never update it).
 
     See Also
     --------
@@ -134,14 +164,34 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     Notes
     -----
-    **Guarantee.** With ``bias = Delta / (L + 1)`` and out-degree ``D`` (at
-    most ``(n + 1) 2^(n + 1)`` for binary labels), after ``T`` rounds the
-    expected time-averaged local colored regret is at most
+    **Guarantee.** With ``bias = Delta / (L + 1)`` and out-degree ``D``, after
+    ``T`` rounds the expected time-averaged local colored regret is at most
     ``Delta D / (L + 1) + Delta sqrt(D |C_L|) / sqrt(T)`` and, the colouring
     being admissible, bounds the local external regret: the played trees do
     nearly as well as the trees one leaf or stump replacement away from them.
     Local swap regret obeys ``Delta / (L + 1) + Delta sqrt(D |E_L|) / sqrt(T)``.
     Nothing is assumed about how the data are generated.
+
+    *Tests that enter late.* A test's colours start with zero regret when it
+    enters, as if its edges had always been there with zero regret; the
+    regret of a colour sums only over the rounds since its test entered.
+    The bound above then holds as stated for the graph of the tests available
+    at each round, with ``C_L`` counting the colours of every test that ever
+    entered (the potential argument of the proof never sees a colour before
+    it has an edge).
+
+    *Warm start.* A site created at round ``t0`` starts from regrets ``W0``:
+    the gains of its colours over the last ``warm_start`` rows that reached
+    its path, as if the site had been played as its starting leaf for them.
+    The proof's potential ``sum_C (Rtilde_C+)^2`` then jumps by at most
+    ``sum_C (W0_C+)^2`` at creation and grows as before, and the true regret
+    of a colour differs from the learnt one by ``-W0_C``, so the expected
+    local colored regret is at most
+    ``b T D + sqrt(|C_L| (T D (Delta + b)^2 + sum_sites |W0+|^2)) +
+    sum_sites |W0-|_1``, where every ``|W0_C| <= w N`` (``N = warm_start``,
+    ``w`` the largest sample weight). The extra terms are bounded per site;
+    divided by ``T`` they vanish as long as new sites appear sublinearly
+    (played trees settle). ``warm_start=0`` removes them.
 
     **Sampling.** External regret with ``L=None`` draws trees exactly from the
     stationary distribution, top-down (:ref:`engine-trees`): cost
@@ -156,19 +206,20 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     cost that grows with the number of trees ever played (only the played
     tree's out-edges are rebuilt; the solve covers every reachable tree).
 
-    **Memory.** One row of ``K + n K^2`` regrets per path of a played tree
-    (external) or per node of every distinct played tree (swap).
+    **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
+    (external) or per node of every distinct played tree (swap), for ``K``
+    classes and ``T`` tests (``T <= max_thresholds * n_features``).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
+    >>> from sklearn_localregret import LocalRegretTreeClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(2000, 4))
     >>> y = np.where(X[:, 0] == 1, "yes", np.where(X[:, 2] == 1, "maybe", "no"))
     >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
     >>> clf.n_rounds_, round(clf.online_error_, 3)
-    (400, 0.015)
+    (400, 0.011)
     >>> clf.predict([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]])
     array(['yes', 'maybe', 'no'], dtype='<U5')
     >>> print(clf.export_text(feature_names=["a", "b", "c", "d"]))
@@ -179,6 +230,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     |   |   |--- class: maybe
     |--- a >  0.50
     |   |--- class: yes
+
+    Real-valued features, at default parameters:
+
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    >>> round(clf.online_error_, 3), clf.test_features_.size
+    (0.123, 210)
     """
 
     _parameter_constraints: dict = {
@@ -202,7 +261,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         batch_size=5,
         binarize=None,
         max_thresholds=7,
-        warm_start=0,
+        warm_start=500,
         max_depth=None,
         n_mcmc_steps=200,
         n_predict_trees=100,
@@ -247,7 +306,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             )
         self.last_tree_ = Leaf(0)
         self.n_mcmc_draws_ = 0
-        self._window = _RowWindow(self.warm_start, n_features)
+        self._window = RecentRows(self.warm_start, n_features)
 
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
@@ -477,29 +536,3 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         check_is_fitted(self)
         return self._tests.threshold.copy()
 
-
-class _RowWindow:
-    """The last ``size`` rows learnt (features, labels, weights), oldest first."""
-
-    def __init__(self, size: int, n_features: int):
-        self.size = int(size)
-        self._X = np.zeros((self.size, n_features))
-        self._y = np.zeros(self.size, dtype=np.intp)
-        self._w = np.zeros(self.size)
-        self._count = 0  # rows ever added
-
-    def add(self, X, y, w) -> None:
-        if self.size == 0:
-            return
-        m = X.shape[0]
-        at = (self._count + np.arange(m)) % self.size
-        self._X[at], self._y[at], self._w[at] = X, y, w
-        self._count += m
-
-    def contents(self):
-        n = min(self._count, self.size)
-        if self._count <= self.size:
-            order = np.arange(n)
-        else:
-            order = (self._count + np.arange(self.size)) % self.size
-        return self._X[order], self._y[order], self._w[order]

@@ -31,6 +31,7 @@ from .engine.regret_table import RegretTable
 from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
+from .locality.recent_rows import RecentRows
 from .locality.tree_coloring import TreeColoring, TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
@@ -57,6 +58,7 @@ _OUR_TYPES = (
     HypercubeSwapRegrets,
     TreeColoring,
     TreeRateGraph,
+    RecentRows,
     TreeLayout,
     Leaf,
     Split,

@@ -19,11 +19,8 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from sklearn_localregret import (
-    LocalRegretDisjunctClassifier,
-    LocalRegretTreeClassifier,
-    Winnow2Classifier,
-)
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+from sklearn_localregret.baselines import Winnow2Classifier
 
 # -- the common checks ------------------------------------------------------
 
@@ -70,7 +67,7 @@ def check_instances():
     # The tree learner at its defaults (real-valued features, thresholds from
     # the stream; the checks seed random_state themselves), with swap regret
     # (default L, and the paper's L=3), and with its main options: fixed
-    # thresholds (binarize), one threshold per feature, no warm start.
+    # thresholds (binarize), the paper's algorithm (no warm start).
     return [
         LocalRegretDisjunctClassifier(random_state=0),
         LocalRegretDisjunctClassifier(regret="swap", random_state=0),
@@ -78,7 +75,7 @@ def check_instances():
         LocalRegretTreeClassifier(regret="swap"),
         LocalRegretTreeClassifier(regret="swap", L=3),
         LocalRegretTreeClassifier(binarize=0.0),
-        LocalRegretTreeClassifier(max_thresholds=1, warm_start=0, L=None),
+        LocalRegretTreeClassifier(warm_start=0),
         Winnow2Classifier(),
     ]
 

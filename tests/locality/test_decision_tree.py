@@ -351,6 +351,41 @@ def test_learner_regret_update_matches_brute_force(regret):
     assert clf.n_online_mistakes_ == pytest.approx(wrong)
 
 
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
+    """A site played for the first time starts from its colours' gains over the
+    last ``warm_start`` rows that reach it (bias-free, as if it had been played
+    as its starting leaf), then takes the round's update; known sites do not."""
+    rng = np.random.default_rng(7)
+    window, bias = 12, 0.4
+    X = rng.integers(0, 2, size=(40, 4))
+    y = rng.integers(0, 3, size=40)
+    w = rng.uniform(0.5, 2.0, size=40)
+    trees = iter([Leaf(0)] * 7 + [TREE])  # 7 rounds of 5 rows, then TREE
+    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, warm_start=window)
+    clf._draw_tree = lambda generator: (next(trees), False)  # the update is tested
+    clf.partial_fit(X[:35], y[:35], classes=[0, 1, 2], sample_weight=w[:35])
+    table = clf.regret_table_
+    seen = {key for key in table.keys()}
+    clf.partial_fit(X[35:], y[35:], sample_weight=w[35:])
+    recent = (X[23:35], y[23:35], w[23:35])  # the last 12 rows before the round
+    warm = _expected_update(TREE, [recent], 0.0, 4, 3)
+    round_ = _expected_update(TREE, [(X[35:], y[35:], w[35:])], bias, 4, 3)
+    root_only = _expected_update(Leaf(0), [(X[i:i + 5], y[i:i + 5], w[i:i + 5])
+                                           for i in range(0, 35, 5)], bias, 4, 3)
+    for path, _ in nodes_of(TREE):
+        key = path if regret == "external" else (TREE, path)
+        row = table.find(key)
+        expected = round_[path][0].copy()
+        if key not in seen:  # new site: the window's gains, without bias
+            expected += warm[path][0]
+        elif path == ():  # external: the root had the Leaf(0) rounds before
+            expected += root_only[()][0]
+        np.testing.assert_allclose(_unfactored(table, row, False), expected,
+                                   atol=1e-9)
+    assert len(seen) == 1  # only the root existed
+
+
 def _walk_numeric(tree, x, tests):
     while isinstance(tree, Split):
         j, t = tests.describe(tree.test)
@@ -366,7 +401,7 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
     rng = np.random.default_rng(n_classes)
     n_features, batch, bias = 3, 4, 0.3
     clf = LocalRegretTreeClassifier(L=None, bias=bias, batch_size=batch,
-                                    max_thresholds=3, random_state=0)
+                                    max_thresholds=3, warm_start=0, random_state=0)
     played = []
     real_draw = clf._draw_tree
 
