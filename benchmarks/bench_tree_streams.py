@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+import warnings
 
 import numpy as np
 from sklearn.datasets import load_breast_cancer, load_digits, load_wine
@@ -161,6 +162,9 @@ def main(argv=None):
                         help="rows drawn from each scikit-learn dataset (5000)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    # GaussianNB warns (log of a zero prior) before it has seen every class.
+    warnings.filterwarnings("ignore", category=RuntimeWarning,
+                            module="sklearn.naive_bayes")
     print(f"test-then-train, rounds of {args.batch} rows, seed {args.seed}")
     results = {}
     for stream, (X, y) in streams(args.rows, args.seed).items():

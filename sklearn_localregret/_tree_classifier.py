@@ -310,11 +310,13 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
-        X, y, w = self._window.contents()
-        if not new or y.size == 0:
+        if not new:
+            return
+        _, y, w = self._window.contents()
+        if y.size == 0:
             return
         stats = self._coloring.node_statistics(
-            layout, new, self._tests.outcomes(X), y, w)
+            layout, new, self._window.outcomes(self._tests), y, w)
         leaf_mask, test_mask = self._coloring.edge_masks(layout)
         self._table.update([rows[i] for i in new], stats.leaf_gains,
                            leaf_mask[new], stats.true_counts, stats.class_counts,
@@ -354,7 +356,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             at = slice(lo - start, hi - start)
             wrong += self._play_round(
                 outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
-            self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi])
+            self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
         return wrong
 
     def _play_round(self, outcomes, rows, y, weight) -> float:

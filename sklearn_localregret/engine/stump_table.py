@@ -299,10 +299,14 @@ class StumpRegretTable:
         leaf[:, 0] += gains - bias * leaf_mask if bias else gains
         self._leaf[rows] = leaf
         if t:
-            mask = test_mask[:, :, None]
-            self._true[rows, :t] += np.where(mask, true_counts, 0.0)
-            self._false[rows, :t] += np.where(
-                mask, class_counts[:, None, :] - true_counts, 0.0)
+            # Sites no row reached only pay the bias: their counts are zero.
+            reached = np.flatnonzero(class_counts.any(axis=1))
+            if reached.size:
+                at, mask = rows[reached], test_mask[reached, :, None]
+                true = true_counts[reached]
+                self._true[at, :t] += np.where(mask, true, 0.0)
+                self._false[at, :t] += np.where(
+                    mask, class_counts[reached, None, :] - true, 0.0)
             cost = np.where(test_mask, correct[:, None], 0.0)
             both = self._cost[rows, :, :t]
             both[:, 1] += cost

@@ -11,6 +11,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 * :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees as
   immutable nodes: routing, subtree replacement, text export.
 * :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph
-  (replace a subtree by a leaf or a stump), its (path, replacement) colouring,
-  the vectorised gains of a round, and per-edge (swap) regrets.
+  (replace a subtree by a leaf or a stump on a threshold test), its (path,
+  replacement) colouring, the vectorised statistics of a round, and per-edge
+  (swap) regrets.
+* :mod:`~sklearn_localregret.locality.recent_rows` -- the window of recent rows
+  that a new tree site starts from (the tree learner's warm start).
 """

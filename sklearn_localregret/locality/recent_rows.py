@@ -12,7 +12,10 @@ class RecentRows:
 
     The tree learner's warm start reads it when a site is played for the first
     time (:class:`~sklearn_localregret.LocalRegretTreeClassifier`,
-    ``warm_start``). Adding a row costs O(n_features); the memory is fixed.
+    ``warm_start``). Adding a row costs O(n_features + n_tests); the memory is
+    fixed. The rows' test outcomes are kept beside them, so that a warm start
+    does not evaluate every test on every row again; they are recomputed only
+    when tests enter (:meth:`outcomes`).
 
     Parameters
     ----------
@@ -29,6 +32,11 @@ class RecentRows:
     >>> X, y, w = window.contents()
     >>> X.ravel(), y
     (array([2., 3., 4.]), array([1, 1, 0]))
+    >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
+    >>> tests = ThresholdTests(FixedThresholds(2.5), n_features=1)
+    >>> _ = tests.observe(X)
+    >>> window.outcomes(tests).ravel()
+    array([False,  True,  True])
     """
 
     def __init__(self, size: int, n_features: int):
@@ -36,21 +44,39 @@ class RecentRows:
         self._X = np.zeros((self.size, n_features))
         self._y = np.zeros(self.size, dtype=np.intp)
         self._w = np.zeros(self.size)
+        self._passes = np.zeros((self.size, 0), dtype=bool)  # test outcomes
         self._count = 0  # rows ever added
 
-    def add(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
-        """Append rows (the oldest drop out)."""
+    def add(self, X: np.ndarray, y: np.ndarray, w: np.ndarray,
+            passes: np.ndarray | None = None) -> None:
+        """Append rows (the oldest drop out), with their test outcomes if known."""
         if self.size == 0:
             return
         X, y, w = X[-self.size:], y[-self.size:], w[-self.size:]
         at = (self._count + np.arange(X.shape[0])) % self.size
         self._X[at], self._y[at], self._w[at] = X, y, w
+        if passes is not None and passes.shape[1] == self._passes.shape[1]:
+            self._passes[at] = passes[-self.size:]
+        else:  # stale from now on: recomputed by the next outcomes()
+            self._passes = np.zeros((self.size, 0), dtype=bool)
         self._count += X.shape[0]
+
+    def _order(self) -> np.ndarray:
+        if self._count <= self.size:
+            return np.arange(self._count)
+        return (self._count + np.arange(self.size)) % self.size
 
     def contents(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(X, y, weight)`` of the rows kept, oldest first."""
-        if self._count <= self.size:
-            order = np.arange(self._count)
-        else:
-            order = (self._count + np.arange(self.size)) % self.size
+        order = self._order()
         return self._X[order], self._y[order], self._w[order]
+
+    def outcomes(self, tests) -> np.ndarray:
+        """Outcomes of every test of ``tests`` on the rows kept, oldest first.
+
+        ``tests`` is the :class:`~sklearn_localregret.thresholds.ThresholdTests`
+        of the learner; after tests entered, all rows are evaluated again.
+        """
+        if self._passes.shape[1] != tests.n_tests:
+            self._passes = tests.outcomes(self._X)
+        return self._passes[self._order()]

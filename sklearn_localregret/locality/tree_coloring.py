@@ -321,18 +321,25 @@ class TreeColoring:
         its path's tests, one numpy operation per test, instead of walking
         every row down the tree.
         """
-        k = self.n_classes
+        k, m = self.n_classes, y.shape[0]
         prediction = predict_tree(layout, outcomes)
-        labelled = np.zeros((y.shape[0], k))
-        labelled[np.arange(y.shape[0]), y] = weight
-        reach = np.ones((len(nodes), y.shape[0]))
+        right = np.where(prediction == y, weight, 0.0)
+        n = len(nodes)
+        class_counts = np.zeros((n, k))
+        correct = np.zeros(n)
+        true_counts = np.zeros((n, outcomes.shape[1], k))
         for i, node in enumerate(nodes):
+            here = np.ones(m, dtype=bool)
             for v, branch in layout.paths[node]:
-                reach[i] *= outcomes[:, v] == bool(branch)
-        class_counts = reach @ labelled
-        correct = reach @ np.where(prediction == y, weight, 0.0)
-        per_node = reach[:, None, :] * labelled.T[None, :, :]
-        true_counts = (per_node @ outcomes.astype(float)).transpose(0, 2, 1)
+                here &= outcomes[:, v] == bool(branch)
+            at = np.flatnonzero(here)
+            if at.size == 0:
+                continue
+            labelled = np.zeros((at.size, k))
+            labelled[np.arange(at.size), y[at]] = weight[at]
+            class_counts[i] = labelled.sum(axis=0)
+            correct[i] = right[at].sum()
+            true_counts[i] = outcomes[at].T.astype(float) @ labelled
         return RoundStatistics(class_counts - correct[:, None], true_counts,
                                class_counts, correct, prediction)
 

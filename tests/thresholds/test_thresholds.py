@@ -1,0 +1,105 @@
+"""Threshold sources and the catalogue of tests."""
+
+import numpy as np
+import pytest
+
+from sklearn_localregret.thresholds import (
+    FixedThresholds,
+    QuantileThresholds,
+    ThresholdTests,
+)
+
+
+def feed(source, X, batch):
+    """Observe ``X`` round by round; the candidates, in order."""
+    source.start(X.shape[1])
+    out = []
+    for lo in range(0, X.shape[0], batch):
+        out.extend(source.observe(X[lo:lo + batch]))
+    return out
+
+
+def test_quantile_levels_at_each_checkpoint():
+    # One feature, values 1..1024 in a shuffled order: at each checkpoint the
+    # new thresholds split the rows seen so far at the new levels, halfway
+    # between a value and the next larger one seen.
+    rng = np.random.default_rng(0)
+    values = rng.permutation(np.arange(1, 1025)).astype(float)
+    got = feed(QuantileThresholds(max_thresholds=7, first_checkpoint=16),
+               values[:, None], batch=4)
+    assert len(got) == 7
+    checkpoints = [(16, [1 / 2]), (64, [1 / 4, 3 / 4]),
+                   (256, [1 / 8, 3 / 8, 5 / 8, 7 / 8])]
+    expected = []
+    for rows, levels in checkpoints:
+        seen = np.sort(values[:rows])
+        for level in levels:
+            low = seen[int(np.ceil(level * rows)) - 1]
+            high = seen[seen > low].min()
+            expected.append((0, (low + high) / 2))
+    assert got == expected
+    # The fraction of the rows seen at the checkpoint at or below a threshold
+    # is its level.
+    fractions = [np.mean(values[:rows] <= t) for (_, t), rows in
+                 zip(got, [16, 64, 64, 256, 256, 256, 256])]
+    np.testing.assert_allclose(fractions, [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8,
+                                           7 / 8])
+
+
+def test_boolean_features_get_one_test_at_once_and_no_more():
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.integers(0, 2, 400), rng.normal(size=400),
+                         np.zeros(400)]).astype(float)
+    got = feed(QuantileThresholds(), X, batch=5)
+    assert got[:2] == [(0, 0.5), (2, 0.5)]  # from the first round, in order
+    assert [j for j, _ in got].count(0) == 1 and [j for j, _ in got].count(2) == 1
+    assert [j for j, _ in got].count(1) == 7
+
+
+def test_few_distinct_values_few_tests_and_the_cap():
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.choice([3.0, 7.0, 9.0], 2000),  # 2 gaps
+                         rng.normal(size=2000)])
+    got = feed(QuantileThresholds(max_thresholds=5), X, batch=1)
+    assert sorted(t for j, t in got if j == 0) == [5.0, 8.0]
+    assert len([t for j, t in got if j == 1]) == 5  # capped
+    source = QuantileThresholds(max_thresholds=5)
+    feed(source, X, batch=1)
+    assert source.complete  # no further candidates: the learner stops asking
+
+
+def test_round_boundaries_decide_not_call_boundaries():
+    # The same rows observed in the same rounds give the same tests, however
+    # many rows each observe call held before the checkpoint.
+    X = np.random.default_rng(3).normal(size=(300, 3))
+    one = feed(QuantileThresholds(), X, batch=5)
+    source = QuantileThresholds()
+    source.start(3)
+    two = []
+    for lo in range(0, 300, 5):
+        two.extend(source.observe(X[lo:lo + 5]))
+    assert one == two
+
+
+def test_catalogue_numbers_tests_and_evaluates_them():
+    tests = ThresholdTests(QuantileThresholds(first_checkpoint=4), n_features=2)
+    assert tests.observe(np.array([[0.0, 5.0]])) == 1  # feature 0 looks boolean
+    assert tests.observe(np.array([[1.0, 1.0], [0.0, 3.0], [1.0, 9.0]])) == 1
+    assert tests.feature.tolist() == [0, 1] and tests.threshold.tolist() == [0.5, 4.0]
+    X = np.array([[0.2, 4.0], [0.9, 4.5]])
+    np.testing.assert_array_equal(tests.outcomes(X), [[False, False], [True, True]])
+    assert tests.tests_of(1) == [1] and tests.describe(0) == (0, 0.5)
+
+
+def test_fixed_thresholds_one_test_per_feature_from_the_first_round():
+    tests = ThresholdTests(FixedThresholds(-1.0), n_features=3)
+    assert tests.observe(np.zeros((1, 3))) == 3 and tests.complete
+    np.testing.assert_array_equal(tests.outcomes(np.array([[-2.0, -1.0, 0.0]])),
+                                  [[False, False, True]])
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_no_thresholds_source_is_complete_at_once(bad):
+    source = QuantileThresholds(max_thresholds=bad)
+    source.start(2)
+    assert source.complete and source.observe(np.ones((3, 2))) == []
