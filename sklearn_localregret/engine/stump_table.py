@@ -221,7 +221,8 @@ class StumpRegretTable:
         if row is None:
             row = self.n_rows
             if row == self._leaf.shape[0]:
-                self._grow(2 * row, self._true.shape[1])
+                # 1.5x: a site holds 2 T K numbers, so capacity is costly.
+                self._grow(row + row // 2 + 1, self._true.shape[1])
             self._keys.append(key)
             self._row_of[key] = row
         return row
