@@ -22,7 +22,8 @@ from ._report import mean_ci
 
 __all__ = ["Leaderboard", "RunRecord"]
 
-_SCALARS = ("error", "window_error", "rows_per_second", "peak_memory_mb")
+_SCALARS = ("error", "window_error", "played_error", "rows_per_second",
+            "peak_memory_mb")
 _LINESTYLES = {"local regret": "-", "river": "--", "scikit-learn": ":"}
 
 
@@ -33,7 +34,8 @@ class RunRecord:
     ``status`` is "ok", "failed" (``message`` says why) or "n/a" (a
     binary-only learner on a multi-class stream). ``curve`` is the windowed
     error at the rows ``curve_rows``; ``peak_memory_mb`` is None when not
-    measured.
+    measured. ``played_error`` is the ``online_error_`` of learners that
+    record one (ours: the error of the randomised plays), else None.
     """
 
     stream: str
@@ -44,6 +46,7 @@ class RunRecord:
     n_rows: int = 0
     error: float | None = None
     window_error: float | None = None
+    played_error: float | None = None
     seconds: float | None = None
     rows_per_second: float | None = None
     peak_memory_mb: float | None = None
@@ -147,6 +150,18 @@ class Leaderboard:
             return f"{s.drift} at {at}{width}"
         return s.drift
 
+    def _capped(self, stream: str, learner: str) -> bool:
+        """Whether the learner saw only the first rows of the stream."""
+        cap = getattr(self.learners[learner], "max_rows", None)
+        return cap is not None and cap < self.streams[stream].n_rows
+
+    def _best(self, stream: str, key: str):
+        """Lowest mean (to 3 decimals) among full-stream runs, or None."""
+        means = [round(c[key], 3) for c in (self.cell(stream, n)
+                                            for n in self.learners)
+                 if c["status"] == "ok" and not self._capped(stream, c["learner"])]
+        return min(means) if means else None
+
     def _table(self, key: str) -> list[str]:
         marks = self._capped_marks()
         header = ["stream", "drift"] + [n + marks.get(n, "") for n in self.learners]
@@ -154,17 +169,19 @@ class Leaderboard:
                  "| " + " | ".join(["---", "---"] + ["---:"] * len(self.learners))
                  + " |"]
         for stream in self.streams:
-            cells = [self.cell(stream, n) for n in self.learners]
-            means = [c[key] for c in cells if c["status"] == "ok"]
-            best = min(means) if means else None
+            best = self._best(stream, key)
             row = [stream, self._drift(stream)]
-            for c in cells:
+            for name in self.learners:
+                c = self.cell(stream, name)
                 if c["status"] != "ok":
                     row.append(c["status"])
                     continue
                 text = _fmt(c[key], c[f"{key}_ci95"])
-                row.append(f"**{text}**" if round(c[key], 3) == round(best, 3)
-                           else text)
+                if self._capped(stream, name):
+                    text = f"({text})"
+                elif round(c[key], 3) == best:
+                    text = f"**{text}**"
+                row.append(text)
             lines.append("| " + " | ".join(row) + " |")
         return lines
 
@@ -179,12 +196,11 @@ class Leaderboard:
                  "| --- | ---: | ---: | ---: | ---: | ---: |"]
         wins = dict.fromkeys(self.learners, 0)
         for stream in self.streams:
-            cells = [self.cell(stream, n) for n in self.learners]
-            ok = [c for c in cells if c["status"] == "ok"]
-            if ok:
-                best = round(min(c["error"] for c in ok), 3)
-                for c in ok:
-                    wins[c["learner"]] += round(c["error"], 3) == best
+            best = self._best(stream, "error")
+            for name in self.learners:
+                c = self.cell(stream, name)
+                wins[name] += (c["status"] == "ok" and not self._capped(stream, name)
+                               and round(c["error"], 3) == best)
         for name in self.learners:
             cells = [self.cell(s, name) for s in self.streams]
             ok = [c for c in cells if c["status"] == "ok"]
@@ -198,6 +214,30 @@ class Leaderboard:
                 f"{np.median(memory):.1f}" if memory else "-",
                 f"{max(memory):.1f}" if memory else "-"]) + " |")
         return lines
+
+    def _played_table(self) -> list[str]:
+        """predict's error against the played models' error, where recorded."""
+        names = [n for n in self.learners
+                 if any(c["status"] == "ok" and c.get("played_error") is not None
+                        for c in (self.cell(s, n) for s in self.streams))]
+        if not names:
+            return []
+        lines = ["| stream | " + " | ".join(names) + " |",
+                 "| --- | " + " | ".join(["---:"] * len(names)) + " |"]
+        for stream in self.streams:
+            row = [stream]
+            for name in names:
+                c = self.cell(stream, name)
+                if c["status"] != "ok" or c.get("played_error") is None:
+                    row.append(c["status"] if c["status"] != "ok" else "-")
+                else:
+                    row.append(f"{c['error']:.3f} / {c['played_error']:.3f}")
+            lines.append("| " + " | ".join(row) + " |")
+        return ["## Predicted against played (whole stream)", "",
+                "Error of `predict` (the deterministic vote, as above) / error of "
+                "the randomised plays recorded inside `partial_fit` "
+                "(`online_error_`, the quantity the regret guarantee is about).",
+                "", *lines, ""]
 
     def _failures(self) -> list[str]:
         grouped: dict = {}
@@ -231,12 +271,14 @@ class Leaderboard:
             "",
             *self._table("window_error"),
             "",
+            *self._played_table(),
             "## Speed and memory",
             "",
             *self._learner_table(),
             "",
-            "Bold: the lowest mean error on the stream (to 3 decimals); 'best on' "
-            "counts those streams. rows/s: rows predicted and learned per second "
+            "Bold: the lowest mean error on the stream (to 3 decimals) among "
+            "learners that saw all of it; 'best on' counts those streams. "
+            "rows/s: rows predicted and learned per second "
             "of predict + partial_fit; peak MB: resident memory the run added "
             "(one forked process per run; '-' when not measured). 'failed': the "
             "learner raised on that stream (below); 'n/a': a binary-only "
@@ -245,8 +287,9 @@ class Leaderboard:
         marks = self._capped_marks()
         for name, mark in marks.items():
             lines += ["", f"{mark} `{name}`: first {self.learners[name].max_rows} "
-                      "rows of each stream only. " + self.learners[name].description
-                      + "."]
+                      "rows of each stream only (in parentheses, not ranked: not "
+                      "comparable with the full streams, nor with their drifts). "
+                      + self.learners[name].description + "."]
         failures = self._failures()
         if failures:
             lines += ["", "Failures:", "", *failures]

@@ -40,7 +40,17 @@ from ..evaluate import progressive_score
 from ._stream_report import Leaderboard, RunRecord
 from .stream_learners import LEARNERS, Learner, learner_names
 
-__all__ = ["run_streams", "plan_streams", "StreamPlan", "QUICK", "DEFAULTS"]
+__all__ = [
+    "DEFAULTS",
+    "QUICK",
+    "Leaderboard",
+    "RunRecord",
+    "StreamPlan",
+    "evaluate_run",
+    "plan_streams",
+    "run_plan",
+    "run_streams",
+]
 
 #: The default run: about 10 minutes on a 2-core machine (see the README).
 DEFAULTS = {"n_seeds": 3, "n_rows": 3000, "batch_size": 10, "window": 500}
@@ -92,27 +102,25 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
         streams = stream_names(available=True)
     if isinstance(streams, (str, Stream)):
         streams = [streams]
-    built: dict[str, list[Stream]] = {}
-    for entry in streams:
-        if isinstance(entry, Stream):
-            if entry.name in built:
-                raise ValueError(f"Two streams are named {entry.name!r}.")
-            built[entry.name] = [entry] * n_seeds
-        elif isinstance(entry, str):
-            if entry not in STREAMS:
-                raise ValueError(f"Unknown stream {entry!r}; the named streams are "
-                                 f"{', '.join(STREAMS)}.")
-            if entry in built:
-                raise ValueError(f"Stream {entry!r} is listed twice.")
-            built[entry] = [load_stream(entry, n_rows=n_rows, seed=s) for s in seeds]
-        else:
-            raise TypeError("streams must hold stream names or Stream objects, got "
-                            f"{type(entry).__name__}.")
-
     if learners is None:
         learners = learner_names(available=True)
     if isinstance(learners, (str, Learner)):
         learners = [learners]
+    # Every name is checked before any stream is built.
+    names = []
+    for entry in streams:
+        if isinstance(entry, Stream):
+            names.append(entry.name)
+        elif isinstance(entry, str):
+            if entry not in STREAMS:
+                raise ValueError(f"Unknown stream {entry!r}; the named streams are "
+                                 f"{', '.join(STREAMS)}.")
+            names.append(entry)
+        else:
+            raise TypeError("streams must hold stream names or Stream objects, got "
+                            f"{type(entry).__name__}.")
+    if len(set(names)) < len(names):
+        raise ValueError(f"A stream name is listed twice: {names}.")
     chosen: dict[str, Learner] = {}
     for entry in learners:
         if isinstance(entry, tuple) and len(entry) == 2:
@@ -130,6 +138,12 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
         if name in chosen:
             raise ValueError(f"Learner {name!r} is listed twice.")
         chosen[name] = learner
+    built: dict[str, list[Stream]] = {}
+    for entry in streams:
+        if isinstance(entry, Stream):
+            built[entry.name] = [entry] * n_seeds
+        else:
+            built[entry] = [load_stream(entry, n_rows=n_rows, seed=s) for s in seeds]
     if not built or not chosen:
         raise ValueError("Nothing to run: no streams or no learners.")
     settings = {"n_seeds": n_seeds, "seeds": seeds, "n_rows": n_rows,
@@ -177,6 +191,11 @@ def evaluate_run(stream: Stream, name: str, learner: Learner, seed: int,
     record.seconds = result.seconds
     record.rows_per_second = result.rows_per_second
     record.curve_rows, record.curve = _curve(result)
+    # Our learners also record the error of the randomised plays their
+    # guarantee is about (each drawn before its round's labels, inside
+    # partial_fit); predict is the deterministic vote of the same distribution.
+    played = getattr(result.estimator, "online_error_", None)
+    record.played_error = None if played is None else float(played)
     return record
 
 
@@ -362,13 +381,15 @@ def run_streams(out: str | Path | None = "results", *, streams=None, learners=No
     Examples
     --------
     >>> from sklearn_localregret.experiments import run_streams
-    >>> board = run_streams(None, streams=["inverted"], learners=["sgd"],
-    ...                     n_rows=400, n_seeds=2, window=100, progress=False)
-    ... # doctest: +ELLIPSIS
-    <BLANKLINE>
+    >>> board = run_streams(None, streams=["inverted"], learners=["lr-tree", "sgd"],
+    ...                     n_rows=400, n_seeds=2, window=100,
+    ...                     progress=False)  # doctest: +ELLIPSIS
+    # Stream leaderboard
     ...
-    >>> [round(r.error, 3) for r in board.records]
-    [0.102, 0.068]
+    | inverted | abrupt at 200 | 0.4...±... | **0.1...±...** |
+    ...
+    >>> [(r.learner, r.seed, round(r.error, 3)) for r in board.records]
+    [('lr-tree', 0, ...), ('sgd', 0, 0.163), ('lr-tree', 1, ...), ('sgd', 1, 0.2)]
     """
     plan = plan_streams(streams=streams, learners=learners, n_seeds=n_seeds,
                         seed=seed, n_rows=n_rows, batch_size=batch_size,
