@@ -11,7 +11,7 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from sklearn_localregret.cli import main
-from sklearn_localregret.datasets import make_stream
+from sklearn_localregret.datasets import load_stream, make_stream
 from sklearn_localregret.experiments.stream_learners import (
     LEARNERS,
     Learner,
@@ -139,11 +139,24 @@ def test_seeds_reproduce_the_numbers_exactly():
 
     def numbers(seed):
         board = _run(["inverted"], learners, n_rows=80, seed=seed)
-        return [(r.learner, r.seed, r.error, r.window_error, r.curve)
-                for r in board.records]
+        return {(r.learner, r.seed): (r.error, r.window_error, r.curve)
+                for r in board.records}
 
-    assert numbers(7) == numbers(7)
-    assert numbers(7) != numbers(8)
+    first, again, shifted = numbers(7), numbers(7), numbers(8)
+    assert first == again
+    # Seeds 7, 8 then 8, 9: a (learner, seed) run is the same whatever else ran.
+    assert {k: v for k, v in first.items() if k[1] == 8} == {
+        k: v for k, v in shifted.items() if k[1] == 8}
+    assert first != shifted
+    # Each seed has its own version of a named stream.
+    plan = plan_streams(streams=["inverted"], learners=["sgd"], n_rows=80,
+                        n_seeds=2, seed=7)
+    for version, seed in zip(plan.streams["inverted"], (7, 8)):
+        expected = load_stream("inverted", n_rows=80, seed=seed)
+        np.testing.assert_array_equal(version.X, expected.X)
+        np.testing.assert_array_equal(version.y, expected.y)
+    assert not np.array_equal(plan.streams["inverted"][0].X,
+                              plan.streams["inverted"][1].X)
 
 
 def test_capped_learner_sees_the_first_rows_only():
