@@ -355,8 +355,11 @@ class Leaderboard:
         colours = plt.get_cmap("tab20")
         index = {name: k for k, name in enumerate(self.learners)}
         paths = []
+        # One figure, cleared for each stream: creating figures dominates.
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        fig.subplots_adjust(left=0.08, right=0.8, top=0.92, bottom=0.12)
         for name, stream in self.streams.items():
-            fig, ax = plt.subplots(figsize=(8, 4.5))
+            ax.clear()
             for learner, c in curves.get(name, {}).items():
                 rows, mean = np.array(c["rows"]), np.array(c["mean"])
                 half = np.array(c["ci95"])
@@ -382,11 +385,10 @@ class Leaderboard:
             ax.set_ylim(-0.02, 1.02)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-            fig.tight_layout()
             path = Path(out) / f"streams_{_safe_name(name)}.png"
             fig.savefig(path, dpi=110)
-            plt.close(fig)
             paths.append(path)
+        plt.close(fig)
         return paths
 
 

@@ -31,12 +31,12 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     cmd.add_argument("--out", type=Path, default=Path("results"),
                      help="folder for the CSV/JSON/markdown/PNG files (results)")
     cmd.add_argument("--quick", action="store_true",
-                     help="every stream and learner on 150 rows and 2 seeds")
+                     help="every stream and learner on 100 rows and 2 seeds")
     cmd.add_argument("--seeds", type=int, default=None, metavar="N",
                      help="seeds per stream (3; 2 with --quick)")
     cmd.add_argument("--seed", type=int, default=0, help="first seed (0)")
     cmd.add_argument("--rows", type=int, default=None, metavar="N",
-                     help="rows per named stream (3000; 150 with --quick)")
+                     help="rows per named stream (3000; 100 with --quick)")
     cmd.add_argument("--batch-size", type=int, default=None, metavar="B",
                      help="rows per round, predicted then learned (10)")
     cmd.add_argument("--window", type=int, default=None, metavar="W",

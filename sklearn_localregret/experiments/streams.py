@@ -55,7 +55,7 @@ __all__ = [
 #: The default run: about 10 minutes on a 2-core machine (see the README).
 DEFAULTS = {"n_seeds": 3, "n_rows": 3000, "batch_size": 10, "window": 500}
 #: ``quick=True``: every stream and learner, tiny; a check that all runs.
-QUICK = {"n_seeds": 2, "n_rows": 150, "batch_size": 10, "window": 50}
+QUICK = {"n_seeds": 2, "n_rows": 100, "batch_size": 10, "window": 50}
 
 #: Points per stored learning curve.
 CURVE_POINTS = 100
@@ -354,7 +354,7 @@ def run_streams(out: str | Path | None = "results", *, streams=None, learners=No
         Seeds ``seed, seed + 1, ...``: each seeds a stream and the learners.
     seed : int, default=0
         First seed.
-    n_rows : int, default=3000 (150 with ``quick``)
+    n_rows : int, default=3000 (100 with ``quick``)
         Rows per named stream (real datasets may have fewer).
     batch_size : int, default=10
         Rows per round: predicted together, then learned together.

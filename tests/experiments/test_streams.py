@@ -254,7 +254,7 @@ def test_cli_quick_runs_every_learner(tmp_path, capsys):
     assert main(argv) == 0
     doc = json.loads((tmp_path / "streams.json").read_text())
     assert set(doc["learners"]) == set(LEARNERS)
-    assert doc["settings"]["n_rows"] == 150 and doc["settings"]["n_seeds"] == 2
+    assert doc["settings"]["n_rows"] == 100 and doc["settings"]["n_seeds"] == 2
     stagger = {r["learner"]: r["status"] for r in doc["runs"]
                if r["stream"] == "stagger"}
     assert set(stagger.values()) == {"ok"}
