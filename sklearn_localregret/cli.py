@@ -5,6 +5,7 @@
     python -m sklearn_localregret all --out results          # everything
     python -m sklearn_localregret trees --quick               # a fast check
     python -m sklearn_localregret solve formula.wcnf --passes 20
+    python -m sklearn_localregret streams --quick             # stream leaderboard
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--quick", action="store_true",
                          help="a small run that finishes in seconds")
         cmd.add_argument("--quiet", action="store_true", help="no progress bars")
+    from .experiments._streams_cli import add_streams_parser
+
+    add_streams_parser(sub)
     _solve.add_parser(sub)
     return parser
 
@@ -81,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "solve":
         return solve(args)
+    if args.command == "streams":
+        from .experiments._streams_cli import streams_command
+
+        return streams_command(args, None if argv is None else list(argv)[1:])
     for name in EXPERIMENTS if args.command == "all" else (args.command,):
         run_experiment(name, args)
     return 0

@@ -19,13 +19,27 @@ with this package (gzipped CSV, CC BY 4.0) and load offline, in the style of
 
 The loaders read the files with the standard library; pandas is needed only
 for ``as_frame=True``.
+
+Streams for online evaluation (:mod:`sklearn_localregret.datasets.streams`):
+
+* :class:`Stream` -- labelled rows in order, with where the concept drifts.
+* :func:`load_stream` -- the named streams (:func:`stream_names`): the paper's
+  datasets, River's bundled datasets and drifting generators, adversarial
+  sequences.
+* :func:`make_stream` -- a stream from an ``(X, y)`` pair, a CSV file or an
+  iterable of rows.
 """
 
 from ._base import boolean_encoder, load_kr_vs_kp, load_mushroom, load_nursery
+from .streams import Stream, load_stream, make_stream, stream_names
 
 __all__ = [
+    "Stream",
     "boolean_encoder",
     "load_kr_vs_kp",
     "load_mushroom",
     "load_nursery",
+    "load_stream",
+    "make_stream",
+    "stream_names",
 ]

@@ -5,9 +5,13 @@ every plotted number (mean and 95% confidence interval over trials) into an
 output folder and prints a summary table; ``quick=True`` runs a small version
 that finishes in seconds. The command line
 (``python -m sklearn_localregret``) exposes them as subcommands.
+
+:func:`run_streams` is the stream leaderboard: progressive validation of our
+learners and their peers (River, scikit-learn) on real, drifting and
+adversarial streams (:mod:`sklearn_localregret.experiments.streams`).
 """
 
-__all__ = ["run_disjunct", "run_maxsat", "run_trees"]
+__all__ = ["run_disjunct", "run_maxsat", "run_streams", "run_trees"]
 
 
 def __getattr__(name):
@@ -24,4 +28,8 @@ def __getattr__(name):
         from .trees import run_trees
 
         return run_trees
+    if name == "run_streams":
+        from .streams import run_streams
+
+        return run_streams
     raise AttributeError(name)

@@ -513,10 +513,14 @@ def test_mushroom_descr_documents_missing_values():
 
 def test_public_api():
     assert sorted(datasets.__all__) == [
+        "Stream",
         "boolean_encoder",
         "load_kr_vs_kp",
         "load_mushroom",
         "load_nursery",
+        "load_stream",
+        "make_stream",
+        "stream_names",
     ]
     assert datasets.__doc__
     for public in datasets.__all__:

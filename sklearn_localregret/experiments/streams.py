@@ -1,0 +1,402 @@
+"""The stream leaderboard: progressive validation of many learners on many streams.
+
+Every learner of :data:`~.stream_learners.LEARNERS` runs on every stream of
+:data:`~sklearn_localregret.datasets.streams.STREAMS` (or the ones asked for),
+for several seeds, with :func:`~sklearn_localregret.evaluate.progressive_score`:
+rounds of ``batch_size`` rows, each predicted before it is learned. The result
+is a :class:`~._stream_report.Leaderboard`: the error over the whole stream and
+over its last ``window`` rows, rows per second and peak memory per run, 95%
+confidence intervals over seeds, written as CSV, JSON, a markdown table and a
+PNG of learning curves per stream.
+
+A learner that raises on a stream (for instance one that needs boolean
+features, on numeric rows) is recorded as failed there, with its error
+message, and the suite goes on. A binary-only learner is "n/a" on streams with
+more classes.
+
+On Linux each run happens in a freshly forked process, which measures the peak
+resident memory the run added (``VmHWM``) without slowing it down, and keeps a
+crashing learner from taking the suite with it; elsewhere runs happen in
+process and memory is not measured.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from numbers import Integral
+from pathlib import Path
+
+import numpy as np
+
+from ..datasets.streams import STREAMS, Stream, load_stream, stream_names
+from ..evaluate import progressive_score
+from ._stream_report import Leaderboard, RunRecord
+from .stream_learners import LEARNERS, Learner, learner_names
+
+__all__ = [
+    "DEFAULTS",
+    "QUICK",
+    "Leaderboard",
+    "RunRecord",
+    "StreamPlan",
+    "evaluate_run",
+    "plan_streams",
+    "run_plan",
+    "run_streams",
+]
+
+#: The default run: about 10 minutes on a 2-core machine (see the README).
+DEFAULTS = {"n_seeds": 3, "n_rows": 3000, "batch_size": 10, "window": 500}
+#: ``quick=True``: every stream and learner, tiny; a check that all runs.
+QUICK = {"n_seeds": 2, "n_rows": 100, "batch_size": 10, "window": 50}
+
+#: Points per stored learning curve.
+CURVE_POINTS = 100
+
+
+@dataclass
+class StreamPlan:
+    """Everything a run needs, validated: built by :func:`plan_streams`."""
+
+    streams: dict  # name -> list of Stream, one per seed
+    learners: dict  # name -> Learner
+    seeds: list
+    batch_size: int
+    window: int
+    settings: dict
+
+
+def _positive(name, value):
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+    return int(value)
+
+
+def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
+                 n_rows=None, batch_size=None, window=None,
+                 quick: bool = False) -> StreamPlan:
+    """Validate a leaderboard request and build its streams.
+
+    Parameters are those of :func:`run_streams`. Raises ``ValueError`` (or
+    ``ImportError`` for a named stream that needs River) on bad input, before
+    anything runs.
+    """
+    base = QUICK if quick else DEFAULTS
+    n_seeds = _positive("n_seeds", base["n_seeds"] if n_seeds is None else n_seeds)
+    n_rows = _positive("n_rows", base["n_rows"] if n_rows is None else n_rows)
+    batch_size = _positive("batch_size",
+                           base["batch_size"] if batch_size is None else batch_size)
+    window = _positive("window", base["window"] if window is None else window)
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
+        raise ValueError(f"seed must be an integer, got {seed!r}.")
+    seeds = [int(seed) + i for i in range(n_seeds)]
+
+    if streams is None:
+        streams = stream_names(available=True)
+    if isinstance(streams, (str, Stream)):
+        streams = [streams]
+    if learners is None:
+        learners = learner_names(available=True)
+    if isinstance(learners, (str, Learner)):
+        learners = [learners]
+    # Every name is checked before any stream is built.
+    names = []
+    for entry in streams:
+        if isinstance(entry, Stream):
+            names.append(entry.name)
+        elif isinstance(entry, str):
+            if entry not in STREAMS:
+                raise ValueError(f"Unknown stream {entry!r}; the named streams are "
+                                 f"{', '.join(STREAMS)}.")
+            names.append(entry)
+        else:
+            raise TypeError("streams must hold stream names or Stream objects, got "
+                            f"{type(entry).__name__}.")
+    if len(set(names)) < len(names):
+        raise ValueError(f"A stream name is listed twice: {names}.")
+    chosen: dict[str, Learner] = {}
+    for entry in learners:
+        if isinstance(entry, tuple) and len(entry) == 2:
+            name, learner = entry
+        elif isinstance(entry, str):
+            if entry not in LEARNERS:
+                raise ValueError(f"Unknown learner {entry!r}; the learners are "
+                                 f"{', '.join(LEARNERS)}.")
+            name, learner = entry, LEARNERS[entry]
+        else:
+            raise TypeError("learners must hold learner names or (name, Learner) "
+                            f"pairs, got {type(entry).__name__}.")
+        if not isinstance(learner, Learner):
+            raise TypeError(f"Learner {name!r} is not a Learner.")
+        if name in chosen:
+            raise ValueError(f"Learner {name!r} is listed twice.")
+        chosen[name] = learner
+    built: dict[str, list[Stream]] = {}
+    for entry in streams:
+        if isinstance(entry, Stream):
+            built[entry.name] = [entry] * n_seeds
+        else:
+            built[entry] = [load_stream(entry, n_rows=n_rows, seed=s) for s in seeds]
+    if not built or not chosen:
+        raise ValueError("Nothing to run: no streams or no learners.")
+    settings = {"n_seeds": n_seeds, "seeds": seeds, "n_rows": n_rows,
+                "batch_size": batch_size, "window": window, "quick": bool(quick)}
+    return StreamPlan(built, chosen, seeds, batch_size, window, settings)
+
+
+# -- one run --------------------------------------------------------------------
+
+
+def _curve(result) -> tuple[list, list]:
+    """The windowed error at up to CURVE_POINTS round ends, the last included."""
+    n = len(result.rows)
+    at = np.unique(np.linspace(0, n - 1, min(n, CURVE_POINTS)).round().astype(int))
+    return result.rows[at].tolist(), result.windowed_error[at].tolist()
+
+
+def evaluate_run(stream: Stream, name: str, learner: Learner, seed: int,
+                 batch_size: int, window: int) -> RunRecord:
+    """Progressive validation of one learner on one stream; failures recorded."""
+    record = RunRecord(stream.name, name, seed)
+    if learner.binary_only and not stream.is_binary:
+        record.status = "n/a"
+        record.message = f"binary only; the stream has {len(stream.classes)} classes"
+        return record
+    X, y = stream.X, stream.y
+    if learner.max_rows is not None and learner.max_rows < len(y):
+        X, y = X[: learner.max_rows], y[: learner.max_rows]
+    try:
+        with warnings.catch_warnings():
+            # Learners' numerical warnings (GaussianNB on constant features,
+            # convergence notes) would drown the progress bar.
+            warnings.simplefilter("ignore")
+            result = progressive_score(learner.make(seed), X, y,
+                                       batch_size=batch_size, classes=stream.classes,
+                                       window=window)
+    except Exception as exc:  # the suite goes on; the message is the result
+        record.status = "failed"
+        record.message = f"{type(exc).__name__}: {exc}".strip()
+        return record
+    record.status = "ok"
+    record.n_rows = result.n_rows
+    record.error = result.error
+    record.window_error = result.window_error
+    record.seconds = result.seconds
+    record.rows_per_second = result.rows_per_second
+    record.curve_rows, record.curve = _curve(result)
+    # Our learners also record the error of the randomised plays their
+    # guarantee is about (each drawn before its round's labels, inside
+    # partial_fit); predict is the deterministic vote of the same distribution.
+    played = getattr(result.estimator, "online_error_", None)
+    record.played_error = None if played is None else float(played)
+    return record
+
+
+# -- running many, each in a forked process ---------------------------------------
+
+
+def _memory_kib() -> dict:
+    values = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0])
+    return values
+
+
+def _can_isolate() -> bool:
+    return (sys.platform.startswith("linux") and os.path.exists("/proc/self/status")
+            and "fork" in multiprocessing.get_all_start_methods())
+
+
+def _child(task, connection) -> None:
+    """Forked child: reset the peak-memory mark, run, send the record back."""
+    try:
+        try:
+            with open("/proc/self/clear_refs", "w") as handle:
+                handle.write("5")  # resets VmHWM to the current VmRSS
+        except OSError:
+            pass
+        before = _memory_kib()["VmRSS"]
+        record = evaluate_run(*task)
+        record.peak_memory_mb = max(_memory_kib()["VmHWM"] - before, 0) / 1024
+        connection.send(record)
+    except BaseException:
+        stream, name, _, seed = task[:4]
+        record = RunRecord(stream.name, name, seed, status="failed",
+                           message=traceback.format_exc(limit=2).strip())
+        connection.send(record)
+    finally:
+        connection.close()
+
+
+def _run_isolated(tasks, jobs, on_record) -> None:
+    context = multiprocessing.get_context("fork")
+    pending = iter(tasks)
+    running: dict = {}
+    while True:
+        while len(running) < jobs:
+            task = next(pending, None)
+            if task is None:
+                break
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_child, args=(task, send), daemon=True)
+            process.start()
+            send.close()
+            running[receive] = (process, task)
+        if not running:
+            return
+        for connection in wait(list(running)):
+            process, task = running.pop(connection)
+            try:
+                record = connection.recv()
+            except EOFError:
+                process.join()
+                stream, name, _, seed = task[:4]
+                record = RunRecord(stream.name, name, seed, status="failed",
+                                   message="the run's process died (exit code "
+                                   f"{process.exitcode})")
+            process.join()
+            connection.close()
+            on_record(record)
+
+
+def _progress_bar(total: int, enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        sys.stderr.write("tqdm is not installed: no progress bar (pip install "
+                         "'sklearn-localregret[plot]')\n")
+        return None
+    return tqdm(total=total, desc="streams", unit="run", file=sys.stderr,
+                dynamic_ncols=True)
+
+
+def run_plan(plan: StreamPlan, *, progress: bool = True, isolate=None,
+             jobs: int = 1) -> Leaderboard:
+    """Run a validated :class:`StreamPlan` and collect the records."""
+    jobs = _positive("jobs", jobs)
+    if isolate is None:
+        isolate = _can_isolate()
+    elif isolate and not _can_isolate():
+        raise ValueError("isolate=True needs Linux with fork and /proc.")
+    tasks = [(versions[i], name, learner, seed, plan.batch_size, plan.window)
+             for versions in plan.streams.values()
+             for i, seed in enumerate(plan.seeds)
+             for name, learner in plan.learners.items()]
+    for learner in plan.learners.values():
+        try:  # import each learner's modules once, before forking
+            learner.make(plan.seeds[0])
+        except Exception:
+            pass
+    records = []
+    bar = _progress_bar(len(tasks), progress)
+    start = time.perf_counter()
+
+    def on_record(record):
+        records.append(record)
+        if bar is not None:
+            bar.set_postfix_str(f"{record.stream} / {record.learner}", refresh=False)
+            bar.update()
+
+    try:
+        if isolate:
+            _run_isolated(tasks, jobs, on_record)
+        else:
+            for task in tasks:
+                on_record(evaluate_run(*task))
+    finally:
+        if bar is not None:
+            bar.close()
+    settings = dict(plan.settings, isolated=bool(isolate), jobs=jobs,
+                    wall_seconds=time.perf_counter() - start)
+    order = {(s, n, seed): k for k, (s, n, seed) in enumerate(
+        (t[0].name, t[1], t[3]) for t in tasks)}
+    records.sort(key=lambda r: order[(r.stream, r.learner, r.seed)])
+    streams = {name: versions[0] for name, versions in plan.streams.items()}
+    return Leaderboard(records, streams, plan.learners, settings)
+
+
+def run_streams(out: str | Path | None = "results", *, streams=None, learners=None,
+                n_seeds=None, seed: int = 0, n_rows=None, batch_size=None,
+                window=None, quick: bool = False, progress: bool = True,
+                isolate=None, jobs: int = 1, command: str | None = None
+                ) -> Leaderboard:
+    """Run the stream leaderboard, write its files and print its tables.
+
+    Parameters
+    ----------
+    out : path or None, default="results"
+        Folder for ``streams.csv`` (one row per run), ``streams_summary.csv``
+        (mean and 95% CI over seeds), ``streams_curves.csv``, ``streams.json``
+        (all of it), ``streams.md`` (the leaderboard) and
+        ``streams_<stream>.png``; None writes nothing.
+    streams : list of str or Stream, default=None
+        Named streams (:func:`~sklearn_localregret.datasets.stream_names`) or
+        your own (:func:`~sklearn_localregret.datasets.make_stream`); None
+        means every named stream whose dependencies are installed. A named
+        stream is rebuilt for each seed; a ``Stream`` object is the same for
+        all seeds, whose only role is then to seed the learners.
+    learners : list of str or (name, Learner), default=None
+        Registered learner names or your own; None means every registered
+        learner whose dependencies are installed.
+    n_seeds : int, default=3 (2 with ``quick``)
+        Seeds ``seed, seed + 1, ...``: each seeds a stream and the learners.
+    seed : int, default=0
+        First seed.
+    n_rows : int, default=3000 (100 with ``quick``)
+        Rows per named stream (real datasets may have fewer).
+    batch_size : int, default=10
+        Rows per round: predicted together, then learned together.
+    window : int, default=500 (50 with ``quick``)
+        Rows of the moving window of the learning curves and of the final
+        window error.
+    quick : bool, default=False
+        The small defaults: checks that everything runs in well under a minute.
+    progress : bool, default=True
+        A progress bar on stderr (needs tqdm).
+    isolate : bool or None, default=None
+        Run each (stream, learner, seed) in a forked process and measure its
+        peak memory; None means whenever possible (Linux).
+    jobs : int, default=1
+        Runs at the same time when isolated. More than one makes the rows per
+        second of concurrent runs compete for the cores.
+    command : str, default=None
+        The command line to quote in the markdown leaderboard.
+
+    Returns
+    -------
+    Leaderboard
+
+    Examples
+    --------
+    >>> from sklearn_localregret.experiments import run_streams
+    >>> board = run_streams(None, streams=["inverted"], learners=["lr-tree", "sgd"],
+    ...                     n_rows=400, n_seeds=2, window=100,
+    ...                     progress=False)  # doctest: +ELLIPSIS
+    # Stream leaderboard
+    ...
+    | inverted | abrupt at 200 | 0.4...±... | **0.1...±...** |
+    ...
+    >>> [(r.learner, r.seed, round(r.error, 3)) for r in board.records]
+    [('lr-tree', 0, ...), ('sgd', 0, 0.163), ('lr-tree', 1, ...), ('sgd', 1, 0.2)]
+    """
+    plan = plan_streams(streams=streams, learners=learners, n_seeds=n_seeds,
+                        seed=seed, n_rows=n_rows, batch_size=batch_size,
+                        window=window, quick=quick)
+    board = run_plan(plan, progress=progress, isolate=isolate, jobs=jobs)
+    board.command = command
+    if out is not None:
+        board.write(out)
+    print(board.markdown())
+    return board
