@@ -106,8 +106,8 @@ def _check_labels_present(y) -> None:
     """Missing labels (None) get a message that says so."""
     dtype = getattr(y, "dtype", None)
     if dtype is None and isinstance(y, (list, tuple)):
-        y, dtype = np.asarray(y, dtype=object), object
-    if dtype == object:
+        y, dtype = np.asarray(y, dtype=object), np.dtype(object)
+    if dtype is not None and np.dtype(dtype).kind == "O":
         if any(label is None for label in np.asarray(y).ravel().tolist()):
             raise ValueError(
                 "y contains None (missing labels); drop those rows or give them "

@@ -176,8 +176,8 @@ class HierarchicalSampler:
         ...              true_counts=np.array([[[0.0, 3.0]]]),
         ...              class_counts=np.array([[3.0, 3.0]]), correct=np.array([3.0]),
         ...              test_mask=np.ones((1, 1), bool))
-        >>> trees = HierarchicalSampler(table).sample_many(1000, np.random.default_rng(0))
-        >>> set(trees)
+        >>> sampler = HierarchicalSampler(table)
+        >>> set(sampler.sample_many(1000, np.random.default_rng(0)))
         {('split', 0, ('leaf', 1), ('leaf', 0))}
         """
         self.refresh()

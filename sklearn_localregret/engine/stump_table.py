@@ -423,7 +423,7 @@ class StumpRegretTable:
 
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""
-        n, k, t = self.n_rows, self.n_classes, self._n_tests
+        n, t = self.n_rows, self._n_tests
         count = int(np.count_nonzero(self._leaf[:n, 0]))
         for start in range(0, n, 64):  # bounded temporaries
             rows = slice(start, min(start + 64, n))
