@@ -434,7 +434,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     """Common base of the local regret classifiers (not public).
 
     Adds to :class:`BaseOnlineClassifier` the parameters ``regret``, ``L``,
-    ``bias`` and ``random_state``, the bias of a round, a seeded generator
+    ``bias``, ``discount`` and ``random_state``, the bias of a round, a seeded generator
     ``_rng`` for the draws, and prediction from pi through the hook
     ``_predict_proba_encoded``.
     """
@@ -444,6 +444,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         "regret": [StrOptions({"external", "swap"})],
         "L": [Interval(Integral, 0, None, closed="left"), None],
         "bias": [Interval(Real, 0, None, closed="left"), None],
+        "discount": [Interval(Real, 0, 1, closed="right")],
         "random_state": ["random_state"],
     }
 

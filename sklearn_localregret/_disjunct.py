@@ -63,6 +63,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         disjunction (an approximate sampler). Unused otherwise.
     random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played disjunctions.
+    discount : float, default=1.0
+        ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
+        so the learner forgets old rounds (for drifting streams;
+        :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
 
     Attributes
     ----------
@@ -170,6 +174,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         binarize=0.0,
         n_mcmc_steps=200,
         random_state=None,
+        *,
+        discount=1.0,
     ):
         self.regret = regret
         self.L = L
@@ -178,6 +184,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         self.binarize = binarize
         self.n_mcmc_steps = n_mcmc_steps
         self.random_state = random_state
+        self.discount = discount
 
     # -- hooks of the base ------------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -185,9 +192,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         if self.regret == "swap":
-            self._graph = HypercubeSwapRegrets(n_features, self.L)
+            self._graph = HypercubeSwapRegrets(n_features, self.L, self.discount)
         else:
-            self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps)
+            self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps,
+                                            self.discount)
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
 
     def _play_round(self, X, y, weight) -> float:

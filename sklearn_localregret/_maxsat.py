@@ -72,6 +72,10 @@ class OnlineMaxSAT:
     n_mcmc_steps : int, default=200
         Steps of the uniformised chain per draw when ``regret="external"`` and
         ``L < n_vars`` (an approximate sampler; exact product draws otherwise).
+    discount : float, default=1.0
+        ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
+        so clauses seen long ago weigh less (for clause streams that change;
+        :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
 
     Attributes
     ----------
@@ -124,7 +128,7 @@ class OnlineMaxSAT:
     """
 
     def __init__(self, n_vars, regret="external", L=None, bias=None,
-                 random_state=None, n_mcmc_steps=200):
+                 random_state=None, n_mcmc_steps=200, *, discount=1.0):
         if not isinstance(n_vars, Integral) or isinstance(n_vars, bool) or n_vars < 1:
             raise ValueError(f"n_vars must be a positive integer, got {n_vars!r}.")
         if regret not in ("external", "swap"):
@@ -138,17 +142,22 @@ class OnlineMaxSAT:
                 or n_mcmc_steps < 1):
             raise ValueError(
                 f"n_mcmc_steps must be a positive integer, got {n_mcmc_steps!r}.")
+        if (not isinstance(discount, Real) or isinstance(discount, bool)
+                or not 0 < discount <= 1):
+            raise ValueError(f"discount must be a number in (0, 1], got {discount!r}.")
         self.n_vars = int(n_vars)
         self.regret = regret
         self.L = L
         self.bias = bias
         self.random_state = random_state
         self.n_mcmc_steps = int(n_mcmc_steps)
+        self.discount = float(discount)
         self._rng = check_generator(random_state)
         if regret == "swap":
-            self._graph = HypercubeSwapRegrets(self.n_vars, L)
+            self._graph = HypercubeSwapRegrets(self.n_vars, L, self.discount)
         else:
-            self._graph = HypercubeColoring(self.n_vars, L, self.n_mcmc_steps)
+            self._graph = HypercubeColoring(self.n_vars, L, self.n_mcmc_steps,
+                                            self.discount)
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
         self._pending = None
         self.n_rounds_ = 0
@@ -156,8 +165,9 @@ class OnlineMaxSAT:
         self.total_weight_ = 0.0
 
     def __repr__(self) -> str:
+        discount = "" if self.discount == 1.0 else f", discount={self.discount!r}"
         return (f"OnlineMaxSAT(n_vars={self.n_vars}, regret={self.regret!r}, "
-                f"L={self.L!r}, bias={self.bias!r})")
+                f"L={self.L!r}, bias={self.bias!r}{discount})")
 
     # -- playing --------------------------------------------------------------
     def assignment(self) -> np.ndarray:

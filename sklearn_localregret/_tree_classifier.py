@@ -116,6 +116,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         exact distribution.
     random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played trees.
+    discount : float, default=1.0
+        ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
+        so the learner forgets old rounds (for drifting streams; see Notes). 1
+        is the paper's undiscounted algorithm.
 
     Attributes
     ----------
@@ -266,6 +270,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         n_mcmc_steps=200,
         n_predict_trees=100,
         random_state=None,
+        discount=1.0,
     ):
         self.regret = regret
         self.L = L
@@ -278,6 +283,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.n_mcmc_steps = n_mcmc_steps
         self.n_predict_trees = n_predict_trees
         self.random_state = random_state
+        self.discount = discount
 
     # -- model ------------------------------------------------------------
     def _encode_features(self, X):
@@ -291,7 +297,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         else:
             source = FixedThresholds(self.binarize)
         self._tests = ThresholdTests(source, n_features)
-        self._table = StumpRegretTable(n_classes)
+        self._table = StumpRegretTable(n_classes, discount=self.discount)
         self._coloring = TreeColoring(self._tests, n_classes, self.max_depth)
         swap = self.regret == "swap"
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
@@ -362,6 +368,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def _play_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)
         layout = compile_tree(tree)
+        resets = self._table.clock.n_resets
+        self._table.advance()
+        if self.regret == "swap" and self._table.clock.n_resets != resets:
+            self._sampler.invalidate()  # every stored rate changed
         new = self._graph.new_nodes(layout) if self.warm_start else []
         table_rows = self._graph.rows(layout)
         self._warm_start_sites(layout, table_rows, new)
@@ -496,7 +506,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             for (tree, _), value in zip(table.keys(), per_row.tolist()):
                 best[tree] = max(best.get(tree, 0.0), value)
             total = float(sum(best.values()))
-        return total / max(self.n_rounds_, 1)
+        return total / max(self._table.effective_rounds, 1.0)
 
     @property
     def n_nonzero_regrets_(self) -> int:

@@ -5,15 +5,92 @@ A colour is addressed as ``(row, column)``: a *row* groups the colours of one si
 vertex) and the columns enumerate that site's colours. Rows are created on demand
 and addressed by any hashable key, so infinite colourings (decision trees) only
 pay for the sites that were ever touched.
+
+**Discounting** (:ref:`engine-discounting`). With a discount ``lambda < 1`` every
+regret becomes ``lambda * R + r`` each round. The table stores ``Q = R * s`` with
+one global scale ``s = lambda^-t``: a round multiplies ``s`` by ``1 / lambda``
+(:meth:`RegretTable.advance`) and an update adds ``r * s``, so a round costs
+nothing per untouched colour. Every stationary distribution the samplers compute
+is unchanged when all rates are multiplied by one positive number, so they read
+the stored ``Q`` (:attr:`RegretTable.rates`); the true regrets are ``Q / s``
+(:attr:`RegretTable.biased`). When ``s`` passes 1e100 the table is multiplied by
+``1 / s`` once and ``s`` restarts at 1.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable
 
 import numpy as np
 
-__all__ = ["RegretTable"]
+__all__ = ["RegretTable", "DiscountClock"]
+
+# The scale at which the stored regrets are brought back to true size.
+RENORMALIZE_AT = 1e100
+
+
+class DiscountClock:
+    """Rounds, and the global scale ``lambda^-t`` of a discounted regret table.
+
+    Shared by :class:`RegretTable` and
+    :class:`~sklearn_localregret.engine.StumpRegretTable`: the owner of the
+    round counter of a table, and of its effective number of rounds
+    ``sum_{s <= t} lambda^(t - s)`` (``t`` when ``lambda = 1``).
+
+    Parameters
+    ----------
+    discount : float, default=1.0
+        ``lambda`` in (0, 1].
+
+    Examples
+    --------
+    >>> clock = DiscountClock(0.5)
+    >>> clock.tick(3), clock.n_rounds, clock.scale, clock.effective_rounds
+    (False, 3, 8.0, 1.75)
+    """
+
+    def __init__(self, discount: float = 1.0):
+        discount = float(discount)
+        if not 0.0 < discount <= 1.0:
+            raise ValueError(f"discount must be in (0, 1]; got {discount!r}.")
+        self.discount = discount
+        self.scale = 1.0
+        self.n_rounds = 0
+        self.n_resets = 0  # renormalisations: caches of stored rates go stale
+
+    @property
+    def effective_rounds(self) -> float:
+        """``sum_{s=1}^{t} lambda^(t - s)``: the weight of the rounds so far."""
+        if self.discount == 1.0:
+            return float(self.n_rounds)
+        return float(-np.expm1(self.n_rounds * np.log(self.discount))
+                     / (1 - self.discount))
+
+    def scales(self, n: int) -> np.ndarray:
+        """The scales of the next ``n`` rounds (``scale / lambda^k``, k = 1..n)."""
+        if self.discount == 1.0:
+            return np.full(n, self.scale)
+        return self.scale * self.discount ** -np.arange(1, n + 1, dtype=float)
+
+    def needs_renormalizing(self, n: int = 1) -> bool:
+        """Whether ``n`` more rounds would take the scale past ``RENORMALIZE_AT``."""
+        return self.discount != 1.0 and self.scale * self.discount**-n > RENORMALIZE_AT
+
+    def tick(self, n: int = 1) -> bool:
+        """Start ``n`` new rounds; True if the scale must be reset first (then
+        the caller divides its table by ``scale`` and calls :meth:`reset`)."""
+        if self.needs_renormalizing(n):
+            return True
+        self.n_rounds += n
+        if self.discount != 1.0:
+            self.scale *= self.discount**-n
+        return False
+
+    def reset(self) -> None:
+        """The table was divided by ``scale``: it is 1 again."""
+        self.scale = 1.0
+        self.n_resets += 1
 
 
 class RegretTable:
@@ -29,18 +106,27 @@ class RegretTable:
         Number of colours per row.
     initial_rows : int, default=0
         Rows to allocate (and key ``0 .. initial_rows - 1``) up front.
+    discount : float, default=1.0
+        ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``
+        (see :meth:`advance`). 1 is the paper's undiscounted algorithm.
 
     Attributes
     ----------
     n_rows : int
         Number of rows in use.
     biased : ndarray of shape (n_rows, width)
-        The biased regrets ``Rtilde`` (a view; do not write to it).
+        The biased regrets ``Rtilde`` (read-only).
     unbiased : ndarray of shape (n_rows, width)
-        The unbiased regrets ``R`` (a view; do not write to it).
+        The unbiased regrets ``R`` (read-only).
+    rates : ndarray of shape (n_rows, width)
+        ``Rtilde`` times the table's common positive factor ``scale``: what
+        the samplers read (a view; do not write to it).
     versions : ndarray of int of shape (n_rows,)
-        A counter per row that every update of the row increases, so that
-        readers can cache what they derive from a row (a view; do not write).
+        A counter per row that every update of the row increases (and a
+        renormalisation of the whole table), so that readers can cache what they
+        derive from a row (a view; do not write).
+    n_rounds : int
+        Rounds started with :meth:`advance`.
 
     Examples
     --------
@@ -55,7 +141,8 @@ class RegretTable:
     2.5
     """
 
-    def __init__(self, width: int, initial_rows: int = 0):
+    def __init__(self, width: int, initial_rows: int = 0, discount: float = 1.0):
+        self.clock = DiscountClock(discount)
         self.width = int(width)
         capacity = max(int(initial_rows), 8)
         self._biased = np.zeros((capacity, self.width))
@@ -83,12 +170,66 @@ class RegretTable:
         return len(self._keys)
 
     @property
-    def biased(self) -> np.ndarray:
+    def rates(self) -> np.ndarray:
         return self._biased[: self.n_rows]
 
     @property
+    def biased(self) -> np.ndarray:
+        return self._true(self._biased)
+
+    @property
     def unbiased(self) -> np.ndarray:
-        return self._unbiased[: self.n_rows]
+        return self._true(self._unbiased)
+
+    def _true(self, stored: np.ndarray) -> np.ndarray:
+        view = stored[: self.n_rows]
+        scale = self.clock.scale
+        return view if scale == 1.0 else view / scale
+
+    # -- rounds and the discount ------------------------------------------
+    @property
+    def discount(self) -> float:
+        return self.clock.discount
+
+    @property
+    def scale(self) -> float:
+        """The common factor of :attr:`rates` (``lambda^-t``, reset now and then)."""
+        return self.clock.scale
+
+    @property
+    def n_rounds(self) -> int:
+        return self.clock.n_rounds
+
+    @property
+    def effective_rounds(self) -> float:
+        """``sum_{s <= t} lambda^(t - s)``: ``n_rounds`` when undiscounted."""
+        return self.clock.effective_rounds
+
+    def advance(self, n: int = 1) -> None:
+        """Start ``n`` rounds: every regret is multiplied by ``lambda^n`` (lazily).
+
+        Call it before the updates of a round (and for rounds without updates:
+        their regrets decay too).
+        """
+        if self.clock.tick(n):
+            self._renormalize()
+            self.clock.tick(n)
+
+    def round_scales(self, n: int) -> np.ndarray:
+        """Factors for the gains of the next ``n`` rounds, for
+        :meth:`update_sequence` (``scale`` of round ``k = 1..n`` ahead); call
+        :meth:`advance` with ``n`` afterwards."""
+        if self.clock.needs_renormalizing(n):
+            self._renormalize()
+        return self.clock.scales(n)
+
+    def _renormalize(self) -> None:
+        inverse = 1.0 / self.clock.scale
+        n = self.n_rows
+        self._biased[:n] *= inverse
+        self._unbiased[:n] *= inverse
+        self._versions[:n] += 1
+        self.clock.reset()
 
     @property
     def versions(self) -> np.ndarray:
@@ -133,18 +274,24 @@ class RegretTable:
         rows = np.asarray(rows, dtype=np.intp)
         cols = np.asarray(cols, dtype=np.intp)
         gains = np.asarray(gains, dtype=float)
-        self._unbiased[rows, cols] += gains
-        self._biased[rows, cols] += gains - bias
+        scale = self.clock.scale
+        if scale == 1.0:
+            self._unbiased[rows, cols] += gains
+            self._biased[rows, cols] += gains - bias
+        else:
+            self._unbiased[rows, cols] += gains * scale
+            self._biased[rows, cols] += (gains - bias) * scale
         self._versions[rows] += 1
 
-    def update_sequence(self, rows, cols, gains, bias: float = 0.0) -> None:
+    def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.
 
         Unlike :meth:`update_entries` a colour may repeat (it was updated in
         several rounds): the entries are added one after the other
         (``np.add.at``), giving bit for bit the regrets that one
         :meth:`update_entries` call per round would. Each touched row's version
-        increases.
+        increases. With a discount, ``scales[e]`` is the factor of the round of
+        entry ``e`` (:meth:`round_scales`); ``bias`` may be per entry too.
 
         Examples
         --------
@@ -156,8 +303,13 @@ class RegretTable:
         rows = np.asarray(rows, dtype=np.intp)
         cols = np.asarray(cols, dtype=np.intp)
         gains = np.asarray(gains, dtype=float)
+        biased = gains - bias
+        if scales is not None:
+            gains, biased = gains * scales, biased * scales
+        elif self.clock.scale != 1.0:
+            gains, biased = gains * self.clock.scale, biased * self.clock.scale
         np.add.at(self._unbiased, (rows, cols), gains)
-        np.add.at(self._biased, (rows, cols), gains - bias)
+        np.add.at(self._biased, (rows, cols), biased)
         self._versions[rows] += 1
 
     def update_rows(self, rows, gains, edge_mask, bias: float = 0.0) -> None:
@@ -167,21 +319,23 @@ class RegretTable:
         action) are left untouched, as the paper's update demands.
         """
         rows = np.asarray(rows, dtype=np.intp)
-        gains = np.where(edge_mask, gains, 0.0)
+        gains = np.where(edge_mask, gains, 0.0) * self.clock.scale
         self._unbiased[rows] += gains
         if bias:
-            gains -= np.where(edge_mask, bias, 0.0)
+            gains -= np.where(edge_mask, bias * self.clock.scale, 0.0)
         self._biased[rows] += gains
         self._versions[rows] += 1
 
     # -- reading ----------------------------------------------------------
     def positive(self, rows=None) -> np.ndarray:
-        """``Rtilde+`` of the given rows (all rows if None): the chain's rates."""
-        biased = self.biased if rows is None else self._biased[rows]
-        return np.maximum(biased, 0.0)
+        """``rates+`` of the given rows (all rows if None): the chain's rates,
+        ``Rtilde+`` up to the table's common factor."""
+        rates = self.rates if rows is None else self._biased[rows]
+        return np.maximum(rates, 0.0)
 
     def colored_regret(self) -> float:
-        """Local colored regret ``sum_C (R[C])+`` (not yet divided by T)."""
+        """Local colored regret ``sum_C (R[C])+`` (not yet divided by the
+        rounds; discounted when ``discount < 1``)."""
         return float(np.maximum(self.unbiased, 0.0).sum())
 
     def row_max_regret(self) -> np.ndarray:
@@ -192,11 +346,12 @@ class RegretTable:
 
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""
-        return int(np.count_nonzero(self.biased))
+        return int(np.count_nonzero(self.rates))
 
     def copy(self) -> RegretTable:
         """An independent copy (used to roll back a failed update)."""
         new = RegretTable.__new__(RegretTable)
+        new.clock = copy.copy(self.clock)
         new.width = self.width
         new._biased = self._biased.copy()
         new._unbiased = self._unbiased.copy()

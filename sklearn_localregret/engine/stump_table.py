@@ -29,6 +29,8 @@ from collections.abc import Hashable
 
 import numpy as np
 
+from .regret_table import DiscountClock
+
 __all__ = ["StumpRegretTable", "positive_pair_sums"]
 
 # Up to this many classes the K x K pairs are summed directly (vectorised);
@@ -117,12 +119,22 @@ class StumpRegretTable:
     first, so readers always see current weights. Adding tests does not
     invalidate anything (a new test's weight is 0).
 
+    **Discounting.** As in :class:`~sklearn_localregret.engine.RegretTable`:
+    the factors are stored times a global scale ``lambda^-t``
+    (:meth:`advance`); the content weights and pair weights the samplers read
+    carry that common factor, the regrets returned by :meth:`leaf_regrets`,
+    :meth:`stump_regrets`, :meth:`dense_regrets` and the diagnostics do not.
+    The stump formula is linear in the factors, so it holds for the scaled
+    factors too.
+
     Parameters
     ----------
     n_classes : int
         ``K``.
     n_tests : int, default=0
         Tests present from the start.
+    discount : float, default=1.0
+        ``lambda`` in (0, 1]; 1 is the paper's undiscounted algorithm.
 
     Examples
     --------
@@ -142,7 +154,8 @@ class StumpRegretTable:
     array([0., 2., 4.])
     """
 
-    def __init__(self, n_classes: int, n_tests: int = 0):
+    def __init__(self, n_classes: int, n_tests: int = 0, discount: float = 1.0):
+        self.clock = DiscountClock(discount)
         self.n_classes = int(n_classes)
         self._n_tests = int(n_tests)
         self._keys: list[Hashable] = []
@@ -190,6 +203,32 @@ class StumpRegretTable:
         self._false[:n, :t] = saved["_false"]
         self._cost[:n, :, :t] = saved["_cost"]
         self._versions[:n] = saved["_versions"]
+
+    # -- rounds and the discount ------------------------------------------
+    @property
+    def scale(self) -> float:
+        """Common factor of the stored factors (and of the samplers' weights)."""
+        return self.clock.scale
+
+    @property
+    def n_rounds(self) -> int:
+        return self.clock.n_rounds
+
+    @property
+    def effective_rounds(self) -> float:
+        """``sum_{s <= t} lambda^(t - s)``: the number of rounds when undiscounted."""
+        return self.clock.effective_rounds
+
+    def advance(self, n: int = 1) -> None:
+        """Start ``n`` rounds: every regret decays by ``lambda^n`` (lazily)."""
+        if self.clock.tick(n):
+            inverse = 1.0 / self.clock.scale
+            rows = self.n_rows
+            for array in (self._leaf, self._true, self._false, self._cost):
+                array[:rows] *= inverse
+            self._versions[:rows] += 1  # cached weights are in the old units
+            self.clock.reset()
+            self.clock.tick(n)
 
     # -- rows and tests -----------------------------------------------------
     @property
@@ -294,6 +333,11 @@ class StumpRegretTable:
         """
         rows = np.asarray(rows, dtype=np.intp)
         t = self._n_tests
+        scale = self.clock.scale
+        if scale != 1.0:
+            leaf_gains, true_counts = leaf_gains * scale, true_counts * scale
+            class_counts, correct = class_counts * scale, correct * scale
+            bias = bias * scale
         gains = np.where(leaf_mask, leaf_gains, 0.0)
         leaf = self._leaf[rows]
         leaf[:, 1] += gains
@@ -301,7 +345,8 @@ class StumpRegretTable:
         self._leaf[rows] = leaf
         if t:
             # Sites no row reached only pay the bias: their counts are zero.
-            reached = np.flatnonzero(class_counts.any(axis=1))
+            reached = np.flatnonzero(class_counts.any(axis=1)
+                                     | true_counts.any(axis=(1, 2)))
             if reached.size:
                 at, mask = rows[reached], test_mask[reached, :, None]
                 true = true_counts[reached]
@@ -353,16 +398,20 @@ class StumpRegretTable:
 
     def leaf_regrets(self, row: int, unbiased: bool = False) -> np.ndarray:
         """Regret of each leaf colour of a row, shape (K,)."""
-        return self._leaf[row, int(unbiased)].copy()
+        return self._leaf[row, int(unbiased)] / self.clock.scale
 
     def stump_regrets(self, row: int, test: int, unbiased: bool = False) -> np.ndarray:
         """Regret of every stump colour ``(test, c_true, c_false)``, shape (K, K)."""
+        return self._stored_pairs(row, test, unbiased) / self.clock.scale
+
+    def _stored_pairs(self, row: int, test: int, unbiased: bool = False):
         return _pair_values(self._true[row, test], self._false[row, test],
                             self._cost[row, int(unbiased), test])
 
     def pair_weights(self, row: int, test: int) -> np.ndarray:
-        """``Rtilde+`` of the stumps on ``test``, flattened ``c_true * K + c_false``."""
-        return np.maximum(self.stump_regrets(row, test), 0.0).reshape(-1)
+        """``Rtilde+`` of the stumps on ``test`` (times :attr:`scale`), flattened
+        ``c_true * K + c_false``: the weights a draw of the label pair uses."""
+        return np.maximum(self._stored_pairs(row, test), 0.0).reshape(-1)
 
     def positive_colours(
         self, row: int, leaf_mask: np.ndarray, test_mask: np.ndarray
@@ -370,7 +419,8 @@ class StumpRegretTable:
         """The colours of a row that are edges and have a positive rate.
 
         Returns ``(leaves, stumps, rates)``: leaf labels, an ``(m, 3)`` array of
-        ``(test, c_true, c_false)``, and the rates of the leaves then the stumps.
+        ``(test, c_true, c_false)``, and the rates of the leaves then the stumps
+        (``Rtilde+`` times :attr:`scale`).
         """
         leaf = self._leaf[row, 0]
         leaves = np.flatnonzero(leaf_mask & (leaf > 0))
@@ -396,20 +446,21 @@ class StumpRegretTable:
             ``stumps[row, v, c_true, c_false]``.
         """
         n, t = self.n_rows, self._n_tests
-        which = int(unbiased)
-        return (self._leaf[:n, which].copy(),
+        which, scale = int(unbiased), self.clock.scale
+        return (self._leaf[:n, which] / scale,
                 _pair_values(self._true[:n, :t], self._false[:n, :t],
-                             self._cost[:n, which, :t]))
+                             self._cost[:n, which, :t]) / scale)
 
     def colored_regret(self, unbiased: bool = True) -> float:
-        """``sum_C (R[C])+`` over every colour (not yet divided by T)."""
+        """``sum_C (R[C])+`` over every colour (not yet divided by the rounds;
+        discounted when ``discount < 1``)."""
         n, k, t = self.n_rows, self.n_classes, self._n_tests
         total = float(np.maximum(self._leaf[:n, int(unbiased)], 0.0).sum())
         if t and n:
             total += float(positive_pair_sums(
                 self._true[:n, :t].reshape(-1, k), self._false[:n, :t].reshape(-1, k),
                 self._cost[:n, int(unbiased), :t].reshape(-1)).sum())
-        return total
+        return total / self.clock.scale
 
     def row_max_regret(self, unbiased: bool = True) -> np.ndarray:
         """``max_C (R[C])+`` per row, the per-vertex term of local swap regret."""
@@ -419,7 +470,7 @@ class StumpRegretTable:
             stump = (self._true[:n, :t].max(axis=2) + self._false[:n, :t].max(axis=2)
                      - self._cost[:n, int(unbiased), :t])
             best = np.maximum(best, stump.max(axis=1))
-        return best
+        return best / self.clock.scale
 
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""

@@ -91,7 +91,11 @@ class _HypercubeGraph:
         self.n_vars = int(n_vars)
         self.max_level = max_level
         self.root = bytes(self.n_vars)
-        self.n_updates = 0
+
+    @property
+    def n_updates(self) -> int:
+        """Rounds played (the table counts them: :meth:`RegretTable.advance`)."""
+        return self.table.n_rounds
 
     # A subclass's sampler (if any) points back at its graph; saving it
     # without that link keeps the state acyclic, which skops needs.
@@ -112,8 +116,11 @@ class _HypercubeGraph:
         return vertex.count(1)
 
     def colored_regret(self) -> float:
-        """Time-averaged local colored regret ``sum_C (R[C])+ / T``."""
-        return self.table.colored_regret() / max(self.n_updates, 1)
+        """Time-averaged local colored regret ``sum_C (R[C])+ / T``.
+
+        Discounted (regrets and ``T`` both) when the table has a discount.
+        """
+        return self.table.colored_regret() / max(self.table.effective_rounds, 1.0)
 
     def n_nonzero(self) -> int:
         """Number of colours (edges, for swap) with a non-zero biased regret."""
@@ -140,6 +147,8 @@ class HypercubeColoring(_HypercubeGraph):
         uniformised chain with the root redirect.
     n_mcmc_steps : int, default=200
         Steps of the uniformised chain per draw when ``L < n``.
+    discount : float, default=1.0
+        ``lambda`` in (0, 1] of the regret table (1: undiscounted).
 
     Attributes
     ----------
@@ -164,10 +173,10 @@ class HypercubeColoring(_HypercubeGraph):
     """
 
     def __init__(self, n_vars: int, max_level: int | None = None,
-                 n_mcmc_steps: int = 200):
+                 n_mcmc_steps: int = 200, discount: float = 1.0):
         super().__init__(n_vars, max_level)
         self.n_mcmc_steps = int(n_mcmc_steps)
-        self.table = RegretTable(width=2, initial_rows=self.n_vars)
+        self.table = RegretTable(width=2, initial_rows=self.n_vars, discount=discount)
         self.exact = max_level is None or max_level >= self.n_vars
         self._state = self.root
         self._sampler = None if self.exact else UniformizedChainSampler(
@@ -177,7 +186,7 @@ class HypercubeColoring(_HypercubeGraph):
     def positive_out_edges(self, vertex: bytes):
         """Flips with a positive colour regret out of ``vertex``, and the rates."""
         bits = vertex_bits(vertex)
-        rates = self.table.biased[np.arange(self.n_vars), 1 - bits]
+        rates = self.table.rates[np.arange(self.n_vars), 1 - bits]
         ks = np.flatnonzero(rates > 0)
         return _flipped_keys(bits, ks), rates[ks]
 
@@ -189,7 +198,7 @@ class HypercubeColoring(_HypercubeGraph):
         are 0 (:ref:`engine-hypercube`). For ``L < n`` see
         :meth:`estimate_distribution`.
         """
-        rates = self.table.biased
+        rates = self.table.rates
         return binary_site_probabilities(np.maximum(rates[:, 0], 0.0),
                                          np.maximum(rates[:, 1], 0.0))
 
@@ -202,7 +211,7 @@ class HypercubeColoring(_HypercubeGraph):
         exact draw of this class goes through here, so pre-drawn uniforms give
         the same actions as :meth:`sample`.
         """
-        rates = np.maximum(self.table.biased, 0.0)
+        rates = np.maximum(self.table.rates, 0.0)
         on = rates[:, 1]
         return uniforms * (rates[:, 0] + on) < on
 
@@ -214,7 +223,7 @@ class HypercubeColoring(_HypercubeGraph):
         """
         if self.exact:
             return self.draw(rng.random(self.n_vars)).astype(np.uint8)
-        rate_bound = float(np.maximum(self.table.biased, 0.0).sum())
+        rate_bound = float(np.maximum(self.table.rates, 0.0).sum())
         self._state = self._sampler.sample(self._state, rate_bound, rng)
         return vertex_bits(self._state).copy()
 
@@ -239,7 +248,7 @@ class HypercubeColoring(_HypercubeGraph):
         if self.exact:
             raise ValueError("pi is an exact product here: use probabilities()")
         rng = np.random.default_rng(seed)
-        rate_bound = float(np.maximum(self.table.biased, 0.0).sum())
+        rate_bound = float(np.maximum(self.table.rates, 0.0).sum())
         state, draws = self._state, []
         for _ in range(int(n_draws)):
             state = self._sampler.sample(state, rate_bound, rng)
@@ -250,36 +259,44 @@ class HypercubeColoring(_HypercubeGraph):
 
     # -- the update -------------------------------------------------------
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
-        """Add ``gains[k] - bias`` to colour ``(k, 1 - a[k])`` for every ``k``.
+        """One round: add ``gains[k] - bias`` to colour ``(k, 1 - a[k])`` for
+        every ``k`` (after the round's discount, if any).
 
         With ``bias = 0`` only the non-zero gains are written (adding 0 changes
         nothing), which makes sparse utilities (one clause, one row) cheap.
         """
         a = np.asarray(a, dtype=np.uint8)
+        self.table.advance()
         if bias == 0:
             ks = np.flatnonzero(gains)
             self.table.update_entries(ks, 1 - a[ks], gains[ks])
         else:
             self.table.update_entries(np.arange(self.n_vars), 1 - a, gains, bias)
         self._state = a.tobytes()
-        self.n_updates += 1
 
     def update_rounds(self, actions: np.ndarray, gains: np.ndarray,
-                      bias: float = 0.0) -> None:
+                      bias: float = 0.0, played=None, n_rounds=None) -> None:
         """:meth:`update` for several consecutive rounds (rows), in order.
 
         The regrets come out bit for bit as with one :meth:`update` per round.
+        ``played[i]`` is the round (0, 1, ...) of row ``i`` among ``n_rounds``
+        consecutive rounds; rounds without a row had no gains (they still count,
+        and decay the regrets). By default every row is its own round.
         """
         actions = np.asarray(actions, dtype=np.uint8)
+        if played is None:
+            played, n_rounds = np.arange(len(actions)), len(actions)
         if bias == 0:
             rounds, ks = np.nonzero(gains)
         else:
             rounds, ks = np.indices(actions.shape).reshape(2, -1)
+        scales = self.table.round_scales(n_rounds)[np.asarray(played)[rounds]] \
+            if self.table.discount != 1.0 else None
         self.table.update_sequence(ks, 1 - actions[rounds, ks], gains[rounds, ks],
-                                   bias)
+                                   bias, scales)
+        self.table.advance(n_rounds)
         if len(actions):
             self._state = actions[-1].tobytes()
-        self.n_updates += len(actions)
 
 
 class HypercubeSwapRegrets(_HypercubeGraph):
@@ -299,6 +316,8 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         Number of bits ``n``.
     max_level : int or None, default=None
         The paper's ``L`` (None = infinity).
+    discount : float, default=1.0
+        ``lambda`` in (0, 1] of the regret table (1: undiscounted).
 
     Attributes
     ----------
@@ -320,9 +339,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     array([0.25, 0.75])
     """
 
-    def __init__(self, n_vars: int, max_level: int | None = None):
+    def __init__(self, n_vars: int, max_level: int | None = None,
+                 discount: float = 1.0):
         super().__init__(n_vars, max_level)
-        self.table = RegretTable(width=self.n_vars)
+        self.table = RegretTable(width=self.n_vars, discount=discount)
         self._sampler = FiniteChainSampler(self, max_level)
         self._support = np.zeros((1, self.n_vars), dtype=np.uint8)
         self._probs = np.ones(1)
@@ -333,7 +353,7 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         row = self.table.find(vertex)
         if row < 0:
             return [], np.zeros(0)
-        rates = self.table.biased[row]
+        rates = self.table.rates[row]
         ks = np.flatnonzero(rates > 0)
         return _flipped_keys(vertex_bits(vertex), ks), rates[ks]
 
@@ -354,9 +374,12 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
         """Add ``gains[k] - bias`` to every edge out of ``a``; re-solve ``pi``."""
         row = self.table.row(vertex_key(a))
+        resets = self.table.clock.n_resets
+        self.table.advance()
+        if self.table.clock.n_resets != resets:  # every stored rate changed
+            self._sampler.invalidate()
         self.table.update_entries(np.full(self.n_vars, row), np.arange(self.n_vars),
                                   gains, bias)
-        self.n_updates += 1
         # Only the edges out of ``a`` changed: the sampler re-reads that row
         # and re-solves only if a positive rate moved.
         self._sampler.invalidate(vertex_key(a))
@@ -368,8 +391,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
             self._cdf = np.cumsum(probs)
 
     def swap_regret(self) -> float:
-        """Time-averaged local swap regret ``sum_i max_j R+[i, j] / T``."""
-        return float(self.table.row_max_regret().sum()) / max(self.n_updates, 1)
+        """Time-averaged local swap regret ``sum_i max_j R+[i, j] / T``
+        (discounted, regrets and ``T``, when the table has a discount)."""
+        return float(self.table.row_max_regret().sum()) / max(
+            self.table.effective_rounds, 1.0)
 
 
 # -- utilities ------------------------------------------------------------
@@ -518,21 +543,26 @@ def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
                 gains = np.add.reduceat(row_gains, starts, axis=0)
             acts = drawn[rounds]
             # The rounds drawn under the current pi stay valid up to the first
-            # one whose update changes a positive regret R+ (and so pi).
+            # one whose update changes a positive regret R+ (and so pi); with a
+            # discount, in the table's stored units (pi ignores the common
+            # factor), each round's gains times its scale.
+            scaled = gains
+            if table.discount != 1.0:
+                scaled = gains * table.round_scales(used)[rounds][:, None]
             changed = np.zeros(len(rounds), dtype=bool)
-            for col, moved in ((1, np.where(acts, 0.0, gains)),
-                               (0, np.where(acts, gains, 0.0))):
+            for col, moved in ((1, np.where(acts, 0.0, scaled)),
+                               (0, np.where(acts, scaled, 0.0))):
                 path = np.maximum(np.cumsum(
-                    np.vstack([table.biased[:, col], moved]), axis=0), 0.0)
+                    np.vstack([table.rates[:, col], moved]), axis=0), 0.0)
                 changed |= (path[1:] != path[:-1]).any(axis=1)
             n_live = len(rounds)
             if changed.any():
                 n_live = int(np.argmax(changed)) + 1
                 used = int(rounds[n_live - 1]) + 1
-            cube.update_rounds(acts[:n_live], gains[:n_live])
-            cube.n_updates += used - n_live
+            cube.update_rounds(acts[:n_live], gains[:n_live],
+                               played=rounds[:n_live], n_rounds=used)
         else:
-            cube.n_updates += used
+            table.advance(used)
         end = min((t + used) * batch_size, m)
         wrong += float(w[r0:end] @ ((active[: end - r0] > 0) != positive[r0:end]))
         window = min(2 * window, cap) if t + used == stop else max(1, 2 * used)
