@@ -121,9 +121,13 @@ def trial_salt(name: str) -> int:
 
 @lru_cache(maxsize=None)
 def _dataset(name: str):
+    """One-hot ``X`` (uint8), labels as indices into the sorted classes, and
+    the number of classes. Integer labels give every learner the numbers of
+    the original (sorted the same way) labels, without the cost of string
+    labels in the retrained trees and SGD."""
     X_all, y_all = DATASETS[name](return_X_y=True, one_hot=True)
-    y_all = np.asarray(y_all)
-    return np.asarray(X_all, dtype=np.uint8), y_all, np.unique(y_all)
+    labels, y_index = np.unique(np.asarray(y_all), return_inverse=True)
+    return np.asarray(X_all, dtype=np.uint8), y_index, len(labels)
 
 
 def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
@@ -131,8 +135,9 @@ def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
     """Trial ``index``'s stream of ``panel``: ``X, y, classes, learner_seed``.
 
     A dataset panel draws ``n_rounds * batch_size`` rows uniformly with
-    replacement; ``"alternating"`` repeats one random instance with labels
-    1, 0, 1, ... by round.
+    replacement (labels are indices into the sorted class names);
+    ``"alternating"`` repeats one random instance with labels 1, 0, 1, ... by
+    round.
     """
     if panel == "alternating":
         rng = np.random.default_rng(np.random.SeedSequence([seed, 4],
@@ -141,11 +146,11 @@ def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
         X = np.tile(instance, (n_rounds * batch_size, 1))
         return X, _alternating_labels(n_rounds, batch_size), np.array([0, 1]), \
             int(rng.integers(2**31))
-    X_all, y_all, classes = _dataset(panel)
+    X_all, y_all, n_classes = _dataset(panel)
     rng = np.random.default_rng(
         np.random.SeedSequence([seed, trial_salt(panel)], spawn_key=(index,)))
     idx = rng.integers(0, len(y_all), size=n_rounds * batch_size)
-    return X_all[idx], y_all[idx], classes, int(rng.integers(2**31))
+    return X_all[idx], y_all[idx], np.arange(n_classes), int(rng.integers(2**31))
 
 
 def _alternating_labels(n_rounds: int, batch_size: int) -> np.ndarray:
