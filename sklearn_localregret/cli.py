@@ -125,9 +125,9 @@ def _announce(scale, runs, args) -> None:
     print(f"{scale} scale: " + ", ".join(trials(e, p) for e, p in runs)
           + f"; {args.jobs} job{'s' if args.jobs > 1 else ''}.", flush=True)
     if to_run:
-        print(f"Expected wall time: about {format_duration(expected)} (from task "
-              "times measured earlier on this machine in the output folder, or "
-              "on a 2-core development machine).", flush=True)
+        print(f"Expected wall time: about {format_duration(expected)} on otherwise "
+              "idle cores (from the task CPU times of an earlier run in the "
+              "output folder, or of the 2-core development machine).", flush=True)
     if scale != "paper":
         paper = sum(e.estimate_seconds(e.parameters("paper", seed=args.seed),
                                        args.jobs, args.out) for e, _ in runs)
@@ -181,8 +181,11 @@ def run_experiments(args) -> int:
     except KeyboardInterrupt:
         _interrupted(finished, runs, args.out, time.perf_counter() - start)
         return 130
+    cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished
+              if not doc["skipped"])
     print(f"Wall time: {format_duration(time.perf_counter() - start)} with "
-          f"{args.jobs} job{'s' if args.jobs > 1 else ''}; results in {args.out}/",
+          f"{args.jobs} job{'s' if args.jobs > 1 else ''} (the tasks used "
+          f"{format_duration(cpu)} of CPU time); results in {args.out}/",
           flush=True)
     return 0
 

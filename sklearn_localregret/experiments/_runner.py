@@ -48,11 +48,12 @@ class Task:
     args: tuple
 
 
-def _call(indexed: tuple[int, Task]) -> tuple[int, float, object]:
+def _call(indexed: tuple[int, Task]) -> tuple[int, float, float, object]:
     index, task = indexed
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     result = task.function(*task.args)
-    return index, time.perf_counter() - start, result
+    return (index, time.perf_counter() - start, time.process_time() - start_cpu,
+            result)
 
 
 def _init_worker() -> None:
@@ -146,8 +147,9 @@ class TaskRunner:
         return self._pool
 
     def run(self, tasks: Sequence[Task], *, expected: Sequence[float] | None = None,
-            desc: str = "", progress: bool = True) -> tuple[list, list[float]]:
-        """Run every task; return their results and seconds, in task order.
+            desc: str = "", progress: bool = True
+            ) -> tuple[list, list[float], list[float]]:
+        """Run every task; return results, wall and CPU seconds, in task order.
 
         Parameters
         ----------
@@ -163,24 +165,25 @@ class TaskRunner:
         n = len(tasks)
         expected = [1.0] * n if expected is None else [float(e) for e in expected]
         order = sorted(range(n), key=lambda i: -expected[i])
-        results, seconds = [None] * n, [0.0] * n
+        results, seconds, cpu = [None] * n, [0.0] * n, [0.0] * n
         indexed = [(i, tasks[i]) for i in order]
         if self.n_jobs == 1 or n <= 1:
             done_tasks = map(_call, indexed)
         else:
             done_tasks = self._workers().imap_unordered(_call, indexed)
-        # Whole seconds of expected time, so that the bar ends at 100% exactly.
+        # Integer hundredths of expected seconds: the bar ends at 100% exactly.
         steps = [max(round(e * 100), 1) for e in expected]
-        bar = _progress_bar(sum(steps) / 100, desc, progress)
+        bar = _progress_bar(sum(steps), desc, progress)
         bar.set_postfix_str(f"0/{n} tasks")
         try:
-            for done, (index, elapsed, result) in enumerate(done_tasks, start=1):
-                results[index], seconds[index] = result, elapsed
+            for done, (index, elapsed, used, result) in enumerate(done_tasks,
+                                                                  start=1):
+                results[index], seconds[index], cpu[index] = result, elapsed, used
                 bar.set_postfix_str(f"{done}/{n} tasks", refresh=False)
-                bar.update(steps[index] / 100)
+                bar.update(steps[index])
         finally:
             bar.close()
-        return results, seconds
+        return results, seconds, cpu
 
 
 def format_duration(seconds: float) -> str:
@@ -223,7 +226,7 @@ class Experiment:
     table : callable
         ``table(panels) -> str``, the summary printed at the end.
     reference_seconds : mapping
-        Seconds of one task of each kind at 1000 rounds, measured on the
+        CPU seconds of one task of each kind at 1000 rounds, measured on the
         development machine: the time estimates when no earlier run of this
         machine is in the output folder.
     """
@@ -276,11 +279,12 @@ class Experiment:
 
     def expected_seconds(self, parameters: dict, out: str | Path | None = None
                          ) -> list[float]:
-        """Expected seconds of each task of ``plan(parameters)``.
+        """Expected seconds of each task of ``plan(parameters)`` on a free core.
 
-        From the task times an earlier run recorded in ``out`` (this
+        From the CPU times an earlier run recorded in ``out`` (this
         machine's), else from :attr:`reference_seconds`; scaled linearly in
-        the number of rounds.
+        the number of rounds. CPU rather than wall times, so that an earlier
+        run on a busy machine does not inflate the estimate.
         """
         per_kind = {kind: (seconds, 1000)
                     for kind, seconds in self.reference_seconds.items()}
@@ -289,7 +293,7 @@ class Experiment:
                 earlier = json.loads((Path(out) / f"{self.name}.json").read_text())
                 rounds = earlier["parameters"]["n_rounds"]
                 per_kind.update({kind: (seconds, rounds) for kind, seconds
-                                 in earlier["task_seconds"].items()})
+                                 in earlier["task_cpu_seconds"].items()})
             except (OSError, ValueError, KeyError, TypeError):
                 pass
         rounds = parameters["n_rounds"]
@@ -301,7 +305,8 @@ class Experiment:
 
     def estimate_seconds(self, parameters: dict, n_jobs: int,
                          out: str | Path | None = None) -> float:
-        """Expected wall time with ``n_jobs`` workers (ignores startup)."""
+        """Expected wall time with ``n_jobs`` workers on otherwise idle cores
+        (startup not included)."""
         expected = self.expected_seconds(parameters, out)
         return max(sum(expected) / n_jobs, max(expected, default=0.0))
 
@@ -332,7 +337,7 @@ class Experiment:
                 return {**document, "skipped": True}
         tasks = self.plan(parameters)
         start = time.perf_counter()
-        results, seconds = runner.run(
+        results, seconds, cpu = runner.run(
             tasks, expected=self.expected_seconds(parameters, out), desc=self.name,
             progress=progress)
         panels = self.collect(parameters, results)
@@ -345,8 +350,10 @@ class Experiment:
         if png is not None:
             files.append(png.name)
         by_kind: dict[str, list[float]] = {}
-        for task, elapsed in zip(tasks, seconds):
+        cpu_by_kind: dict[str, list[float]] = {}
+        for task, elapsed, used in zip(tasks, seconds, cpu):
             by_kind.setdefault(task.kind, []).append(elapsed)
+            cpu_by_kind.setdefault(task.kind, []).append(used)
         document = {
             "experiment": self.name,
             "scale": scale,
@@ -358,7 +365,10 @@ class Experiment:
                 "other": "Student t over trials, cut to the quantity's support"},
             "seconds": time.perf_counter() - start,
             "n_jobs": runner.n_jobs,
+            "cpu_seconds": sum(cpu),
             "task_seconds": {kind: sum(v) / len(v) for kind, v in by_kind.items()},
+            "task_cpu_seconds": {kind: sum(v) / len(v)
+                                 for kind, v in cpu_by_kind.items()},
             "files": files,
             "table": table,
             "panels": panels_document(panels),

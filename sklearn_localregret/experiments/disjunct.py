@@ -138,7 +138,7 @@ EXPERIMENT = Experiment(
     plan=plan,
     collect=collect,
     table=summary_table,
-    reference_seconds={"random": 1.4, "killer": 0.9},
+    reference_seconds={"random": 1.3, "killer": 1.0},
 )
 
 

@@ -110,10 +110,10 @@ def test_time_estimates_use_this_machines_earlier_run(tmp_path):
     reference = experiment.estimate_seconds(parameters, n_jobs=2)
     assert reference == pytest.approx(
         50 * sum(experiment.reference_seconds.values()) / 2)
-    # An earlier run measured tasks twice as slow, at 500 rounds.
+    # An earlier run here took as long per task at 500 rounds: twice as slow.
     (tmp_path / "disjunct.json").write_text(json.dumps({
         "parameters": {"n_rounds": 500},
-        "task_seconds": {k: v for k, v in experiment.reference_seconds.items()}}))
+        "task_cpu_seconds": dict(experiment.reference_seconds)}))
     assert experiment.estimate_seconds(parameters, 2, tmp_path) == pytest.approx(
         2 * reference)
     assert isinstance(experiment, Experiment)
