@@ -285,8 +285,6 @@ def _draw_panel(ax, panel: CurveSet) -> None:
             if n_trials >= MIN_TRIALS else
             f"no intervals: {n_trials} trial{'' if n_trials == 1 else 's'} "
             f"(they need {MIN_TRIALS})")
-    ax.text(0.99, 0.99, note, transform=ax.transAxes, ha="right", va="top",
-            fontsize=7, color="0.35")
     # Only a thin margin beyond what the quantity can take, so that curves
     # at exactly 0 or 1 stay visible off the frame.
     bottom, top = ax.get_ylim()
@@ -295,7 +293,7 @@ def _draw_panel(ax, panel: CurveSet) -> None:
     else:
         ax.set_ylim(max(bottom, -0.02 * top), top)
     ax.set_title(panel.title)
-    ax.set_xlabel("round")
+    ax.set_xlabel(f"round ({note})")
     ax.set_ylabel(panel.ylabel)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)

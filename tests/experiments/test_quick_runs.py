@@ -66,3 +66,24 @@ def test_disjunct_quick(tmp_path):
     # The best disjunction errs on the all-true instance, 1/21 of the stream.
     best = killer["best disjunction"]
     assert 0 <= best["low"][-1] <= 1 / 21 <= best["high"][-1] <= 1
+
+
+@pytest.mark.parametrize("group", ["local external", "C4.5 retrained",
+                                   "SGDClassifier"])
+def test_class_indices_give_the_numbers_of_the_string_labels(group):
+    from sklearn_localregret.datasets import load_nursery
+    from sklearn_localregret.experiments import trees
+
+    n_rounds, batch = 40, 5
+    X, y, classes, seed = trees.trial_stream("nursery", 0, 0, n_rounds, batch)
+    names = np.unique(load_nursery(return_X_y=True, one_hot=True)[1])
+    indices, _ = trees.trial_task("nursery", group, 0, 0, n_rounds, batch)
+    if group == "local external":
+        model = trees._learners(seed)[group]
+        strings = trees._local_regret_errors(model, X, names[y], names, batch)
+    elif group == "C4.5 retrained":
+        strings = trees._retrained_tree_errors(X, names[y], names, batch, seed)
+    else:
+        strings = trees._sgd_errors(X, names[y], names, batch, seed)
+    assert names.dtype.kind in "OU" and len(names) == len(classes) == 5
+    np.testing.assert_array_equal(indices[group], strings)
