@@ -18,7 +18,7 @@ def _files_of(tmp_path, document):
 def test_trees_quick(tmp_path, capsys):
     from sklearn_localregret.experiments.trees import run_trees
 
-    document = run_trees(tmp_path, scale="quick", n_rounds=150, progress=False,
+    document = run_trees(tmp_path, scale="quick", n_rounds=100, progress=False,
                          datasets=("mushroom",))
     panels = _files_of(tmp_path, document)
     alternating = panels["alternating"]["curves"]

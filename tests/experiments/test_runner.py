@@ -2,11 +2,12 @@
 skip what is done."""
 
 import json
+import signal
 
 import pytest
 
 from sklearn_localregret.experiments import get_experiment
-from sklearn_localregret.experiments._runner import Experiment, TaskRunner
+from sklearn_localregret.experiments._runner import Experiment, Task, TaskRunner
 
 pytest.importorskip("matplotlib")
 
@@ -23,7 +24,17 @@ def _run(out, n_jobs=1, resume=False, **overrides):
 
 def test_worker_processes_give_the_numbers_of_a_serial_run(tmp_path):
     serial = _run(tmp_path / "serial", n_jobs=1)
-    parallel = _run(tmp_path / "parallel", n_jobs=2)
+    experiment = get_experiment("disjunct")
+    with TaskRunner(2) as runner:
+        parallel = experiment.run(tmp_path / "parallel",
+                                  experiment.parameters("quick", **TINY),
+                                  runner=runner, progress=False)
+        # Ctrl-C is the parent's to handle: the workers ignore it, so that
+        # none prints a traceback when a terminal signals them all.
+        handlers, _, _ = runner.run([Task("probe", signal.getsignal,
+                                          (signal.SIGINT,))] * 4, progress=False)
+    assert handlers == [signal.SIG_IGN] * 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert parallel["n_jobs"] == 2
     assert parallel["panels"] == serial["panels"]
     assert ((tmp_path / "serial" / "disjunct.csv").read_bytes()
