@@ -2,7 +2,8 @@
 
 ::
 
-    python -m sklearn_localregret all --out results          # everything
+    python -m sklearn_localregret all --out results          # everything, minutes
+    python -m sklearn_localregret all --paper                 # the paper's scale
     python -m sklearn_localregret trees --quick               # a fast check
     python -m sklearn_localregret solve formula.wcnf --passes 20
     python -m sklearn_localregret streams --quick             # stream leaderboard
@@ -11,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,7 +21,60 @@ from . import _solve
 
 __all__ = ["main", "build_parser"]
 
-EXPERIMENTS = ("maxsat", "disjunct", "trees")
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _add_experiment_commands(sub) -> None:
+    from .experiments import EXPERIMENTS
+
+    commands = {name: help_text for name, (_, help_text) in EXPERIMENTS.items()}
+    commands["all"] = "every experiment, in turn: " + ", ".join(EXPERIMENTS)
+    for name, help_text in commands.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--out", type=Path, default=Path("results"),
+                         help="folder for PNG plots and CSV/JSON numbers "
+                         "(default: results)")
+        scale = cmd.add_mutually_exclusive_group()
+        scale.add_argument("--paper", "--full", action="store_true",
+                           help="the paper's full trial counts (its expected time "
+                           "is printed before it starts)")
+        scale.add_argument("--quick", action="store_true",
+                           help="a small run that checks everything works, in "
+                           "seconds; too few trials for intervals")
+        cmd.add_argument("--trials", type=_positive_int, default=None,
+                         help="trials (instances for maxsat); default: the "
+                         "scale's")
+        cmd.add_argument("--rounds", type=_positive_int, default=None,
+                         help="rounds per trial; default: the paper's 1000")
+        cmd.add_argument("--seed", type=_seed, default=0, help="random seed (0)")
+        cmd.add_argument("--jobs", type=_positive_int,
+                         default=os.cpu_count() or 1,
+                         help="worker processes (default: one per core, "
+                         f"{os.cpu_count() or 1} here); the numbers do not "
+                         "depend on it")
+        cmd.add_argument("--force", action="store_true",
+                         help="rerun experiments already done with the same "
+                         "parameters in --out (they are skipped otherwise)")
+        cmd.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,25 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ICML 2012): reproduce the paper's experiments or solve Max-SAT online.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, help_text in [
-        ("maxsat", "online Max-3SAT (paper Figure: 3cnf regret and results)"),
-        ("disjunct", "online disjunct learning: random disjunction, Winnow killer"),
-        ("trees", "online decision trees on nursery, mushroom, kr-vs-kp, "
-                  "alternating labels"),
-        ("all", "all three experiments"),
-    ]:
-        cmd = sub.add_parser(name, help=help_text, description=help_text)
-        cmd.add_argument("--out", type=Path, default=Path("results"),
-                         help="folder for PNG plots and CSV/JSON numbers "
-                         "(default: results)")
-        cmd.add_argument("--trials", type=int, default=None,
-                         help="trials (instances for maxsat); default: the paper's")
-        cmd.add_argument("--rounds", type=int, default=None,
-                         help="rounds per trial; default: the paper's 1000")
-        cmd.add_argument("--seed", type=int, default=0, help="random seed (0)")
-        cmd.add_argument("--quick", action="store_true",
-                         help="a small run that finishes in seconds")
-        cmd.add_argument("--quiet", action="store_true", help="no progress bars")
+    _add_experiment_commands(sub)
     from .experiments._streams_cli import add_streams_parser
 
     add_streams_parser(sub)
@@ -55,24 +92,97 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _experiment_kwargs(args, name):
-    kwargs = {"seed": args.seed, "quick": args.quick, "progress": not args.quiet}
-    if args.trials is not None:
-        kwargs["n_instances" if name == "maxsat" else "n_trials"] = args.trials
-    if args.rounds is not None:
-        kwargs["n_rounds"] = args.rounds
-    return kwargs
+def _plan(args):
+    from .experiments import EXPERIMENTS, get_experiment
+
+    scale = "quick" if args.quick else "paper" if args.paper else "default"
+    names = list(EXPERIMENTS) if args.command == "all" else [args.command]
+    runs = []
+    for name in names:
+        experiment = get_experiment(name)
+        runs.append((experiment, experiment.parameters(
+            scale, **{experiment.trials_parameter: args.trials,
+                      "n_rounds": args.rounds, "seed": args.seed})))
+    return scale, runs
 
 
-def run_experiment(name: str, args) -> None:
-    from . import experiments
+def _announce(scale, runs, args) -> None:
+    from .experiments._runner import format_duration
 
-    runner = getattr(experiments, f"run_{name}")
-    print(f"== {name} ==", flush=True)
+    def trials(experiment, parameters):
+        count = parameters[experiment.trials_parameter]
+        unit = "instances" if experiment.trials_parameter == "n_instances" else \
+            "trials"
+        return f"{experiment.name} {count} {unit}"
+
+    to_run = [(e, p) for e, p in runs if args.force or e.finished(args.out, p) is None]
+    expected = sum(e.estimate_seconds(p, args.jobs, args.out) for e, p in to_run)
+    print(f"{scale} scale: " + ", ".join(trials(e, p) for e, p in runs)
+          + f"; {args.jobs} job{'s' if args.jobs > 1 else ''}.", flush=True)
+    if to_run:
+        print(f"Expected wall time: about {format_duration(expected)} on otherwise "
+              "idle cores (from the task CPU times of an earlier run in the "
+              "output folder, or of the 2-core development machine).", flush=True)
+    if scale != "paper":
+        paper = sum(e.estimate_seconds(e.parameters("paper", seed=args.seed),
+                                       args.jobs, args.out) for e, _ in runs)
+        print(f"The paper's scale (--paper) would take about "
+              f"{format_duration(paper)}.", flush=True)
+    print(flush=True)
+
+
+def _interrupted(finished: list, runs, out: Path, elapsed: float) -> None:
+    from .experiments._runner import format_duration
+
+    done = {name for name, _ in finished}
+    lines = [f"\nInterrupted after {format_duration(elapsed)}."]
+    if finished:
+        kept = [str(out / name) for exp, doc in finished
+                for name in [*doc["files"], f"{exp}.json"]]
+        lines.append("Kept (complete): " + ", ".join(kept) + ".")
+    else:
+        lines.append("No experiment had finished: nothing was written.")
+    rest = [e.name for e, _ in runs if e.name not in done]
+    if rest:
+        lines.append("Not finished: " + ", ".join(rest) + " (nothing of them was "
+                     "written). Run the same command again to go on: finished "
+                     "experiments are skipped.")
+    sys.stderr.write("\n".join(lines) + "\n")
+
+
+def run_experiments(args) -> int:
+    """Run the experiments of ``args.command`` (``all``: every one), resumably."""
+    from .experiments._runner import TaskRunner, format_duration
+
     start = time.perf_counter()
-    runner(args.out, **_experiment_kwargs(args, name))
-    print(f"({name}: {time.perf_counter() - start:.1f} s; results in {args.out}/)\n",
+    finished, runs = [], []
+    try:
+        scale, runs = _plan(args)
+        _announce(scale, runs, args)
+        with TaskRunner(args.jobs) as runner:
+            for experiment, parameters in runs:
+                print(f"== {experiment.name} ==", flush=True)
+                began = time.perf_counter()
+                document = experiment.run(
+                    args.out, parameters, runner=runner, progress=not args.quiet,
+                    resume=not args.force, scale=scale)
+                finished.append((experiment.name, document))
+                if not document["skipped"]:
+                    files = ", ".join([*document["files"], f"{experiment.name}.json"])
+                    print(f"({experiment.name}: "
+                          f"{format_duration(time.perf_counter() - began)}; wrote "
+                          f"{files} in {args.out}/)", flush=True)
+                print(flush=True)
+    except KeyboardInterrupt:
+        _interrupted(finished, runs, args.out, time.perf_counter() - start)
+        return 130
+    cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished
+              if not doc["skipped"])
+    print(f"Wall time: {format_duration(time.perf_counter() - start)} with "
+          f"{args.jobs} job{'s' if args.jobs > 1 else ''} (the tasks used "
+          f"{format_duration(cpu)} of CPU time); results in {args.out}/",
           flush=True)
+    return 0
 
 
 def solve(args) -> int:
@@ -89,9 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         from .experiments._streams_cli import streams_command
 
         return streams_command(args, None if argv is None else list(argv)[1:])
-    for name in EXPERIMENTS if args.command == "all" else (args.command,):
-        run_experiment(name, args)
-    return 0
+    return run_experiments(args)
 
 
 if __name__ == "__main__":

@@ -1,28 +1,32 @@
-"""What every experiment shares: curves, confidence intervals, progress, output.
+"""What every experiment shares: curves, their intervals, tables, CSV and plots.
 
 An experiment produces, per learner, one curve per trial (a value per round).
-:class:`CurveSet` turns those into a mean curve with a 95% confidence interval
-(Student t over trials), :func:`write_results` writes them as CSV and JSON, and
-:func:`plot_panels` draws them (matplotlib, imported only when plotting).
+A :class:`CurveSet` (one panel of a figure) turns them into a mean curve with a
+95% confidence interval at every round (:mod:`._intervals` says which interval
+and why), :func:`write_csv` writes every plotted number, :func:`plot_panels`
+draws the panels (matplotlib, imported only when plotting) and
+:func:`format_table` prints the summary tables.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
+
+from ._intervals import LEVEL, MIN_TRIALS, format_estimate, mean_interval, rate_interval
+from ._output import atomic_write
 
 __all__ = [
     "CurveSet",
-    "Progress",
+    "Summary",
     "sliding_mean",
-    "write_results",
+    "window_outcomes",
+    "panels_document",
+    "write_csv",
     "plot_panels",
     "format_table",
 ]
@@ -45,6 +49,41 @@ def sliding_mean(values, window: int = 100) -> np.ndarray:
     return (cumulative[rounds] - cumulative[start]) / (rounds - start)
 
 
+def window_outcomes(n_rounds: int, window: int, per_round: int = 1) -> np.ndarray:
+    """Outcomes behind each point of a :func:`sliding_mean` curve.
+
+    Examples
+    --------
+    >>> window_outcomes(4, window=2, per_round=5)
+    array([ 5, 10, 10, 10])
+    """
+    return np.minimum(np.arange(1, n_rounds + 1), window) * per_round
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A mean curve over trials with its interval bounds (NaN: no interval).
+
+    ``n_trials`` is None for an exact curve (an expectation known in closed
+    form), which has no interval.
+    """
+
+    mean: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    n_trials: int | None
+    method: str
+
+    def format(self, point: int = -1, digits: int = 3) -> str:
+        """The value at ``point`` (default: the last) as table text."""
+        return format_estimate(float(self.mean[point]), float(self.low[point]),
+                               float(self.high[point]), self.n_trials, digits)
+
+    @property
+    def has_interval(self) -> bool:
+        return self.n_trials is not None and not np.all(np.isnan(self.low))
+
+
 @dataclass
 class CurveSet:
     """Curves of several learners over trials, for one panel of a figure.
@@ -55,133 +94,154 @@ class CurveSet:
         Panel title.
     ylabel : str
         What the curves measure.
+    kind : {"rate", "mean"}, default="rate"
+        ``"rate"``: each trial's value is a fraction of 0/1 outcomes, in
+        [0, 1] (Korn-Graubard intervals; :meth:`add` needs ``n_outcomes``).
+        ``"mean"``: a non-negative average (Student-t intervals, cut at 0).
     """
 
     title: str
     ylabel: str
+    kind: str = "rate"
     curves: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    outcomes: dict[str, np.ndarray] = field(default_factory=dict)
+    exact: dict[str, np.ndarray] = field(default_factory=dict)
     scalars: dict[str, list[float]] = field(default_factory=dict)
 
-    def add(self, learner: str, curve) -> None:
-        """Record one trial's curve for ``learner``."""
-        self.curves.setdefault(learner, []).append(np.asarray(curve, dtype=float))
+    def __post_init__(self):
+        if self.kind not in ("rate", "mean"):
+            raise ValueError(f"kind must be 'rate' or 'mean', got {self.kind!r}.")
+
+    @property
+    def learners(self) -> list[str]:
+        """Learners in the order they were first added, exact curves included."""
+        return list(dict.fromkeys([*self.curves, *self.exact]))
+
+    def add(self, learner: str, curve, n_outcomes=None) -> None:
+        """Record one trial's curve for ``learner``.
+
+        For a ``"rate"`` panel, ``n_outcomes`` (an int or one per point) is the
+        number of 0/1 outcomes behind each value; it must be the same in every
+        trial.
+        """
+        curve = np.asarray(curve, dtype=float)
+        if self.kind == "rate":
+            if n_outcomes is None:
+                raise ValueError("a rate panel needs n_outcomes for every curve.")
+            n_outcomes = np.broadcast_to(np.asarray(n_outcomes), curve.shape).copy()
+            known = self.outcomes.setdefault(learner, n_outcomes)
+            if not np.array_equal(known, n_outcomes):
+                raise ValueError(f"{learner!r}: n_outcomes differs between trials.")
+        self.curves.setdefault(learner, []).append(curve)
+
+    def add_exact(self, learner: str, curve) -> None:
+        """Record a curve known exactly (e.g. random guessing's 1/2)."""
+        self.exact[learner] = np.asarray(curve, dtype=float)
 
     def add_scalar(self, name: str, value: float) -> None:
-        """Record one trial's value of a summary number (e.g. non-zero regrets)."""
+        """Record one trial's value of a summary count (e.g. non-zero regrets)."""
         self.scalars.setdefault(name, []).append(float(value))
 
-    def summary(self, learner: str) -> tuple[np.ndarray, np.ndarray]:
-        """Mean curve and 95% confidence half-width over trials.
+    def summary(self, learner: str) -> Summary:
+        """Mean curve over trials and its 95% interval at every point.
 
         Examples
         --------
         >>> panel = CurveSet("demo", "error")
-        >>> panel.add("a", [0.0, 1.0]); panel.add("a", [1.0, 1.0])
-        >>> mean, half = panel.summary("a")
-        >>> mean
-        array([0.5, 1. ])
-        >>> half.round(2)
-        array([6.35, 0.  ])
+        >>> for errors in ([0.1, 0.2], [0.3, 0.2], [0.2, 0.2]):
+        ...     panel.add("a", errors, n_outcomes=100)
+        >>> panel.summary("a").format(point=0)
+        '0.200 [0.025, 0.557]'
+        >>> panel.add_exact("random guessing", [0.5, 0.5])
+        >>> panel.summary("random guessing").format()
+        '0.500'
         """
-        return mean_ci(np.vstack(self.curves[learner]))
+        if learner in self.exact:
+            curve = self.exact[learner]
+            return Summary(curve, curve, curve, None, "exact")
+        samples = np.vstack(self.curves[learner])
+        if self.kind == "rate":
+            low, high = rate_interval(samples, self.outcomes[learner])
+            method = "korn-graubard"
+        else:
+            low, high = mean_interval(samples, lower=0.0)
+            method = "student-t"
+        if len(samples) < MIN_TRIALS:
+            method = "n/a"
+        return Summary(samples.mean(axis=0), low, high, len(samples), method)
 
-    def final(self, learner: str) -> tuple[float, float]:
-        """Mean and 95% half-width of the last round's value."""
-        mean, half = self.summary(learner)
-        return float(mean[-1]), float(half[-1])
+    def scalar(self, name: str) -> Summary:
+        """Mean of a summary count over trials and its Student-t interval."""
+        values = np.asarray(self.scalars[name])
+        low, high = mean_interval(values, lower=0.0)
+        method = "student-t" if len(values) >= MIN_TRIALS else "n/a"
+        return Summary(np.array([values.mean()]), low, high, len(values), method)
 
-    def scalar(self, name: str) -> tuple[float, float]:
-        """Mean and 95% half-width of a summary number over trials."""
-        mean, half = mean_ci(np.asarray(self.scalars[name])[:, None])
-        return float(mean[0]), float(half[0])
-
-
-def mean_ci(samples: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Column means of ``samples`` (trials x points) and Student-t half-widths."""
-    samples = np.atleast_2d(samples)
-    n = samples.shape[0]
-    mean = samples.mean(axis=0)
-    if n < 2:
-        return mean, np.zeros_like(mean)
-    sem = samples.std(axis=0, ddof=1) / np.sqrt(n)
-    return mean, stats.t.ppf(0.5 + level / 2, n - 1) * sem
+    def n_trials(self) -> int:
+        """Trials behind the panel's measured curves (0 if only exact ones)."""
+        return max((len(c) for c in self.curves.values()), default=0)
 
 
-class Progress:
-    """A one-line progress bar with rate and time left, on stderr.
+def _nullable(values: np.ndarray) -> list:
+    return [None if np.isnan(v) else float(v) for v in values]
 
-    Parameters
-    ----------
-    total : int
-        Number of steps.
-    label : str
-        Shown before the bar.
-    enabled : bool
-        False silences it (tests, ``--quiet``).
+
+def panels_document(panels: dict[str, CurveSet]) -> dict:
+    """Every plotted number as JSON-ready dicts (NaN bounds become null)."""
+    document = {}
+    for key, panel in panels.items():
+        entry = {"title": panel.title, "ylabel": panel.ylabel, "kind": panel.kind,
+                 "curves": {}, "scalars": {}}
+        for learner in panel.learners:
+            s = panel.summary(learner)
+            entry["curves"][learner] = {
+                "mean": s.mean.tolist(), "low": _nullable(s.low),
+                "high": _nullable(s.high), "n_trials": s.n_trials,
+                "interval": s.method}
+        for name in panel.scalars:
+            s = panel.scalar(name)
+            entry["scalars"][name] = {
+                "mean": float(s.mean[0]), "low": _nullable(s.low)[0],
+                "high": _nullable(s.high)[0], "n_trials": s.n_trials,
+                "interval": s.method}
+        document[key] = entry
+    return document
+
+
+def write_csv(panels: dict[str, CurveSet], path: str | Path) -> Path:
+    """One row per (panel, learner, round): mean, 95% bounds, trials, method.
+
+    Bounds are empty where there is no interval (too few trials); an exact
+    curve has no trials and its bounds equal its mean.
     """
+    def write(temporary: Path) -> None:
+        with temporary.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["panel", "learner", "round", "mean", "low", "high",
+                             "n_trials", "interval"])
+            for key, panel in panels.items():
+                for learner in panel.learners:
+                    s = panel.summary(learner)
+                    trials = "" if s.n_trials is None else s.n_trials
+                    for t in range(len(s.mean)):
+                        writer.writerow([key, learner, t + 1, f"{s.mean[t]:.6g}",
+                                         _cell(s.low[t]), _cell(s.high[t]), trials,
+                                         s.method])
 
-    def __init__(self, total: int, label: str, enabled: bool = True):
-        self.total, self.label, self.enabled = max(int(total), 1), label, enabled
-        self.done = 0
-        self.start = time.perf_counter()
-        self._last_draw = 0.0
-
-    def step(self, n: int = 1) -> None:
-        self.done += n
-        now = time.perf_counter()
-        if self.enabled and (now - self._last_draw > 0.2 or self.done >= self.total):
-            self._last_draw = now
-            self._draw(now)
-
-    def _draw(self, now: float) -> None:
-        frac = min(self.done / self.total, 1.0)
-        elapsed = now - self.start
-        left = elapsed / frac - elapsed if frac > 0 else float("nan")
-        bar = "#" * int(30 * frac)
-        sys.stderr.write(
-            f"\r{self.label:<28} [{bar:<30}] {self.done}/{self.total} "
-            f"{elapsed:6.1f}s elapsed, {left:6.1f}s left"
-        )
-        if self.done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    return atomic_write(path, write)
 
 
-def write_results(panels: dict[str, CurveSet], out_dir: Path, stem: str) -> list[Path]:
-    """Write every plotted number: ``stem.csv`` (long format) and ``stem.json``.
+def _cell(value: float) -> str:
+    return "" if np.isnan(value) else f"{value:.6g}"
 
-    The CSV has one row per (panel, learner, round) with mean, 95% half-width
-    and the number of trials; the JSON holds the same plus the summary scalars.
+
+def plot_panels(panels: dict[str, CurveSet], path: str | Path) -> Path | None:
+    """Draw the panels side by side into a PNG; None without matplotlib.
+
+    Bands are the 95% intervals, so they stay where the quantity lives
+    (rates in [0, 1], averages at or above 0); a panel with too few trials
+    for an interval says so instead of drawing bands.
     """
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path, json_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.json"
-    document: dict = {}
-    with csv_path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["panel", "learner", "round", "mean", "ci95", "n_trials"])
-        for key, panel in panels.items():
-            entry = {"title": panel.title, "ylabel": panel.ylabel, "curves": {},
-                     "scalars": {}}
-            for learner in panel.curves:
-                mean, half = panel.summary(learner)
-                n_trials = len(panel.curves[learner])
-                for t, (m, h) in enumerate(zip(mean, half), start=1):
-                    writer.writerow([key, learner, t, f"{m:.6g}", f"{h:.6g}", n_trials])
-                entry["curves"][learner] = {
-                    "mean": mean.tolist(), "ci95": half.tolist(), "n_trials": n_trials
-                }
-            for name in panel.scalars:
-                m, h = panel.scalar(name)
-                entry["scalars"][name] = {"mean": m, "ci95": h,
-                                          "n_trials": len(panel.scalars[name])}
-            document[key] = entry
-    json_path.write_text(json.dumps(document, indent=1))
-    return [csv_path, json_path]
-
-
-def plot_panels(panels: dict[str, CurveSet], out_dir: Path, stem: str) -> Path | None:
-    """Draw the panels side by side into ``stem.png``; None without matplotlib."""
     try:
         import matplotlib
 
@@ -197,24 +257,46 @@ def plot_panels(panels: dict[str, CurveSet], out_dir: Path, stem: str) -> Path |
     fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows),
                              squeeze=False)
     for ax, panel in zip(axes.ravel(), panels.values()):
-        for learner in panel.curves:
-            mean, half = panel.summary(learner)
-            x = np.arange(1, len(mean) + 1)
-            (line,) = ax.plot(x, mean, label=learner, lw=1.5)
-            ax.fill_between(x, mean - half, mean + half, color=line.get_color(),
-                            alpha=0.2, lw=0)
-        ax.set_title(panel.title)
-        ax.set_xlabel("round")
-        ax.set_ylabel(panel.ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        _draw_panel(ax, panel)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     fig.tight_layout()
-    path = Path(out_dir) / f"{stem}.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+
+    def save(temporary: Path) -> None:
+        fig.savefig(temporary, dpi=120, format="png")
+
+    try:
+        return atomic_write(path, save)
+    finally:
+        plt.close(fig)
+
+
+def _draw_panel(ax, panel: CurveSet) -> None:
+    for learner in panel.learners:
+        s = panel.summary(learner)
+        x = np.arange(1, len(s.mean) + 1)
+        style = {"ls": "--", "lw": 1.2} if s.n_trials is None else {"lw": 1.5}
+        (line,) = ax.plot(x, s.mean, label=learner, **style)
+        if s.has_interval:
+            ax.fill_between(x, s.low, s.high, color=line.get_color(), alpha=0.2,
+                            lw=0)
+    n_trials = panel.n_trials()
+    note = (f"{LEVEL:.0%} intervals over {n_trials} trials"
+            if n_trials >= MIN_TRIALS else
+            f"no intervals: {n_trials} trial{'' if n_trials == 1 else 's'} "
+            f"(they need {MIN_TRIALS})")
+    # Only a thin margin beyond what the quantity can take, so that curves
+    # at exactly 0 or 1 stay visible off the frame.
+    bottom, top = ax.get_ylim()
+    if panel.kind == "rate":
+        ax.set_ylim(max(bottom, -0.02), min(top, 1.02))
+    else:
+        ax.set_ylim(max(bottom, -0.02 * top), top)
+    ax.set_title(panel.title)
+    ax.set_xlabel(f"round ({note})")
+    ax.set_ylabel(panel.ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
 
 
 def format_table(rows: list[list[str]], header: list[str]) -> str:

@@ -17,18 +17,16 @@ import numpy as np
 
 from .._disjunct import LocalRegretDisjunctClassifier
 from ..baselines.winnow2 import Winnow2Classifier
-from ._report import (
-    CurveSet,
-    Progress,
-    format_table,
-    plot_panels,
-    sliding_mean,
-    write_results,
-)
+from ._report import CurveSet, format_table, sliding_mean, window_outcomes
+from ._runner import Experiment, Task, TaskRunner, check_n_jobs
 
-__all__ = ["random_disjunction_stream", "winnow_killer_stream", "run_disjunct"]
+__all__ = ["random_disjunction_stream", "winnow_killer_stream", "run_disjunct",
+           "EXPERIMENT"]
 
 WINDOW = 100
+TASKS = {"random": "random disjunction", "killer": "Winnow killer"}
+# Seed salts: each task its own independent streams.
+SALTS = {"random": 1, "killer": 2}
 
 
 def random_disjunction_stream(n_vars, n_rounds, rng):
@@ -73,75 +71,113 @@ def _best_disjunction_errors(X, y, task, target) -> np.ndarray:
     return all_vars if all_vars.sum() <= empty.sum() else empty
 
 
-def run_task(task, n_trials, n_vars, n_rounds, seed, progress) -> CurveSet:
-    title = {"random": "random disjunction", "killer": "Winnow killer"}[task]
-    panel = CurveSet(f"{title} (n = {n_vars})",
-                     f"error over previous {WINDOW} instances")
-    bar = Progress(n_trials, f"disjunct: {task}", enabled=progress)
-    for child in np.random.SeedSequence([seed, len(task)]).spawn(n_trials):
-        rng = np.random.default_rng(child)
+def trial_task(task, seed, index, n_vars, n_rounds):
+    """Trial ``index`` of ``task``: per-instance mistakes of every learner."""
+    child = np.random.SeedSequence([seed, SALTS[task]], spawn_key=(index,))
+    rng = np.random.default_rng(child)
+    if task == "random":
+        X, y, target = random_disjunction_stream(n_vars, n_rounds, rng)
+    else:
+        (X, y), target = winnow_killer_stream(n_vars, n_rounds, rng), None
+    model_seed = int(rng.integers(2**31))
+    learners = {
+        "local external": LocalRegretDisjunctClassifier(
+            regret="external", random_state=model_seed),
+        "local swap": LocalRegretDisjunctClassifier(
+            regret="swap", random_state=model_seed),
+        "Winnow2": Winnow2Classifier(),
+    }
+    errors = {label: _online_errors(model, X, y) for label, model in learners.items()}
+    errors["best disjunction"] = _best_disjunction_errors(X, y, task, target)
+    return errors
+
+
+def plan(p: dict) -> list[Task]:
+    """One task per (task, trial)."""
+    return [Task(task, trial_task, (task, p["seed"], i, p["n_vars"], p["n_rounds"]))
+            for task in TASKS for i in range(p["n_trials"])]
+
+
+def collect(p: dict, results: list) -> dict[str, CurveSet]:
+    """The two panels from the trials' mistakes."""
+    n_rounds, n_trials = p["n_rounds"], p["n_trials"]
+    in_window = window_outcomes(n_rounds, WINDOW)
+    panels = {}
+    for k, task in enumerate(TASKS):
+        panel = CurveSet(f"{TASKS[task]} (n = {p['n_vars']})",
+                         f"error over previous {WINDOW} instances")
+        for errors in results[k * n_trials:(k + 1) * n_trials]:
+            for label, mistakes in errors.items():
+                if task == "random" and label == "best disjunction":
+                    # The target itself: exactly no mistake, by construction.
+                    if np.any(mistakes):
+                        raise RuntimeError("the target disjunction made mistakes")
+                    continue
+                panel.add(label, sliding_mean(mistakes, WINDOW), n_outcomes=in_window)
         if task == "random":
-            X, y, target = random_disjunction_stream(n_vars, n_rounds, rng)
-        else:
-            (X, y), target = winnow_killer_stream(n_vars, n_rounds, rng), None
-        model_seed = int(rng.integers(2**31))
-        learners = {
-            "local external": LocalRegretDisjunctClassifier(
-                regret="external", random_state=model_seed),
-            "local swap": LocalRegretDisjunctClassifier(
-                regret="swap", random_state=model_seed),
-            "Winnow2": Winnow2Classifier(),
-        }
-        for label, model in learners.items():
-            panel.add(label, sliding_mean(_online_errors(model, X, y), WINDOW))
-        panel.add("best disjunction",
-                  sliding_mean(_best_disjunction_errors(X, y, task, target), WINDOW))
-        panel.add("random guessing", np.full(n_rounds, 0.5))
-        bar.step()
-    return panel
+            panel.add_exact("best disjunction", np.zeros(n_rounds))
+        panel.add_exact("random guessing", np.full(n_rounds, 0.5))
+        panels[task] = panel
+    return panels
 
 
-def run_disjunct(out: str | Path = "results", *, n_trials: int = 50,
-                 n_vars: int = 20, n_rounds: int = 1000, seed: int = 0,
-                 quick: bool = False, progress: bool = True) -> dict[str, CurveSet]:
+def summary_table(panels: dict[str, CurveSet]) -> str:
+    """Final-window error of every learner on both tasks, with 95% intervals."""
+    rows = [[learner, *(panel.summary(learner).format() for panel in panels.values())]
+            for learner in panels["killer"].learners]
+    return format_table(rows, ["disjunct", *[p.title for p in panels.values()]])
+
+
+EXPERIMENT = Experiment(
+    name="disjunct",
+    trials_parameter="n_trials",
+    fixed={"n_vars": 20, "seed": 0},
+    scales={"quick": {"n_trials": 3, "n_rounds": 300},
+            "default": {"n_trials": 30, "n_rounds": 1000},
+            "paper": {"n_trials": 50, "n_rounds": 1000}},
+    plan=plan,
+    collect=collect,
+    table=summary_table,
+    reference_seconds={"random": 1.1, "killer": 0.9},  # CPU s per task, default run
+)
+
+
+def run_disjunct(out: str | Path = "results", *, scale: str = "default",
+                 n_trials: int | None = None, n_rounds: int | None = None,
+                 n_vars: int | None = None, seed: int = 0,
+                 n_jobs: int | None = None, progress: bool = True,
+                 resume: bool = False) -> dict:
     """Run both disjunct tasks, write plots and numbers, print a table.
 
     Parameters
     ----------
     out : path
         Folder for ``disjunct.png``, ``disjunct.csv`` and ``disjunct.json``.
-    n_trials, n_vars, n_rounds : int
-        The paper: 50 trials, 20 variables; 1000 instances per trial.
-    seed : int
-        Seed of the streams and learners.
-    quick : bool
-        3 trials of 300 instances: a check that everything runs, not a result.
-    progress : bool
-        Progress bars on stderr.
+    scale : {"default", "paper", "quick"}
+        ``"paper"``: 50 trials of 1000 instances, as in the paper;
+        ``"default"``: 30 trials; ``"quick"``: 3 trials of 300 instances, a
+        check that everything runs.
+    n_trials, n_rounds, n_vars : int, default=None
+        Override the scale's values (the paper: 20 variables).
+    seed : int, default=0
+        Seed of the streams and learners. Trial ``i`` is the same whatever the
+        number of trials.
+    n_jobs : int, default=None
+        Worker processes (None: 1, -1: every core); the numbers do not depend
+        on it.
+    progress : bool, default=True
+        A progress bar on stderr.
+    resume : bool, default=False
+        Skip the run if ``out`` holds a finished one with the same parameters.
 
     Returns
     -------
-    dict of CurveSet
-        ``"random"`` and ``"killer"`` panels.
+    dict
+        The JSON document written to ``disjunct.json``: ``"random"`` and
+        ``"killer"`` under ``"panels"``.
     """
-    if quick:
-        n_trials, n_rounds = 3, 300
-    panels = {task: run_task(task, n_trials, n_vars, n_rounds, seed, progress)
-              for task in ("random", "killer")}
-    write_results(panels, out, "disjunct")
-    plot_panels(panels, out, "disjunct")
-    print(summary_table(panels))
-    return panels
-
-
-def summary_table(panels: dict[str, CurveSet]) -> str:
-    """Final-window error of every learner on both tasks, with 95% CIs."""
-    learners = list(panels["random"].curves)
-    rows = []
-    for learner in learners:
-        cells = []
-        for panel in panels.values():
-            m, h = panel.final(learner)
-            cells.append(f"{m:.3f}±{h:.3f}")
-        rows.append([learner, *cells])
-    return format_table(rows, ["disjunct", *[p.title for p in panels.values()]])
+    parameters = EXPERIMENT.parameters(scale, n_trials=n_trials, n_rounds=n_rounds,
+                                       n_vars=n_vars, seed=seed)
+    with TaskRunner(check_n_jobs(n_jobs)) as runner:
+        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
+                              resume=resume, scale=scale)

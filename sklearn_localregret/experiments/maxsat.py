@@ -19,16 +19,10 @@ import numpy as np
 
 from .._maxsat import OnlineMaxSAT
 from ..baselines.walksat import walksat
-from ._report import (
-    CurveSet,
-    Progress,
-    format_table,
-    plot_panels,
-    sliding_mean,
-    write_results,
-)
+from ._report import CurveSet, format_table, sliding_mean, window_outcomes
+from ._runner import Experiment, Task, TaskRunner, check_n_jobs
 
-__all__ = ["random_3sat", "run_maxsat"]
+__all__ = ["random_3sat", "run_maxsat", "EXPERIMENT"]
 
 WINDOW = 100
 LEARNERS = {"local external": "external", "local swap": "swap"}
@@ -70,68 +64,108 @@ def run_instance(clauses, n_vars, n_rounds, rng):
     return results, best.unsatisfied_weight / len(clauses)
 
 
-def run_maxsat(out: str | Path = "results", *, n_instances: int = 200,
-               n_vars: int = 20, n_clauses: int = 201, n_rounds: int = 1000,
-               seed: int = 0, quick: bool = False,
-               progress: bool = True) -> dict[str, CurveSet]:
+def instance_task(seed, index, n_vars, n_clauses, n_rounds):
+    """One random instance (the ``index``-th of ``seed``), all learners on it."""
+    child = np.random.SeedSequence([seed, 3], spawn_key=(index,))
+    rng = np.random.default_rng(child)
+    clauses = random_3sat(n_vars, n_clauses, rng)
+    return run_instance(clauses, n_vars, n_rounds, rng)
+
+
+def plan(p: dict) -> list[Task]:
+    """One task per instance."""
+    return [Task("instance", instance_task,
+                 (p["seed"], i, p["n_vars"], p["n_clauses"], p["n_rounds"]))
+            for i in range(p["n_instances"])]
+
+
+def collect(p: dict, results: list) -> dict[str, CurveSet]:
+    """The regret and unsatisfied panels from the instances' results."""
+    n_rounds = p["n_rounds"]
+    regret_panel = CurveSet("Max-3SAT: time-averaged colored regret",
+                            "local colored regret / T", kind="mean")
+    unsat_panel = CurveSet("Max-3SAT: unsatisfied clauses",
+                           f"fraction unsatisfied, previous {WINDOW} rounds")
+    in_window = window_outcomes(n_rounds, WINDOW)
+    for learner_results, walksat_unsat in results:
+        for label, (regret_curve, unsat, nonzero) in learner_results.items():
+            regret_panel.add(label, regret_curve)
+            unsat_panel.add(label, sliding_mean(unsat, WINDOW), n_outcomes=in_window)
+            unsat_panel.add_scalar(f"{label}: non-zero regrets", nonzero)
+        unsat_panel.add("WalkSAT (offline)", np.full(n_rounds, walksat_unsat),
+                        n_outcomes=p["n_clauses"])
+    unsat_panel.add_exact("random assignment", np.full(n_rounds, 1 / 8))
+    return {"regret": regret_panel, "unsatisfied": unsat_panel}
+
+
+def summary_table(panels: dict[str, CurveSet]) -> str:
+    """Final values with 95% intervals and the mean number of non-zero regrets."""
+    unsat, regret = panels["unsatisfied"], panels["regret"]
+    rows = []
+    for learner in unsat.learners:
+        row = [learner, unsat.summary(learner).format()]
+        if learner in regret.curves:
+            row += [regret.summary(learner).format(),
+                    unsat.scalar(f"{learner}: non-zero regrets").format(digits=0)]
+        else:
+            row += ["-", "-"]
+        rows.append(row)
+    return format_table(rows, ["Max-3SAT", f"unsatisfied (last {WINDOW})",
+                               "colored regret / T", "non-zero regrets"])
+
+
+EXPERIMENT = Experiment(
+    name="maxsat",
+    trials_parameter="n_instances",
+    fixed={"n_vars": 20, "n_clauses": 201, "seed": 0},
+    scales={"quick": {"n_instances": 3, "n_rounds": 300},
+            "default": {"n_instances": 40, "n_rounds": 1000},
+            "paper": {"n_instances": 200, "n_rounds": 1000}},
+    plan=plan,
+    collect=collect,
+    table=summary_table,
+    reference_seconds={"instance": 3.3},  # CPU s per task, default run
+)
+
+
+def run_maxsat(out: str | Path = "results", *, scale: str = "default",
+               n_instances: int | None = None, n_rounds: int | None = None,
+               n_vars: int | None = None, n_clauses: int | None = None,
+               seed: int = 0, n_jobs: int | None = None, progress: bool = True,
+               resume: bool = False) -> dict:
     """Run the Max-3SAT experiment, write plots and numbers, print a table.
 
     Parameters
     ----------
     out : path
         Folder for ``maxsat.png``, ``maxsat.csv`` and ``maxsat.json``.
-    n_instances, n_vars, n_clauses, n_rounds : int
-        The paper: 200 instances, 20 variables, 201 clauses, 1000 rounds.
-    seed : int
-        Seed of the instances, the clause order and the learners.
-    quick : bool
-        3 instances of 300 rounds: a check that everything runs, not a result.
-    progress : bool
+    scale : {"default", "paper", "quick"}
+        ``"paper"``: 200 instances of 1000 rounds, as in the paper;
+        ``"default"``: 40 instances, enough to separate what the paper's
+        claims separate; ``"quick"``: 3 instances of 300 rounds, a check that
+        everything runs.
+    n_instances, n_rounds, n_vars, n_clauses : int, default=None
+        Override the scale's values (the paper: 20 variables, 201 clauses).
+    seed : int, default=0
+        Seed of the instances, the clause order and the learners. Instance
+        ``i`` is the same whatever the number of instances.
+    n_jobs : int, default=None
+        Worker processes (None: 1, -1: every core); the numbers do not depend
+        on it.
+    progress : bool, default=True
         A progress bar on stderr.
+    resume : bool, default=False
+        Skip the run if ``out`` holds a finished one with the same parameters.
 
     Returns
     -------
-    dict of CurveSet
-        ``"regret"`` and ``"unsatisfied"`` panels.
+    dict
+        The JSON document written to ``maxsat.json``: ``"regret"`` and
+        ``"unsatisfied"`` under ``"panels"``.
     """
-    if quick:
-        n_instances, n_rounds = 3, 300
-    regret_panel = CurveSet("Max-3SAT: time-averaged colored regret",
-                            "local colored regret / T")
-    unsat_panel = CurveSet("Max-3SAT: unsatisfied clauses",
-                           f"fraction unsatisfied, previous {WINDOW} rounds")
-    bar = Progress(n_instances, "maxsat", enabled=progress)
-    for child in np.random.SeedSequence([seed, 3]).spawn(n_instances):
-        rng = np.random.default_rng(child)
-        clauses = random_3sat(n_vars, n_clauses, rng)
-        results, walksat_unsat = run_instance(clauses, n_vars, n_rounds, rng)
-        for label, (regret_curve, unsat, nonzero) in results.items():
-            regret_panel.add(label, regret_curve)
-            unsat_panel.add(label, sliding_mean(unsat, WINDOW))
-            unsat_panel.add_scalar(f"{label}: non-zero regrets", nonzero)
-        unsat_panel.add("random assignment", np.full(n_rounds, 1 / 8))
-        unsat_panel.add("WalkSAT (offline)", np.full(n_rounds, walksat_unsat))
-        bar.step()
-    panels = {"regret": regret_panel, "unsatisfied": unsat_panel}
-    write_results(panels, out, "maxsat")
-    plot_panels(panels, out, "maxsat")
-    print(summary_table(panels))
-    return panels
-
-
-def summary_table(panels: dict[str, CurveSet]) -> str:
-    """Final values with 95% CIs and the mean number of non-zero regrets."""
-    unsat, regret = panels["unsatisfied"], panels["regret"]
-    rows = []
-    for learner in unsat.curves:
-        m, h = unsat.final(learner)
-        row = [learner, f"{m:.3f}±{h:.3f}"]
-        if learner in regret.curves:
-            rm, rh = regret.final(learner)
-            nz, nzh = unsat.scalar(f"{learner}: non-zero regrets")
-            row += [f"{rm:.3f}±{rh:.3f}", f"{nz:.0f}±{nzh:.0f}"]
-        else:
-            row += ["-", "-"]
-        rows.append(row)
-    return format_table(rows, ["Max-3SAT", "unsatisfied (last 100)",
-                               "colored regret / T", "non-zero regrets"])
+    parameters = EXPERIMENT.parameters(
+        scale, n_instances=n_instances, n_rounds=n_rounds, n_vars=n_vars,
+        n_clauses=n_clauses, seed=seed)
+    with TaskRunner(check_n_jobs(n_jobs)) as runner:
+        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
+                              resume=resume, scale=scale)

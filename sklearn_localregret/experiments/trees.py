@@ -21,6 +21,7 @@ every time, while the best label and the best tree err on half.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -29,20 +30,21 @@ from sklearn.tree import DecisionTreeClassifier
 
 from .._tree_classifier import LocalRegretTreeClassifier
 from ..datasets import load_kr_vs_kp, load_mushroom, load_nursery
-from ._report import (
-    CurveSet,
-    Progress,
-    format_table,
-    plot_panels,
-    sliding_mean,
-    write_results,
-)
+from ._report import CurveSet, format_table, sliding_mean, window_outcomes
+from ._runner import Experiment, Task, TaskRunner, check_n_jobs
 
-__all__ = ["run_trees", "DATASETS"]
+__all__ = ["run_trees", "DATASETS", "EXPERIMENT"]
 
 DATASETS = {"nursery": load_nursery, "mushroom": load_mushroom,
             "kr-vs-kp": load_kr_vs_kp}
 WINDOW = 100
+# What one task runs on one trial's stream: a learner, or the baselines in
+# hindsight (cheap) together. The alternating panel has no SGD, and its best
+# label is exact.
+GROUPS = ("local external", "local swap", "hindsight", "C4.5 retrained",
+          "SGDClassifier")
+ALTERNATING_GROUPS = ("local external", "local swap", "C4.5 retrained")
+ALTERNATING_FEATURES = 10
 
 
 def _local_regret_errors(model, X, y, classes, batch_size) -> np.ndarray:
@@ -112,121 +114,203 @@ def _learners(seed):
     return {"local external": external, "local swap": swap}
 
 
-def run_dataset(name, n_trials, n_rounds, batch_size, seed, progress) -> CurveSet:
-    """One panel: all learners on one dataset over ``n_trials`` streams."""
-    X_all, y_all = DATASETS[name](return_X_y=True, one_hot=True)
-    X_all = np.asarray(X_all, dtype=np.uint8)
-    classes = np.unique(y_all)
-    panel = CurveSet(f"{name} ({X_all.shape[1]} boolean features)",
-                     f"error over previous {WINDOW} rounds")
-    bar = Progress(n_trials, f"trees: {name}", enabled=progress)
-    for child in np.random.SeedSequence([seed, trial_salt(name)]).spawn(n_trials):
-        rng = np.random.default_rng(child)
-        idx = rng.integers(0, len(y_all), size=n_rounds * batch_size)
-        X, y = X_all[idx], y_all[idx]
-        learner_seed = int(rng.integers(2**31))
-        for label, model in _learners(learner_seed).items():
-            model.set_params(batch_size=batch_size)
-            errs = _local_regret_errors(model, X, y, classes, batch_size)
-            panel.add(label, sliding_mean(errs, WINDOW))
-            panel.add_scalar(f"{label}: non-zero regrets", model.n_nonzero_regrets_)
-        panel.add("best label", sliding_mean(_best_label_errors(y, batch_size), WINDOW))
-        panel.add("best stump", sliding_mean(_best_stump_errors(X, y, batch_size),
-                                             WINDOW))
-        panel.add("C4.5 retrained",
-                  sliding_mean(_retrained_tree_errors(X, y, classes, batch_size,
-                                                      learner_seed), WINDOW))
-        panel.add("SGDClassifier",
-                  sliding_mean(_sgd_errors(X, y, classes, batch_size, learner_seed),
-                               WINDOW))
-        bar.step()
-    return panel
-
-
 def trial_salt(name: str) -> int:
     """A stable integer per dataset so datasets get independent streams."""
     return sum(ord(c) * 31**i for i, c in enumerate(name)) % (2**31)
 
 
-def run_alternating(n_trials, n_rounds, batch_size, seed, progress,
-                    n_features: int = 10) -> CurveSet:
-    """Panel d: one identical instance, labels 1, 0, 1, 0, ... by round."""
-    panel = CurveSet("alternating labels", f"error over previous {WINDOW} rounds")
-    classes = np.array([0, 1])
-    bar = Progress(n_trials, "trees: alternating", enabled=progress)
-    for child in np.random.SeedSequence([seed, 4]).spawn(n_trials):
-        rng = np.random.default_rng(child)
-        instance = rng.integers(0, 2, n_features, dtype=np.uint8)
+@lru_cache(maxsize=None)
+def _dataset(name: str):
+    """One-hot ``X`` (uint8), labels as indices into the sorted classes, and
+    the number of classes. Integer labels give every learner the numbers of
+    the original (sorted the same way) labels, without the cost of string
+    labels in the retrained trees and SGD."""
+    X_all, y_all = DATASETS[name](return_X_y=True, one_hot=True)
+    labels, y_index = np.unique(np.asarray(y_all), return_inverse=True)
+    return np.asarray(X_all, dtype=np.uint8), y_index, len(labels)
+
+
+def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
+                 batch_size: int):
+    """Trial ``index``'s stream of ``panel``: ``X, y, classes, learner_seed``.
+
+    A dataset panel draws ``n_rounds * batch_size`` rows uniformly with
+    replacement (labels are indices into the sorted class names);
+    ``"alternating"`` repeats one random instance with labels 1, 0, 1, ... by
+    round.
+    """
+    if panel == "alternating":
+        rng = np.random.default_rng(np.random.SeedSequence([seed, 4],
+                                                           spawn_key=(index,)))
+        instance = rng.integers(0, 2, ALTERNATING_FEATURES, dtype=np.uint8)
         X = np.tile(instance, (n_rounds * batch_size, 1))
-        y = np.repeat((np.arange(n_rounds) + 1) % 2, batch_size)
-        learner_seed = int(rng.integers(2**31))
-        for label, model in _learners(learner_seed).items():
-            model.set_params(batch_size=batch_size)
-            errs = _local_regret_errors(model, X, y, classes, batch_size)
-            panel.add(label, sliding_mean(errs, WINDOW))
-        panel.add("best label / best tree",
-                  sliding_mean(_best_label_errors(y, batch_size), WINDOW))
-        panel.add("C4.5 retrained",
-                  sliding_mean(_retrained_tree_errors(X, y, classes, batch_size,
-                                                      learner_seed), WINDOW))
-        bar.step()
-    return panel
+        return X, _alternating_labels(n_rounds, batch_size), np.array([0, 1]), \
+            int(rng.integers(2**31))
+    X_all, y_all, n_classes = _dataset(panel)
+    rng = np.random.default_rng(
+        np.random.SeedSequence([seed, trial_salt(panel)], spawn_key=(index,)))
+    idx = rng.integers(0, len(y_all), size=n_rounds * batch_size)
+    return X_all[idx], y_all[idx], np.arange(n_classes), int(rng.integers(2**31))
 
 
-def run_trees(out: str | Path = "results", *, n_trials: int = 50,
-              n_rounds: int = 1000, batch_size: int = 5, seed: int = 0,
-              quick: bool = False, progress: bool = True,
-              datasets=tuple(DATASETS)) -> dict[str, CurveSet]:
+def _alternating_labels(n_rounds: int, batch_size: int) -> np.ndarray:
+    return np.repeat((np.arange(n_rounds) + 1) % 2, batch_size)
+
+
+def trial_task(panel, group, seed, index, n_rounds, batch_size):
+    """One group's per-round errors (and regret counts) on one trial's stream."""
+    X, y, classes, learner_seed = trial_stream(panel, seed, index, n_rounds,
+                                               batch_size)
+    errors, scalars = {}, {}
+    if group in ("local external", "local swap"):
+        model = _learners(learner_seed)[group].set_params(batch_size=batch_size)
+        errors[group] = _local_regret_errors(model, X, y, classes, batch_size)
+        scalars[f"{group}: non-zero regrets"] = model.n_nonzero_regrets_
+    elif group == "hindsight":
+        errors["best label"] = _best_label_errors(y, batch_size)
+        errors["best stump"] = _best_stump_errors(X, y, batch_size)
+    elif group == "C4.5 retrained":
+        errors[group] = _retrained_tree_errors(X, y, classes, batch_size,
+                                               learner_seed)
+    elif group == "SGDClassifier":
+        errors[group] = _sgd_errors(X, y, classes, batch_size, learner_seed)
+    else:
+        raise ValueError(f"unknown learner group {group!r}")
+    return errors, scalars
+
+
+def _panels(p: dict) -> list[tuple[str, tuple[str, ...]]]:
+    return [*((name, GROUPS) for name in p["datasets"]),
+            ("alternating", ALTERNATING_GROUPS)]
+
+
+def plan(p: dict) -> list[Task]:
+    """One task per (panel, trial, learner group)."""
+    return [Task(f"{panel}: {group}", trial_task,
+                 (panel, group, p["seed"], i, p["n_rounds"], p["batch_size"]))
+            for panel, groups in _panels(p) for i in range(p["n_trials"])
+            for group in groups]
+
+
+def collect(p: dict, results: list) -> dict[str, CurveSet]:
+    """One panel per dataset plus ``"alternating"``, from the tasks' results."""
+    n_rounds, batch_size = p["n_rounds"], p["batch_size"]
+    in_window = window_outcomes(n_rounds, WINDOW, batch_size)
+    results = iter(results)
+    panels = {}
+    for name, groups in _panels(p):
+        if name == "alternating":
+            title = "alternating labels"
+        else:
+            title = f"{name} ({_dataset(name)[0].shape[1]} boolean features)"
+        panel = CurveSet(title, f"error over previous {WINDOW} rounds")
+        for _ in range(p["n_trials"]):
+            for _ in groups:
+                errors, scalars = next(results)
+                for label, per_round in errors.items():
+                    panel.add(label, sliding_mean(per_round, WINDOW),
+                              n_outcomes=in_window)
+                for label, value in scalars.items():
+                    panel.add_scalar(label, value)
+        if name == "alternating":
+            # Half of each window's rounds, whatever the trial: exact.
+            labels = _alternating_labels(n_rounds, batch_size)
+            panel.add_exact("best label / best tree", sliding_mean(
+                _best_label_errors(labels, batch_size), WINDOW))
+        panels[name] = panel
+    return panels
+
+
+def summary_table(panels: dict[str, CurveSet]) -> str:
+    """Final-window error of every learner on every panel, with 95% intervals."""
+    learners = list(dict.fromkeys(k for p in panels.values() for k in p.learners))
+    rows = [[key, *(panel.summary(learner).format() if learner in panel.learners
+                    else "-" for learner in learners)]
+            for key, panel in panels.items()]
+    table = format_table(rows, ["final error", *learners])
+    counts = [[key, *(panel.scalar(f"{learner}: non-zero regrets").format(digits=0)
+                      for learner in ("local external", "local swap"))]
+              for key, panel in panels.items() if panel.scalars]
+    if counts:
+        table += "\n\n" + format_table(
+            counts, ["non-zero regrets", "local external", "local swap"])
+    return table
+
+
+EXPERIMENT = Experiment(
+    name="trees",
+    trials_parameter="n_trials",
+    fixed={"batch_size": 5, "datasets": list(DATASETS), "seed": 0},
+    scales={"quick": {"n_trials": 2, "n_rounds": 200},
+            "default": {"n_trials": 8, "n_rounds": 1000},
+            "paper": {"n_trials": 50, "n_rounds": 1000}},
+    plan=plan,
+    collect=collect,
+    table=summary_table,
+    # CPU seconds per task, from the default run's trees.json (task_cpu_seconds).
+    reference_seconds={
+        "nursery: local external": 0.9, "nursery: local swap": 8.9,
+        "nursery: hindsight": 0.01, "nursery: C4.5 retrained": 6.7,
+        "nursery: SGDClassifier": 5.1,
+        "mushroom: local external": 0.8, "mushroom: local swap": 4.8,
+        "mushroom: hindsight": 0.01, "mushroom: C4.5 retrained": 7.7,
+        "mushroom: SGDClassifier": 1.8,
+        "kr-vs-kp: local external": 0.9, "kr-vs-kp: local swap": 5.9,
+        "kr-vs-kp: hindsight": 0.01, "kr-vs-kp: C4.5 retrained": 7.7,
+        "kr-vs-kp: SGDClassifier": 2.0,
+        "alternating: local external": 0.7, "alternating: local swap": 1.7,
+        "alternating: C4.5 retrained": 2.4,
+    },
+)
+
+
+def run_trees(out: str | Path = "results", *, scale: str = "default",
+              n_trials: int | None = None, n_rounds: int | None = None,
+              batch_size: int | None = None, datasets=None, seed: int = 0,
+              n_jobs: int | None = None, progress: bool = True,
+              resume: bool = False) -> dict:
     """Run the decision-tree experiments, write plots and numbers, print a table.
 
     Parameters
     ----------
     out : path
         Folder for ``trees.png``, ``trees.csv`` and ``trees.json``.
-    n_trials, n_rounds, batch_size : int
-        The paper: 50 trials of 1000 rounds of 5 instances.
-    seed : int
-        Seed of every stream and learner.
-    quick : bool
-        2 trials of 200 rounds: a check that everything runs, not a result.
-    progress : bool
-        Progress bars on stderr.
-    datasets : sequence of str
-        Which of ``DATASETS`` to run (panel d always runs).
+    scale : {"default", "paper", "quick"}
+        ``"paper"``: 50 trials of 1000 rounds, as in the paper; ``"default"``:
+        8 trials, enough to separate what the paper's claims separate;
+        ``"quick"``: 2 trials of 200 rounds, a check that everything runs
+        (too few trials for intervals).
+    n_trials, n_rounds, batch_size : int, default=None
+        Override the scale's values (the paper: 5 instances per round).
+    datasets : sequence of str, default=None
+        Which of ``DATASETS`` to run (all when None); the alternating panel
+        always runs.
+    seed : int, default=0
+        Seed of every stream and learner. Trial ``i`` is the same whatever the
+        number of trials.
+    n_jobs : int, default=None
+        Worker processes (None: 1, -1: every core); the numbers do not depend
+        on it.
+    progress : bool, default=True
+        A progress bar on stderr.
+    resume : bool, default=False
+        Skip the run if ``out`` holds a finished one with the same parameters.
 
     Returns
     -------
-    dict of CurveSet
-        One panel per dataset plus ``"alternating"``.
+    dict
+        The JSON document written to ``trees.json``: one panel per dataset
+        plus ``"alternating"`` under ``"panels"``.
     """
-    if quick:
-        n_trials, n_rounds = 2, 200
-    panels = {name: run_dataset(name, n_trials, n_rounds, batch_size, seed, progress)
-              for name in datasets}
-    panels["alternating"] = run_alternating(n_trials, n_rounds, batch_size, seed,
-                                            progress)
-    write_results(panels, out, "trees")
-    plot_panels(panels, out, "trees")
-    print(summary_table(panels))
-    return panels
-
-
-def summary_table(panels: dict[str, CurveSet]) -> str:
-    """Final-window error of every learner on every panel, with 95% CIs."""
-    learners = list(dict.fromkeys(k for p in panels.values() for k in p.curves))
-    rows = []
-    for key, panel in panels.items():
-        cells = []
-        for learner in learners:
-            if learner in panel.curves:
-                mean, half = panel.final(learner)
-                cells.append(f"{mean:.3f}±{half:.3f}")
-            else:
-                cells.append("-")
-        rows.append([key, *cells])
-    table = format_table(rows, ["final error", *learners])
-    counts = [f"{key}: " + ", ".join(f"{name} {panel.scalar(name)[0]:.0f}"
-                                      for name in panel.scalars)
-              for key, panel in panels.items() if panel.scalars]
-    return table + ("\n\nmean non-zero regrets at the end\n" + "\n".join(counts)
-                    if counts else "")
+    if datasets is not None:
+        datasets = list(datasets)
+        unknown = sorted(set(datasets) - set(DATASETS))
+        if unknown or not datasets:
+            raise ValueError(f"datasets must be a non-empty selection of "
+                             f"{list(DATASETS)}, got {datasets!r}.")
+    parameters = EXPERIMENT.parameters(
+        scale, n_trials=n_trials, n_rounds=n_rounds, batch_size=batch_size,
+        datasets=datasets, seed=seed)
+    with TaskRunner(check_n_jobs(n_jobs)) as runner:
+        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
+                              resume=resume, scale=scale)

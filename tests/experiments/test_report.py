@@ -2,13 +2,13 @@ import json
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from sklearn_localregret.experiments._report import (
     CurveSet,
-    mean_ci,
+    panels_document,
     sliding_mean,
-    write_results,
+    window_outcomes,
+    write_csv,
 )
 
 
@@ -17,25 +17,34 @@ def test_sliding_mean_matches_a_direct_window():
     values = rng.integers(0, 2, 357)
     expected = [values[max(0, t - 99) : t + 1].mean() for t in range(len(values))]
     np.testing.assert_allclose(sliding_mean(values, 100), expected)
+    np.testing.assert_array_equal(window_outcomes(357, 100, 5),
+                                  [5 * min(t + 1, 100) for t in range(357)])
 
 
-def test_mean_ci_is_the_student_t_interval():
-    samples = np.array([[1.0], [2.0], [4.0]])
-    mean, half = mean_ci(samples)
-    sem = np.std(samples[:, 0], ddof=1) / np.sqrt(3)
-    assert mean[0] == pytest.approx(7 / 3)
-    assert half[0] == pytest.approx(stats.t.ppf(0.975, 2) * sem)
-
-
-def test_write_results_holds_every_plotted_number(tmp_path):
+def test_csv_and_document_hold_every_plotted_number(tmp_path):
     panel = CurveSet("demo", "error")
-    panel.add("a", [0.5, 0.25])
-    panel.add("a", [0.5, 0.75])
+    for curve in ([0.5, 0.25], [0.5, 0.75], [0.5, 0.5]):
+        panel.add("a", curve, n_outcomes=[1, 2])
+    panel.add_exact("guess", [0.5, 0.5])
     panel.add_scalar("a: non-zero regrets", 3)
-    csv_path, json_path = write_results({"p": panel}, tmp_path, "demo")
-    lines = csv_path.read_text().splitlines()
-    assert lines[0] == "panel,learner,round,mean,ci95,n_trials"
-    assert lines[2].startswith("p,a,2,0.5,")
-    document = json.loads(json_path.read_text())
-    assert document["p"]["curves"]["a"]["mean"] == [0.5, 0.5]
+    write_csv({"p": panel}, tmp_path / "demo.csv")
+    lines = (tmp_path / "demo.csv").read_text().splitlines()
+    assert lines[0] == "panel,learner,round,mean,low,high,n_trials,interval"
+    assert lines[2].startswith("p,a,2,0.5,") and lines[2].endswith(",3,korn-graubard")
+    assert lines[3] == "p,guess,1,0.5,0.5,0.5,,exact"
+    document = json.loads(json.dumps(panels_document({"p": panel})))
+    curve = document["p"]["curves"]["a"]
+    assert curve["mean"] == [0.5, 0.5] and curve["n_trials"] == 3
+    assert all(0 <= lo <= 0.5 <= hi <= 1 for lo, hi in zip(curve["low"], curve["high"]))
     assert document["p"]["scalars"]["a: non-zero regrets"]["mean"] == 3
+
+
+def test_rate_panels_need_consistent_outcome_counts():
+    panel = CurveSet("demo", "error")
+    with pytest.raises(ValueError, match="n_outcomes"):
+        panel.add("a", [0.5])
+    panel.add("a", [0.5], n_outcomes=10)
+    with pytest.raises(ValueError, match="differs between trials"):
+        panel.add("a", [0.5], n_outcomes=20)
+    with pytest.raises(ValueError, match="kind"):
+        CurveSet("demo", "error", kind="ratio")

@@ -1,0 +1,379 @@
+"""Running an experiment: its tasks in parallel, with progress, resumable.
+
+An experiment is a list of independent :class:`Task` objects (one trial of
+one panel, or one learner's part of it). A task is a module-level function
+called with plain arguments and seeded from them alone, so its result does not
+depend on where or when it runs: several worker processes give exactly the
+numbers of a serial run. :class:`TaskRunner` runs them (longest first, so the
+workers finish together) and shows one `tqdm <https://tqdm.github.io>`_ bar per
+experiment on stderr. :class:`Experiment` ties it together: the parameters of
+each scale, the tasks, the panels built from their results, and the files,
+written as soon as the experiment finishes and found again by a rerun with the
+same parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Integral
+from pathlib import Path
+
+from ._intervals import LEVEL, MIN_TRIALS
+from ._output import atomic_write, finished_run, normalise
+from ._report import CurveSet, panels_document, plot_panels, write_csv
+
+__all__ = ["Task", "TaskRunner", "Experiment", "format_duration"]
+
+SCALES = ("quick", "default", "paper")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: ``function(*args)``, run in any process.
+
+    ``kind`` names what it computes (e.g. ``"nursery: local swap"``): tasks of
+    one kind take about the same time, which the progress bar and the time
+    estimates use.
+    """
+
+    kind: str
+    function: Callable
+    args: tuple
+
+
+def _call(indexed: tuple[int, Task]) -> tuple[int, float, float, object]:
+    index, task = indexed
+    start, start_cpu = time.perf_counter(), time.process_time()
+    result = task.function(*task.args)
+    return (index, time.perf_counter() - start, time.process_time() - start_cpu,
+            result)
+
+
+def _init_worker() -> None:
+    # Ctrl-C is the parent's to handle: it ends the workers itself. One BLAS
+    # thread per worker, so that n_jobs workers use n_jobs cores.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def set_postfix_str(self, text, refresh=True):
+        pass
+
+    def close(self):
+        pass
+
+
+def _progress_bar(total: float, desc: str, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        sys.stderr.write("tqdm is not installed: no progress bars (pip install "
+                         "'sklearn-localregret[plot]')\n")
+        return _NoBar()
+    # The bar advances by each task's expected seconds, so that its time left
+    # is meaningful when tasks differ in cost; the task count is the postfix.
+    return tqdm(total=total, desc=desc, file=sys.stderr, dynamic_ncols=True,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+                           "[{elapsed}<{remaining}{postfix}]")
+
+
+def check_n_jobs(n_jobs) -> int:
+    """``None`` means 1 and ``-1`` every core, as in scikit-learn."""
+    if n_jobs is None:
+        return 1
+    if not isinstance(n_jobs, Integral) or isinstance(n_jobs, bool) or n_jobs == 0 \
+            or n_jobs < -1:
+        raise ValueError(f"n_jobs must be a positive integer, -1 or None, got "
+                         f"{n_jobs!r}.")
+    return multiprocessing.cpu_count() if n_jobs == -1 else int(n_jobs)
+
+
+class TaskRunner:
+    """Runs tasks serially or in worker processes; results in task order.
+
+    Use as a context manager: on leaving it the workers are closed, or killed
+    at once if an exception (such as ``KeyboardInterrupt``) is passing through.
+
+    Parameters
+    ----------
+    n_jobs : int, default=1
+        Worker processes; 1 runs every task in this process. ``-1``: one per
+        core.
+    """
+
+    def __init__(self, n_jobs: int | None = 1):
+        self.n_jobs = check_n_jobs(n_jobs)
+        self._pool = None
+
+    def __enter__(self) -> TaskRunner:
+        return self
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        if self._pool is not None:
+            if exc_type is None:
+                self._pool.close()
+            else:
+                self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def _workers(self):
+        if self._pool is None:
+            # Workers are started with Ctrl-C ignored (an ignored signal stays
+            # ignored in a new interpreter), so that none prints a traceback.
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                self._pool = multiprocessing.get_context("spawn").Pool(
+                    self.n_jobs, initializer=_init_worker)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
+        return self._pool
+
+    def run(self, tasks: Sequence[Task], *, expected: Sequence[float] | None = None,
+            desc: str = "", progress: bool = True
+            ) -> tuple[list, list[float], list[float]]:
+        """Run every task; return results, wall and CPU seconds, in task order.
+
+        Parameters
+        ----------
+        tasks : sequence of Task
+        expected : sequence of float, default=None
+            Expected seconds of each task: the longest start first, and the
+            progress bar advances by them. Equal when None.
+        desc : str
+            Progress bar label.
+        progress : bool
+            Show the bar (stderr).
+        """
+        n = len(tasks)
+        expected = [1.0] * n if expected is None else [float(e) for e in expected]
+        order = sorted(range(n), key=lambda i: -expected[i])
+        results, seconds, cpu = [None] * n, [0.0] * n, [0.0] * n
+        indexed = [(i, tasks[i]) for i in order]
+        if self.n_jobs == 1 or n <= 1:
+            done_tasks = map(_call, indexed)
+        else:
+            done_tasks = self._workers().imap_unordered(_call, indexed)
+        # Integer hundredths of expected seconds: the bar ends at 100% exactly.
+        steps = [max(round(e * 100), 1) for e in expected]
+        bar = _progress_bar(sum(steps), desc, progress)
+        bar.set_postfix_str(f"0/{n} tasks")
+        try:
+            for done, (index, elapsed, used, result) in enumerate(done_tasks,
+                                                                  start=1):
+                results[index], seconds[index], cpu[index] = result, elapsed, used
+                bar.set_postfix_str(f"{done}/{n} tasks", refresh=False)
+                bar.update(steps[index])
+        finally:
+            bar.close()
+        return results, seconds, cpu
+
+
+def format_duration(seconds: float) -> str:
+    """Seconds as ``"45 s"``, ``"8 min 5 s"`` or ``"1 h 12 min"``.
+
+    Examples
+    --------
+    >>> format_duration(44.6), format_duration(485), format_duration(4330)
+    ('45 s', '8 min 5 s', '1 h 12 min')
+    """
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One of the paper's experiments, at any scale, resumable.
+
+    Parameters
+    ----------
+    name : str
+        Command name and file stem (``name.csv``, ``name.json``, ``name.png``).
+    trials_parameter : str
+        The parameter ``--trials`` sets (``"n_trials"`` or ``"n_instances"``).
+    fixed : mapping
+        Parameters every scale shares (the seed among them).
+    scales : mapping
+        ``"quick"``, ``"default"`` and ``"paper"``: the parameters each sets.
+    plan : callable
+        ``plan(parameters) -> list of Task``.
+    collect : callable
+        ``collect(parameters, results) -> dict of CurveSet``, ``results`` in
+        the order of ``plan``'s tasks.
+    table : callable
+        ``table(panels) -> str``, the summary printed at the end.
+    reference_seconds : mapping
+        CPU seconds of one task of each kind at 1000 rounds, measured on the
+        development machine: the time estimates when no earlier run of this
+        machine is in the output folder.
+    """
+
+    name: str
+    trials_parameter: str
+    fixed: Mapping
+    scales: Mapping
+    plan: Callable[[dict], list[Task]]
+    collect: Callable[[dict, list], dict[str, CurveSet]]
+    table: Callable[[dict[str, CurveSet]], str]
+    reference_seconds: Mapping
+
+    def parameters(self, scale: str = "default", **overrides) -> dict:
+        """The parameters of ``scale`` with ``overrides`` (None: keep) applied.
+
+        Raises
+        ------
+        ValueError
+            An unknown scale, or a count that is not a positive integer.
+        TypeError
+            An unknown parameter.
+        """
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {SCALES}, got {scale!r}.")
+        parameters = {**self.fixed, **self.scales[scale]}
+        for key, value in overrides.items():
+            if value is None:
+                continue
+            if key not in parameters:
+                raise TypeError(f"{self.name} has no parameter {key!r}; it has "
+                                f"{sorted(parameters)}.")
+            smallest = 0 if key == "seed" else 1
+            if isinstance(parameters[key], int) and (
+                    not isinstance(value, Integral) or isinstance(value, bool)
+                    or value < smallest):
+                raise ValueError(f"{key} must be an integer >= {smallest}, got "
+                                 f"{value!r}.")
+            parameters[key] = int(value) if isinstance(value, Integral) else value
+        return parameters
+
+    def _identity(self, parameters: dict) -> dict:
+        from .. import __version__
+
+        return {**parameters, "version": __version__}
+
+    def finished(self, out: str | Path, parameters: dict) -> dict | None:
+        """The JSON document of a finished run in ``out`` with these parameters."""
+        return finished_run(out, self.name, self._identity(parameters))
+
+    def expected_seconds(self, parameters: dict, out: str | Path | None = None
+                         ) -> list[float]:
+        """Expected seconds of each task of ``plan(parameters)`` on a free core.
+
+        From the CPU times an earlier run recorded in ``out`` (this
+        machine's), else from :attr:`reference_seconds`; scaled linearly in
+        the number of rounds. CPU rather than wall times, so that an earlier
+        run on a busy machine does not inflate the estimate.
+        """
+        per_kind = {kind: (seconds, 1000)
+                    for kind, seconds in self.reference_seconds.items()}
+        if out is not None:
+            try:
+                earlier = json.loads((Path(out) / f"{self.name}.json").read_text())
+                rounds = earlier["parameters"]["n_rounds"]
+                per_kind.update({kind: (seconds, rounds) for kind, seconds
+                                 in earlier["task_cpu_seconds"].items()})
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+        rounds = parameters["n_rounds"]
+        expected = []
+        for task in self.plan(parameters):
+            seconds, at_rounds = per_kind.get(task.kind, (1.0, 1000))
+            expected.append(seconds * rounds / at_rounds)
+        return expected
+
+    def estimate_seconds(self, parameters: dict, n_jobs: int,
+                         out: str | Path | None = None) -> float:
+        """Expected wall time with ``n_jobs`` workers on otherwise idle cores
+        (startup not included)."""
+        expected = self.expected_seconds(parameters, out)
+        return max(sum(expected) / n_jobs, max(expected, default=0.0))
+
+    def run(self, out: str | Path, parameters: dict, *, runner: TaskRunner,
+            progress: bool = True, resume: bool = False, scale: str | None = None
+            ) -> dict:
+        """Run, write ``name.csv``, ``name.png``, then ``name.json``; print the table.
+
+        With ``resume=True`` a finished run with the same parameters in
+        ``out`` is not repeated: its table is printed again and its JSON
+        document returned, with ``"skipped": True``.
+
+        Returns
+        -------
+        dict
+            The JSON document: parameters, interval method, timings, the list
+            of files, the table and every plotted number (``"panels"``).
+        """
+        out = Path(out)
+        identity = self._identity(parameters)
+        if resume:
+            document = self.finished(out, parameters)
+            if document is not None:
+                print(f"{self.name}: already done with these parameters "
+                      f"({out / (self.name + '.json')}); skipped (--force reruns "
+                      "it)", flush=True)
+                print(document.get("table", ""), flush=True)
+                return {**document, "skipped": True}
+        tasks = self.plan(parameters)
+        start = time.perf_counter()
+        results, seconds, cpu = runner.run(
+            tasks, expected=self.expected_seconds(parameters, out), desc=self.name,
+            progress=progress)
+        panels = self.collect(parameters, results)
+        table = self.table(panels)
+        # The JSON marks a finished run: an older one must not vouch for the
+        # files about to be replaced, should this run be interrupted.
+        (out / f"{self.name}.json").unlink(missing_ok=True)
+        files = [write_csv(panels, out / f"{self.name}.csv").name]
+        png = plot_panels(panels, out / f"{self.name}.png")
+        if png is not None:
+            files.append(png.name)
+        by_kind: dict[str, list[float]] = {}
+        cpu_by_kind: dict[str, list[float]] = {}
+        for task, elapsed, used in zip(tasks, seconds, cpu):
+            by_kind.setdefault(task.kind, []).append(elapsed)
+            cpu_by_kind.setdefault(task.kind, []).append(used)
+        document = {
+            "experiment": self.name,
+            "scale": scale,
+            "parameters": normalise(identity),
+            "interval": {
+                "level": LEVEL, "min_trials": MIN_TRIALS,
+                "rates": "Korn-Graubard (1998): Clopper-Pearson on the outcomes "
+                         "pooled over trials with an effective sample size",
+                "other": "Student t over trials, cut to the quantity's support"},
+            "seconds": time.perf_counter() - start,
+            "n_jobs": runner.n_jobs,
+            "cpu_seconds": sum(cpu),
+            "task_seconds": {kind: sum(v) / len(v) for kind, v in by_kind.items()},
+            "task_cpu_seconds": {kind: sum(v) / len(v)
+                                 for kind, v in cpu_by_kind.items()},
+            "files": files,
+            "table": table,
+            "panels": panels_document(panels),
+        }
+        atomic_write(out / f"{self.name}.json",
+                     lambda p: p.write_text(json.dumps(document, indent=1)))
+        print(table, flush=True)
+        return {**document, "skipped": False}

@@ -1,0 +1,130 @@
+"""Running experiments: parallel equals serial, files complete or absent, reruns
+skip what is done."""
+
+import json
+import signal
+
+import pytest
+
+from sklearn_localregret.experiments import get_experiment
+from sklearn_localregret.experiments._runner import Experiment, Task, TaskRunner
+
+pytest.importorskip("matplotlib")
+
+TINY = {"n_trials": 3, "n_rounds": 60}
+
+
+def _run(out, n_jobs=1, resume=False, **overrides):
+    experiment = get_experiment("disjunct")
+    parameters = experiment.parameters("quick", **{**TINY, **overrides})
+    with TaskRunner(n_jobs) as runner:
+        return experiment.run(out, parameters, runner=runner, progress=False,
+                              resume=resume)
+
+
+def test_worker_processes_give_the_numbers_of_a_serial_run(tmp_path):
+    serial = _run(tmp_path / "serial", n_jobs=1)
+    experiment = get_experiment("disjunct")
+    with TaskRunner(2) as runner:
+        parallel = experiment.run(tmp_path / "parallel",
+                                  experiment.parameters("quick", **TINY),
+                                  runner=runner, progress=False)
+        # Ctrl-C is the parent's to handle: the workers ignore it, so that
+        # none prints a traceback when a terminal signals them all.
+        handlers, _, _ = runner.run([Task("probe", signal.getsignal,
+                                          (signal.SIGINT,))] * 4, progress=False)
+    assert handlers == [signal.SIG_IGN] * 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert parallel["n_jobs"] == 2
+    assert parallel["panels"] == serial["panels"]
+    assert ((tmp_path / "serial" / "disjunct.csv").read_bytes()
+            == (tmp_path / "parallel" / "disjunct.csv").read_bytes())
+
+
+def test_trials_do_not_depend_on_how_many_there_are(tmp_path):
+    # Trial i is seeded by (seed, i) alone: 3 trials of a 4-trial run are the
+    # 3 trials of a 3-trial run, so a larger run extends a smaller one.
+    experiment = get_experiment("disjunct")
+    small = experiment.plan(experiment.parameters("quick", **TINY))
+    large = experiment.plan(experiment.parameters("quick", **{**TINY,
+                                                              "n_trials": 4}))
+    first = small[0].function(*small[0].args)
+    same = [t for t in large if t.args == small[0].args]
+    assert len(same) == 1
+    for label, errors in same[0].function(*same[0].args).items():
+        assert (errors == first[label]).all()
+
+
+def test_a_rerun_with_the_same_parameters_skips(tmp_path, monkeypatch, capsys):
+    first = _run(tmp_path)
+    assert not first["skipped"]
+    stamps = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a finished experiment ran again")
+
+    monkeypatch.setattr(TaskRunner, "run", no_work)
+    again = _run(tmp_path, resume=True)
+    assert again["skipped"] and again["panels"] == first["panels"]
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == stamps
+    out = capsys.readouterr().out
+    assert "already done" in out and first["table"] in out
+    # Other parameters, a missing file, or no resume: it runs again.
+    with pytest.raises(AssertionError, match="ran again"):
+        _run(tmp_path, resume=True, seed=1)
+    with pytest.raises(AssertionError, match="ran again"):
+        _run(tmp_path, resume=False)
+    (tmp_path / "disjunct.png").unlink()
+    with pytest.raises(AssertionError, match="ran again"):
+        _run(tmp_path, resume=True)
+
+
+def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
+        tmp_path, monkeypatch):
+    finished = _run(tmp_path)
+    from sklearn_localregret.experiments import _runner
+
+    def interrupted(panels, path):
+        raise KeyboardInterrupt
+
+    # A rerun with other parameters is interrupted after writing its CSV.
+    monkeypatch.setattr(_runner, "plot_panels", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path, seed=1)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["disjunct.csv", "disjunct.png"]  # no temporary, no JSON
+    monkeypatch.undo()
+    # The old JSON is gone with the CSV it described: nothing is skipped.
+    rerun = _run(tmp_path, resume=True)
+    assert not rerun["skipped"] and rerun["panels"] == finished["panels"]
+    assert json.loads((tmp_path / "disjunct.json").read_text())["files"] == [
+        "disjunct.csv", "disjunct.png"]
+
+
+def test_parameters_are_checked():
+    experiment = get_experiment("maxsat")
+    assert experiment.parameters("paper")["n_instances"] == 200
+    assert experiment.parameters("default", n_instances=7)["n_instances"] == 7
+    with pytest.raises(ValueError, match="scale"):
+        experiment.parameters("huge")
+    with pytest.raises(ValueError, match="n_rounds must be an integer >= 1"):
+        experiment.parameters("quick", n_rounds=0)
+    with pytest.raises(TypeError, match="no parameter 'n_trials'"):
+        experiment.parameters("quick", n_trials=3)
+    with pytest.raises(ValueError, match="n_jobs"):
+        TaskRunner(0)
+
+
+def test_time_estimates_use_this_machines_earlier_run(tmp_path):
+    experiment = get_experiment("disjunct")
+    parameters = experiment.parameters("paper")
+    reference = experiment.estimate_seconds(parameters, n_jobs=2)
+    assert reference == pytest.approx(
+        50 * sum(experiment.reference_seconds.values()) / 2)
+    # An earlier run here took as long per task at 500 rounds: twice as slow.
+    (tmp_path / "disjunct.json").write_text(json.dumps({
+        "parameters": {"n_rounds": 500},
+        "task_cpu_seconds": dict(experiment.reference_seconds)}))
+    assert experiment.estimate_seconds(parameters, 2, tmp_path) == pytest.approx(
+        2 * reference)
+    assert isinstance(experiment, Experiment)
