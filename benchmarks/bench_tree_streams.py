@@ -21,11 +21,15 @@ the goals of the issue, checked.
 Run::
 
     python benchmarks/bench_tree_streams.py [--batch 5] [--rows 5000] [--seed 0]
+        [--ours warm_start=0 bias=0.25 ...]
+
+``--ours`` sets parameters of our learner (values are Python literals).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import math
 import time
 import warnings
@@ -118,9 +122,9 @@ class RiverLearner:
             self.model.learn_one(dict(enumerate(x)), label)
 
 
-def learners(classes, seed):
+def learners(classes, seed, ours=None):
     out = [
-        Ours(classes, seed),
+        Ours(classes, seed, **(ours or {})),
         SkLearner("SGD", SGDClassifier(loss="log_loss", random_state=seed), classes,
                   scale=True),
         SkLearner("GaussianNB", GaussianNB(), classes, scale=False),
@@ -161,11 +165,16 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=5000,
                         help="rows drawn from each scikit-learn dataset (5000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ours", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="parameters of LocalRegretTreeClassifier")
     args = parser.parse_args(argv)
+    ours = {name: ast.literal_eval(value)
+            for name, value in (item.split("=", 1) for item in args.ours)}
     # GaussianNB warns (log of a zero prior) before it has seen every class.
     warnings.filterwarnings("ignore", category=RuntimeWarning,
                             module="sklearn.naive_bayes")
-    print(f"test-then-train, rounds of {args.batch} rows, seed {args.seed}")
+    print(f"test-then-train, rounds of {args.batch} rows, seed {args.seed}, "
+          f"ours: LocalRegretTreeClassifier({ours or ''})")
     results = {}
     for stream, (X, y) in streams(args.rows, args.seed).items():
         classes = np.unique(y)
@@ -173,7 +182,7 @@ def main(argv=None):
               f"{len(classes)} classes")
         print(f"{'learner':<12}{'error':>8}{'95% CI':>16}{'rows/s':>10}")
         row = {}
-        for learner in learners(classes, args.seed):
+        for learner in learners(classes, args.seed, ours):
             wrong, seconds = progressive(learner, X, y, args.batch)
             row[learner.name] = (wrong, len(y) / seconds)
             lo, hi = wilson(wrong.sum(), len(y))

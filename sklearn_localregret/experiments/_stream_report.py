@@ -1,8 +1,10 @@
 """The stream leaderboard's results: per-run records, summaries over seeds, files.
 
 :class:`RunRecord` holds one (stream, learner, seed) run; :class:`Leaderboard`
-summarises the runs of each (stream, learner) pair over seeds (mean and 95%
-Student-t confidence half-width) and writes them as CSV, JSON, a markdown
+summarises the runs of each (stream, learner) pair over seeds (the mean and a
+95% interval: Korn-Graubard for error rates, inside [0, 1]; Student-t cut at 0
+for speed and memory; none below 3 seeds, as in the paper's experiments) and
+writes them as CSV, JSON, a markdown
 leaderboard and one PNG of learning curves per stream (matplotlib, imported
 only when plotting).
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._report import mean_ci
+from ._intervals import format_estimate, mean_interval, rate_interval
 
 __all__ = ["Leaderboard", "RunRecord"]
 
@@ -60,17 +62,23 @@ class RunRecord:
         return row
 
 
-def _mean_ci(values) -> tuple[float, float]:
-    mean, half = mean_ci(np.asarray(values, dtype=float)[:, None])
-    return float(mean[0]), float(half[0])
+# Scalars that are rates (fractions of rows predicted wrong): Korn-Graubard
+# intervals inside [0, 1]; the others (speed, memory) get Student-t cut at 0.
+_RATES = ("error", "window_error", "played_error")
+
+
+def _interval(name: str, values, n_outcomes: int) -> tuple[float, float]:
+    """95% interval of a scalar's mean over seeds (NaN below 3 seeds)."""
+    values = np.asarray(values, dtype=float)
+    if name in _RATES:
+        low, high = rate_interval(values, n_outcomes=max(int(n_outcomes), 1))
+    else:
+        low, high = mean_interval(values, lower=0.0)
+    return float(low[0]), float(high[0])
 
 
 def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
-
-
-def _fmt(mean, half, digits=3) -> str:
-    return f"{mean:.{digits}f}±{half:.{digits}f}"
 
 
 @dataclass
@@ -103,7 +111,8 @@ class Leaderboard:
         return [r for r in self.records if r.stream == stream and r.learner == learner]
 
     def cell(self, stream: str, learner: str) -> dict:
-        """Summary of one pair over seeds: status, means and 95% half-widths."""
+        """Summary of one pair over seeds: status, means and 95% intervals
+        (``<name>_low``, ``<name>_high``; NaN below 3 seeds)."""
         runs = self.runs(stream, learner)
         out = {"stream": stream, "learner": learner, "n_seeds": len(runs)}
         failed = [r for r in runs if r.status == "failed"]
@@ -115,12 +124,15 @@ class Leaderboard:
             out.update(status="failed", message=failed[0].message)
             return out
         out.update(status="ok", message="", n_rows=runs[0].n_rows)
+        window = min(self.settings.get("window", runs[0].n_rows), runs[0].n_rows)
         for name in _SCALARS:
             values = [getattr(r, name) for r in runs]
             if any(v is None for v in values):
-                out[name] = out[f"{name}_ci95"] = None
+                out[name] = out[f"{name}_low"] = out[f"{name}_high"] = None
             else:
-                out[name], out[f"{name}_ci95"] = _mean_ci(values)
+                rows = window if name == "window_error" else runs[0].n_rows
+                out[name] = float(np.mean(values))
+                out[f"{name}_low"], out[f"{name}_high"] = _interval(name, values, rows)
         return out
 
     def summary(self) -> list:
@@ -128,17 +140,19 @@ class Leaderboard:
         return [self.cell(s, n) for s in self.streams for n in self.learners]
 
     def curves(self) -> dict:
-        """Mean windowed-error curve and 95% half-width per stream and learner."""
+        """Mean windowed-error curve and its 95% interval per stream and learner."""
         out: dict = {}
         for stream in self.streams:
             for learner in self.learners:
                 runs = self.runs(stream, learner)
                 if not runs or any(r.status != "ok" for r in runs):
                     continue
-                mean, half = mean_ci(np.array([r.curve for r in runs]))
+                curves = np.array([r.curve for r in runs])
+                low, high = rate_interval(
+                    curves, n_outcomes=max(int(self.settings.get("window", 1)), 1))
                 out.setdefault(stream, {})[learner] = {
-                    "rows": runs[0].curve_rows, "mean": mean.tolist(),
-                    "ci95": half.tolist(), "n_seeds": len(runs)}
+                    "rows": runs[0].curve_rows, "mean": curves.mean(axis=0).tolist(),
+                    "low": low.tolist(), "high": high.tolist(), "n_seeds": len(runs)}
         return out
 
     # -- the markdown leaderboard ----------------------------------------------
@@ -176,7 +190,8 @@ class Leaderboard:
                 if c["status"] != "ok":
                     row.append(c["status"])
                     continue
-                text = _fmt(c[key], c[f"{key}_ci95"])
+                text = format_estimate(c[key], c[f"{key}_low"], c[f"{key}_high"],
+                                       c["n_seeds"])
                 if self._capped(stream, name):
                     text = f"({text})"
                 elif round(c[key], 3) == best:
@@ -263,7 +278,7 @@ class Leaderboard:
             f"({', '.join(map(str, s['seeds']))}); wall time "
             f"{s.get('wall_seconds', float('nan')):.0f} s.",
             "",
-            f"## Error over the whole stream (mean ± 95% CI over {seeds} seeds)",
+            f"## Error over the whole stream (mean [95% CI] over {seeds} seeds)",
             "",
             *self._table("error"),
             "",
@@ -309,15 +324,16 @@ class Leaderboard:
         _write_csv(paths[0], runs, list(RunRecord.__dataclass_fields__)[:-2])
         summary_fields = ["stream", "learner", "status", "n_seeds", "n_rows"]
         for name in _SCALARS:
-            summary_fields += [name, f"{name}_ci95"]
+            summary_fields += [name, f"{name}_low", f"{name}_high"]
         _write_csv(paths[1], summary, summary_fields + ["message"])
-        curve_rows = [{"stream": s, "learner": n, "row": row, "mean": m, "ci95": h,
-                       "n_seeds": c["n_seeds"]}
+        curve_rows = [{"stream": s, "learner": n, "row": row, "mean": m, "low": lo,
+                       "high": hi, "n_seeds": c["n_seeds"]}
                       for s, by_learner in curves.items()
                       for n, c in by_learner.items()
-                      for row, m, h in zip(c["rows"], c["mean"], c["ci95"])]
+                      for row, m, lo, hi in zip(c["rows"], c["mean"], c["low"],
+                                                c["high"])]
         _write_csv(paths[2], curve_rows,
-                   ["stream", "learner", "row", "mean", "ci95", "n_seeds"])
+                   ["stream", "learner", "row", "mean", "low", "high", "n_seeds"])
         document = {
             "command": self.command,
             "settings": self.settings,
@@ -362,13 +378,14 @@ class Leaderboard:
             ax.clear()
             for learner, c in curves.get(name, {}).items():
                 rows, mean = np.array(c["rows"]), np.array(c["mean"])
-                half = np.array(c["ci95"])
+                low, high = np.array(c["low"]), np.array(c["high"])
                 family = self.learners[learner].family
                 colour = colours(index[learner] % 20)
                 ax.plot(rows, mean, _LINESTYLES.get(family, "-."), color=colour,
                         lw=2 if family == "local regret" else 1.3, label=learner)
-                ax.fill_between(rows, mean - half, mean + half, color=colour,
-                                alpha=0.12, lw=0)
+                if np.all(np.isfinite(low)):  # no band below 3 seeds
+                    ax.fill_between(rows, low, high, color=colour, alpha=0.12,
+                                    lw=0)
             for k, point in enumerate(stream.drift_points):
                 label = "drift" if k == 0 else None
                 if stream.drift == "gradual":

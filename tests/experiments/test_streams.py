@@ -177,7 +177,7 @@ def test_files_exist_and_parse(tmp_path):
     assert doc["streams"]["alternating"]["drift"] == "adversarial"
     assert doc["settings"]["seeds"] == [0, 1]
     curve = doc["curves"]["alternating"]["sgd"]
-    assert curve["rows"][-1] == 80 and len(curve["mean"]) == len(curve["ci95"])
+    assert curve["rows"][-1] == 80 and len(curve["mean"]) == len(curve["low"])
     # SGD follows the last labels: on labels flipping every 10 rows, predicted
     # 10 rows at a time, it is wrong on every row (the first round unfitted).
     assert [r.error for r in board.runs("alternating", "sgd")] == [1.0, 1.0]
