@@ -107,7 +107,7 @@ def _check_labels_present(y) -> None:
     dtype = getattr(y, "dtype", None)
     if dtype is None and isinstance(y, (list, tuple)):
         y, dtype = np.asarray(y, dtype=object), np.dtype(object)
-    if dtype is not None and np.dtype(dtype).kind == "O":
+    if getattr(dtype, "kind", None) == "O":  # object arrays, pandas categories
         if any(label is None for label in np.asarray(y).ravel().tolist()):
             raise ValueError(
                 "y contains None (missing labels); drop those rows or give them "

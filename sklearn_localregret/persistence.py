@@ -27,7 +27,7 @@ from .datasets._base import _boolean_feature_name
 from .engine.finite_chain import FiniteChainSampler
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
-from .engine.regret_table import RegretTable
+from .engine.regret_table import DiscountClock, RegretTable
 from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
@@ -47,6 +47,7 @@ _OUR_TYPES = (
     OnlineMaxSAT,
     Winnow2Classifier,
     RegretTable,
+    DiscountClock,
     StumpRegretTable,
     ThresholdTests,
     QuantileThresholds,

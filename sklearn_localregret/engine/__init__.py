@@ -5,7 +5,8 @@ stationary distribution ``pi^t`` (Requirement 2); it knows nothing of ``X``,
 ``y`` or scikit-learn. Locality graphs (:mod:`sklearn_localregret.locality`)
 map actions and utilities onto it.
 
-* :class:`RegretTable` -- biased and unbiased regret per colour.
+* :class:`RegretTable` -- biased and unbiased regret per colour, discounted
+  lazily through one global scale (:class:`DiscountClock`).
 * :class:`StumpRegretTable` -- the same for leaf and stump colours, factored
   (decision trees: ``O(n_tests * K)`` numbers per site).
 * :func:`site_distributions`, :func:`sample_product` -- product sites (exact).
@@ -23,10 +24,11 @@ from .product_sampler import (
     site_distributions,
 )
 from .rate_graph import RateGraph
-from .regret_table import RegretTable
+from .regret_table import DiscountClock, RegretTable
 from .stump_table import StumpRegretTable, positive_pair_sums
 
 __all__ = [
+    "DiscountClock",
     "FiniteChainSampler",
     "HierarchicalSampler",
     "RateGraph",
