@@ -75,7 +75,7 @@ def check_instances():
         LocalRegretTreeClassifier(regret="swap"),
         LocalRegretTreeClassifier(regret="swap", L=3),
         LocalRegretTreeClassifier(binarize=0.0),
-        LocalRegretTreeClassifier(warm_start=0),
+        LocalRegretTreeClassifier(warm_start=0, discount=1.0),
         Winnow2Classifier(),
     ]
 

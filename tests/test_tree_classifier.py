@@ -69,7 +69,10 @@ def test_alternating_labels_give_exactly_half_error(params):
     n_rounds, batch = 400, 5
     X = np.ones((n_rounds * batch, 3), dtype=int)
     y = np.repeat(np.arange(n_rounds) % 2, batch)
-    clf = LocalRegretTreeClassifier(batch_size=batch, random_state=0, **params)
+    # The paper's algorithm: with a discount the regrets of the two labels no
+    # longer cancel exactly.
+    clf = LocalRegretTreeClassifier(batch_size=batch, random_state=0, discount=1.0,
+                                    **params)
     clf.fit(X, y)
     assert clf.online_error_ == 0.5
     assert clf.last_tree_ == Leaf(0)
@@ -105,7 +108,9 @@ def test_learns_mushroom_paper_protocol():
     # The diagnostics, from the factored table, against every colour unfactored.
     leaves, stumps = clf.regret_table_.dense_regrets(unbiased=True)
     unbiased_sum = np.maximum(leaves, 0).sum() + np.maximum(stumps, 0).sum()
-    assert clf.local_regret_ == pytest.approx(unbiased_sum / 1000, rel=1e-9)
+    discounted_rounds = (1 - 0.99**1000) / (1 - 0.99)  # the default discount
+    assert clf.local_regret_ == pytest.approx(unbiased_sum / discounted_rounds,
+                                              rel=1e-9)
     leaves, stumps = clf.regret_table_.dense_regrets()
     nonzero = np.count_nonzero(leaves) + np.count_nonzero(stumps)
     assert clf.n_nonzero_regrets_ == nonzero > 0

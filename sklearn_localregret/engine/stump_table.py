@@ -38,9 +38,20 @@ __all__ = ["StumpRegretTable", "positive_pair_sums"]
 _DIRECT_PAIR_CLASSES = 16
 
 
+# A stump regret is the difference of sums of many terms; below this fraction
+# of the terms' size it is rounding, and it is zero. (Undiscounted unit-weight
+# counts are exact integers; discounted sums are not, and a stump that always
+# equals the played leaf, whose regret is exactly 0, would otherwise keep a
+# positive dust of 1e-16 that a draw could pick when nothing else is positive.)
+_ROUNDING = 1e-12
+
+
 def _pair_values(a: np.ndarray, b: np.ndarray, c) -> np.ndarray:
     """``a[..., i] + b[..., j] - c``: the one formula of a stump regret."""
-    return a[..., :, None] + b[..., None, :] - np.asarray(c)[..., None, None]
+    a, b, c = a[..., :, None], b[..., None, :], np.asarray(c)[..., None, None]
+    values = a + b - c
+    values[np.abs(values) <= _ROUNDING * (np.abs(a) + np.abs(b) + np.abs(c))] = 0.0
+    return values
 
 
 def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -94,7 +105,11 @@ def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     at_or_below = np.take_along_axis(b_so_far, position[:, k:], axis=1)
     above = k - at_or_below
     sums = np.take_along_axis(suffix, at_or_below, axis=1) - above * cut
-    out[live] = np.maximum(sums, 0.0).sum(axis=1)
+    sums = np.maximum(sums, 0.0).sum(axis=1)
+    # Rounding, as in _pair_values: a total that small is no positive regret.
+    size = np.abs(a).max(axis=1) + np.abs(b).max(axis=1) + np.abs(c)
+    sums[sums <= _ROUNDING * k * k * size] = 0.0
+    out[live] = sums
     return out
 
 

@@ -107,10 +107,11 @@ def _best_stump_errors(X, y, batch_size) -> np.ndarray:
 
 
 def _learners(seed):
-    external = LocalRegretTreeClassifier(regret="external", L=100, batch_size=5,
-                                         random_state=seed)
-    swap = LocalRegretTreeClassifier(regret="swap", L=3, batch_size=5,
-                                     random_state=seed)
+    # The paper's algorithm: no warm start, no discount (the package's
+    # defaults extend it).
+    paper = dict(batch_size=5, warm_start=0, discount=1.0, random_state=seed)
+    external = LocalRegretTreeClassifier(regret="external", L=100, **paper)
+    swap = LocalRegretTreeClassifier(regret="swap", L=3, **paper)
     return {"local external": external, "local swap": swap}
 
 

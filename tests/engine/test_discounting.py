@@ -156,15 +156,21 @@ def test_stump_table_lazy_equals_eager_regrets_weights_and_draws(discount):
     assert len(set(draws_lazy)) > 3  # not a trivially constant distribution
 
 
-def test_discount_one_is_the_paper_algorithm_bit_for_bit():
+def test_discount_one_never_scales_and_a_discount_changes_the_model():
+    # discount=1 is the paper's update: the stored regrets are the regrets (no
+    # scale ever); the brute-force update tests of tests/locality use it.
     rng = np.random.default_rng(5)
     X = rng.normal(size=(600, 4))
     y = (X[:, 0] > 0).astype(int) ^ (rng.random(600) < 0.1)
-    plain = LocalRegretTreeClassifier(random_state=0).fit(X, y)
-    one = LocalRegretTreeClassifier(random_state=0, discount=1.0).fit(X, y)
-    for mine, theirs in zip(plain.regret_table_.dense_regrets(),
-                            one.regret_table_.dense_regrets()):
-        np.testing.assert_array_equal(mine, theirs)
+    paper = LocalRegretTreeClassifier(random_state=0, discount=1.0).fit(X, y)
+    table = paper.regret_table_
+    assert table.scale == 1.0 and table.clock.n_resets == 0
+    assert table.effective_rounds == paper.n_rounds_ == 120
+    forgetting = LocalRegretTreeClassifier(random_state=0, discount=0.9).fit(X, y)
+    assert forgetting.regret_table_.effective_rounds == pytest.approx(
+        (1 - 0.9**120) / 0.1)
+    assert not np.allclose(forgetting.regret_table_.dense_regrets()[0][0],
+                           table.dense_regrets()[0][0])
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])

@@ -145,7 +145,7 @@ def test_tree_swap_incremental_matches_scratch(L):
     X = rng.integers(0, 2, size=(400, 2))
     y = (X[:, 0] & X[:, 1]) ^ (rng.random(400) < 0.2)
     clf = LocalRegretTreeClassifier("swap", L=L, bias=0.3, batch_size=5,
-                                    warm_start=0, random_state=L)
+                                    warm_start=0, discount=1.0, random_state=L)
     n_positive, dropped, played = {}, 0, set()
     for lo in range(0, 400, 5):
         clf.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])

@@ -324,7 +324,8 @@ def _unfactored(table, row, unbiased):
 def test_learner_regret_update_matches_brute_force(regret):
     rounds = [_round(0), _round(1)]
     bias = 0.37
-    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, batch_size=6)
+    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, batch_size=6,
+                                    discount=1.0)
     # This test is about the update: the played tree is fixed by replacing the
     # (private) draw.
     clf._draw_tree = lambda rng: (TREE, False)  # play TREE every round
@@ -362,7 +363,8 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     y = rng.integers(0, 3, size=40)
     w = rng.uniform(0.5, 2.0, size=40)
     trees = iter([Leaf(0)] * 7 + [TREE])  # 7 rounds of 5 rows, then TREE
-    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, warm_start=window)
+    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, warm_start=window,
+                                    discount=1.0)
     clf._draw_tree = lambda generator: (next(trees), False)  # the update is tested
     clf.partial_fit(X[:35], y[:35], classes=[0, 1, 2], sample_weight=w[:35])
     table = clf.regret_table_
@@ -401,7 +403,8 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
     rng = np.random.default_rng(n_classes)
     n_features, batch, bias = 3, 4, 0.3
     clf = LocalRegretTreeClassifier(L=None, bias=bias, batch_size=batch,
-                                    max_thresholds=3, warm_start=0, random_state=0)
+                                    max_thresholds=3, warm_start=0, discount=1.0,
+                                    random_state=0)
     played = []
     real_draw = clf._draw_tree
 
