@@ -42,8 +42,8 @@ print(f"test accuracy {model.score(X_test, y_test):.3f}; online error of the "
 # The learned tree
 # ----------------
 # The learner holds a *distribution* over trees; ``predict`` uses it as a
-# whole (a vote of ``n_predict_trees`` trees drawn with a fixed seed, so it is
-# deterministic).
+# whole (the exact probability of each class under the distribution, computed
+# without drawing trees).
 # :meth:`~sklearn_localregret.LocalRegretTreeClassifier.most_probable_tree`
 # summarises it as one tree, which
 # :meth:`~sklearn_localregret.LocalRegretTreeClassifier.export_text` prints

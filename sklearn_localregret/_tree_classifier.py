@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._base import BaseLocalRegretClassifier
 from .engine import (
     FiniteChainSampler,
+    HierarchicalLabels,
     HierarchicalSampler,
     StumpRegretTable,
     UniformizedChainSampler,
@@ -111,10 +112,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         draw exceeds level ``L``, the tree is instead drawn by this many steps
         of the uniformised regret-matching chain with the level redirect,
         started from the last played tree (approximate; see Notes).
-    n_predict_trees : int, default=100
-        External regret only: number of trees drawn (with a fixed internal
-        seed) to estimate :meth:`predict_proba`. Swap regret predicts with the
-        exact distribution.
+    n_predict_trees : int or None, default=None
+        External regret only. None: :meth:`predict_proba` is exact, the
+        probability that a tree drawn from ``pi`` (with ``L = inf``, see
+        Notes) labels the row ``c``, computed without drawing. An int: the
+        fraction of that many trees, drawn with a fixed internal seed, that
+        label it ``c`` (a Monte Carlo estimate, standard error up to
+        ``0.5 / sqrt(n_predict_trees)``). Swap regret predicts with the exact
+        distribution.
     random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played trees.
     discount : float, default=0.99
@@ -221,7 +226,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     with the redirect, started from the last played tree, replace it. That
     fallback is approximate, and the mixture is not exactly the stationary
     distribution with the redirect; ``n_mcmc_draws_`` counts how often it
-    happened. Swap regret solves its finite chain exactly each round, at a
+    happened.
+
+    **Prediction.** :meth:`predict_proba` (external regret, the default
+    ``n_predict_trees=None``) follows each row down the sites of the regret
+    table: a site that has existed for an exponential time of rate ``s``
+    labels the row ``c`` with probability
+    ``(s [start = c] + w_c + sum_v w_v H_v(s + W - w_v)) / (s + W)``, where
+    ``H_v`` is the same quantity for the child on the row's branch of test
+    ``v`` (:ref:`engine-predict`). It is exact for the ``L = inf``
+    distribution, the one the played trees are drawn from except in the
+    rounds ``n_mcmc_draws_`` counts, and costs, per row, the number of table
+    sites on its paths times the number of tests; it does not depend on any
+    number of draws. Swap regret solves its finite chain exactly each round, at a
     cost that grows with the number of trees ever played (only the played
     tree's out-edges are rebuilt; the solve covers every reachable tree).
 
@@ -263,7 +280,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         **BaseLocalRegretClassifier._parameter_constraints,
         "max_depth": [Interval(Integral, 0, None, closed="left"), None],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
-        "n_predict_trees": [Interval(Integral, 1, None, closed="left")],
+        "n_predict_trees": [Interval(Integral, 1, None, closed="left"), None],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
     }
@@ -283,7 +300,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         warm_start=500,
         max_depth=None,
         n_mcmc_steps=200,
-        n_predict_trees=100,
+        n_predict_trees=None,
         random_state=None,
         discount=0.99,
     ):
@@ -325,6 +342,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._chain = UniformizedChainSampler(
                 self._graph, self.L, self.n_mcmc_steps
             )
+            self._labels = HierarchicalLabels(self._table)
         self.last_tree_ = Leaf(0)
         self.n_mcmc_draws_ = 0
         self._window = RecentRows(self.warm_start, n_features)
@@ -425,6 +443,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)
+        if self.regret == "external" and self.n_predict_trees is None:
+            return self._labels.probabilities(outcomes)
         trees, probs = self._tree_distribution()
         proba = np.zeros((X.shape[0], len(self.classes_)))
         rows = np.arange(X.shape[0])

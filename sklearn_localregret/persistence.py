@@ -25,6 +25,7 @@ from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .datasets._base import _boolean_feature_name
 from .engine.finite_chain import FiniteChainSampler
+from .engine.hierarchical_labels import HierarchicalLabels
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.regret_table import DiscountClock, RegretTable
@@ -53,6 +54,7 @@ _OUR_TYPES = (
     QuantileThresholds,
     FixedThresholds,
     FiniteChainSampler,
+    HierarchicalLabels,
     HierarchicalSampler,
     UniformizedChainSampler,
     HypercubeColoring,

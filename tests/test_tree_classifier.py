@@ -55,6 +55,28 @@ def test_predict_proba_swap_is_exact_average_over_pi():
     np.testing.assert_allclose(clf.predict_proba(X[:20]), expected, atol=1e-12)
 
 
+def test_predict_proba_external_is_exact_and_matches_many_draws():
+    # Default: exact probabilities under pi. The Monte Carlo estimate of the
+    # same model (n_predict_trees draws) must agree within Hoeffding's
+    # tolerance t = sqrt(ln(2 m / 1e-6) / (2 N)) over its m entries.
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(600, 4))
+    y = np.where(X[:, 0] > 0, np.where(X[:, 1] > 0.5, 2, 1), 0)
+    y[rng.random(600) < 0.1] = 0
+    clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    exact = clf.predict_proba(X[:30])
+    n_draws = 4000
+    drawn = clf.set_params(n_predict_trees=n_draws).predict_proba(X[:30])
+    t = math.sqrt(math.log(2 * exact.size / 1e-6) / (2 * n_draws))
+    assert np.abs(drawn - exact).max() <= t
+    clf.set_params(n_predict_trees=None)
+    assert 0.0 < exact.max() and exact.min() < 1.0  # not a degenerate model
+    np.testing.assert_allclose(exact.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    # A row's probabilities do not depend on the rows predicted with it.
+    one_by_one = np.vstack([clf.predict_proba(X[i:i + 1]) for i in range(30)])
+    np.testing.assert_allclose(one_by_one, exact, rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("params", [{"L": None}, {"L": 100}, {"L": 100, "bias": 0.0}])
 def test_alternating_labels_give_exactly_half_error(params):
     """One instance, labels alternating per round starting with classes_[0].

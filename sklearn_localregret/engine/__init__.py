@@ -10,12 +10,14 @@ map actions and utilities onto it.
 * :class:`StumpRegretTable` -- the same for leaf and stump colours, factored
   (decision trees: ``O(n_tests * K)`` numbers per site).
 * :func:`site_distributions`, :func:`sample_product` -- product sites (exact).
-* :class:`HierarchicalSampler` -- decision-tree sites with ``L = inf`` (exact).
+* :class:`HierarchicalSampler` -- decision-tree sites with ``L = inf`` (exact);
+  :class:`HierarchicalLabels` -- what its trees predict, without drawing.
 * :class:`FiniteChainSampler` -- per-edge regrets, any ``L`` (exact).
 * :class:`UniformizedChainSampler` -- colored regrets, finite ``L`` (MCMC).
 """
 
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
+from .hierarchical_labels import HierarchicalLabels
 from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
 from .mcmc import UniformizedChainSampler
 from .product_sampler import (
@@ -25,11 +27,12 @@ from .product_sampler import (
 )
 from .rate_graph import RateGraph
 from .regret_table import DiscountClock, RegretTable
-from .stump_table import StumpRegretTable, positive_pair_sums
+from .stump_table import StumpRegretTable, positive_pair_marginals, positive_pair_sums
 
 __all__ = [
     "DiscountClock",
     "FiniteChainSampler",
+    "HierarchicalLabels",
     "HierarchicalSampler",
     "RateGraph",
     "RegretTable",
@@ -39,6 +42,7 @@ __all__ = [
     "reachable_generator",
     "sample_product",
     "site_distributions",
+    "positive_pair_marginals",
     "positive_pair_sums",
     "stationary_from_root",
     "truncated_exponential",

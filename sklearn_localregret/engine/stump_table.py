@@ -31,7 +31,7 @@ import numpy as np
 
 from .regret_table import DiscountClock
 
-__all__ = ["StumpRegretTable", "positive_pair_sums"]
+__all__ = ["StumpRegretTable", "positive_pair_marginals", "positive_pair_sums"]
 
 # Up to this many classes the K x K pairs are summed directly (vectorised);
 # beyond, by sorting (O(K log K) per test).
@@ -92,8 +92,23 @@ def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
         np.maximum(values, 0.0, out=values)
         out[live] = values.sum(axis=(1, 2))
         return out
+    sums = _positive_row_sums_sorted(a, b, c).sum(axis=1)
+    # Rounding, as in _pair_values: a total that small is no positive regret.
+    size = np.abs(a).max(axis=1) + np.abs(b).max(axis=1) + np.abs(c)
+    sums[sums <= _ROUNDING * k * k * size] = 0.0
+    out[live] = sums
+    return out
+
+
+def _positive_row_sums_sorted(a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """``sum_j max(a[n, i] + b[n, j] - c[n], 0)`` for every ``(n, i)``, by sorting.
+
+    Sort ``b``; for each ``i`` the pairs with ``b[j] > c - a[i]`` contribute
+    ``sum(b[j]) - count * (c - a[i])``. O(K log K) per ``n``.
+    """
+    n, k = a.shape
     b_sorted = np.sort(b, axis=1)
-    suffix = np.zeros((len(live), k + 1))
+    suffix = np.zeros((n, k + 1))
     suffix[:, :k] = np.cumsum(b_sorted[:, ::-1], axis=1)[:, ::-1]
     cut = c[:, None] - a  # pair (i, j) is positive when b[j] > cut[i]
     # Rank every cut among the sorted b (ties count as "not above": they add 0).
@@ -105,12 +120,42 @@ def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     at_or_below = np.take_along_axis(b_so_far, position[:, k:], axis=1)
     above = k - at_or_below
     sums = np.take_along_axis(suffix, at_or_below, axis=1) - above * cut
-    sums = np.maximum(sums, 0.0).sum(axis=1)
-    # Rounding, as in _pair_values: a total that small is no positive regret.
-    size = np.abs(a).max(axis=1) + np.abs(b).max(axis=1) + np.abs(c)
-    sums[sums <= _ROUNDING * k * k * size] = 0.0
-    out[live] = sums
-    return out
+    return np.maximum(sums, 0.0)
+
+
+def positive_pair_marginals(
+    a: np.ndarray, b: np.ndarray, c: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both marginals of the positive parts ``max(a[n, i] + b[n, j] - c[n], 0)``.
+
+    Row ``n`` is one test's stumps at a site: the first marginal (summed over
+    ``j``) weighs the label of the "true" child, the second (summed over ``i``)
+    that of the "false" child. Either marginal sums to
+    :func:`positive_pair_sums` (up to rounding).
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (n, K)
+    c : ndarray of shape (n,)
+
+    Returns
+    -------
+    first, second : ndarray of shape (n, K)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> first, second = positive_pair_marginals(
+    ...     np.array([[3.0, 0.0]]), np.array([[1.0, 0.0]]), np.array([2.0]))
+    >>> first, second
+    (array([[3., 0.]]), array([[2., 1.]]))
+    """
+    n, k = a.shape
+    if k <= _DIRECT_PAIR_CLASSES:
+        values = _pair_values(a, b, c)
+        np.maximum(values, 0.0, out=values)
+        return values.sum(axis=2), values.sum(axis=1)
+    return _positive_row_sums_sorted(a, b, c), _positive_row_sums_sorted(b, a, c)
 
 
 class StumpRegretTable:
@@ -422,6 +467,20 @@ class StumpRegretTable:
     def _stored_pairs(self, row: int, test: int, unbiased: bool = False):
         return _pair_values(self._true[row, test], self._false[row, test],
                             self._cost[row, int(unbiased), test])
+
+    def label_marginals(self, row: int, tests: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """Weights of the start labels of the children of splits on ``tests``.
+
+        Row ``i`` of ``true`` (``false``) is the marginal of :meth:`pair_weights`
+        of ``tests[i]`` over the false (true) child's label: how a draw of the
+        split on that test labels the child on its "true" ("false") branch,
+        unnormalised (times :attr:`scale`). Shape ``(len(tests), K)`` each.
+        """
+        tests = np.asarray(tests, dtype=np.intp)
+        return positive_pair_marginals(self._true[row, tests],
+                                       self._false[row, tests],
+                                       self._cost[row, 0, tests])
 
     def pair_weights(self, row: int, test: int) -> np.ndarray:
         """``Rtilde+`` of the stumps on ``test`` (times :attr:`scale`), flattened
