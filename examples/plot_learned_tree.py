@@ -44,7 +44,7 @@ print(f"test accuracy {model.score(X_test, y_test):.3f}; online error of the "
 # The learner holds a *distribution* over trees; ``predict`` uses it as a
 # whole (the exact probability of each class under the distribution, computed
 # without drawing trees).
-# :meth:`~sklearn_localregret.LocalRegretTreeClassifier.most_probable_tree`
+# :meth:`~sklearn_localregret.LocalRegretTreeClassifier.representative_tree`
 # summarises it as one tree, which
 # :meth:`~sklearn_localregret.LocalRegretTreeClassifier.export_text` prints
 # like :func:`sklearn.tree.export_text`, here with the encoder's feature

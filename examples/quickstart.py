@@ -19,7 +19,7 @@ model.fit(X_train, y_train)
 tree = model[-1]
 print(f"test accuracy {model.score(X_test, y_test):.3f}; online error while "
       f"learning {tree.online_error_:.3f} over {tree.n_rounds_} rounds")
-print(tree.export_text(tree.most_probable_tree(),
+print(tree.export_text(tree.representative_tree(),
                        feature_names=model[0].get_feature_names_out()))
 
 # Online Max-SAT: clauses (DIMACS literals) arrive one per round.

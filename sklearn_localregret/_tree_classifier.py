@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from numbers import Integral
 
@@ -453,13 +454,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return proba
 
     # -- inspection -------------------------------------------------------
-    def most_probable_tree(self) -> Tree:
-        """A representative tree of the current distribution pi.
+    def representative_tree(self) -> Tree:
+        """One tree that summarises the current distribution ``pi``.
 
         Swap regret: the most probable tree (exact). External regret: the
-        greedy top-down mode of the hierarchical distribution: at each site the
-        heaviest content (a leaf, or a split with its heaviest label pair), a
-        site without positive regret keeping the leaf it starts as.
+        greedy top-down mode of the hierarchical distribution, at each site
+        the heaviest content (a leaf, or a split with its heaviest label
+        pair), a site without positive regret keeping the leaf it starts as.
+        That is not in general the most probable tree: two children of a
+        split share their age, so a tree's probability does not factor over
+        its sites, and the exact mode is not computed.
 
         Returns
         -------
@@ -470,6 +474,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             trees, probs = self._sampler.distribution()
             return trees[int(np.argmax(probs))]
         return self._greedy_site((), 0)
+
+    def most_probable_tree(self) -> Tree:
+        """Deprecated name of :meth:`representative_tree`.
+
+        For external regret the tree returned is a greedy mode, not the most
+        probable tree; the name promised more than the method does.
+        """
+        warnings.warn(
+            "most_probable_tree() is renamed representative_tree(): for "
+            "external regret it is a greedy mode, not the most probable tree. "
+            "The old name will be removed in a future release.",
+            FutureWarning, stacklevel=2)
+        return self.representative_tree()
 
     def _greedy_site(self, path: tuple, start_label: int) -> Tree:
         table = self._table
@@ -497,7 +514,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         Parameters
         ----------
         tree : Leaf or Split, default=None
-            The tree to show; :meth:`most_probable_tree` if None.
+            The tree to show; :meth:`representative_tree` if None.
         feature_names : sequence of str, default=None
             Defaults to ``feature_names_in_`` when fitted on a DataFrame, else
             ``feature_<i>``.
@@ -511,7 +528,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """
         check_is_fitted(self)
         if tree is None:
-            tree = self.most_probable_tree()
+            tree = self.representative_tree()
         if feature_names is None:
             feature_names = getattr(self, "feature_names_in_", None)
         if class_names is None:
@@ -520,12 +537,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return export_text(tree, feature_names, class_names, tests=tests)
 
     def get_depth(self) -> int:
-        """Depth of :meth:`most_probable_tree` (a leaf has depth 0)."""
-        return depth(self.most_probable_tree())
+        """Depth of :meth:`representative_tree` (a leaf has depth 0)."""
+        return depth(self.representative_tree())
 
     def get_n_leaves(self) -> int:
-        """Number of leaves of :meth:`most_probable_tree`."""
-        return n_leaves(self.most_probable_tree())
+        """Number of leaves of :meth:`representative_tree`."""
+        return n_leaves(self.representative_tree())
 
     # -- diagnostics --------------------------------------------------------
     @property

@@ -32,7 +32,7 @@ def test_multiclass_string_labels(regret):
     proba = clf.predict_proba(X[:50])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert set(clf.predict(X)) <= set(clf.classes_)
-    tree = clf.most_probable_tree()
+    tree = clf.representative_tree()
     assert clf.get_n_leaves() == n_leaves(tree) and clf.get_depth() == depth(tree)
     if regret == "swap":
         # Swap regret learns slowly (paper, Figure 4): beat the best label (50%).
@@ -200,10 +200,18 @@ def test_predict_does_not_change_the_estimator(regret):
     before = pickle.dumps(clf)
     first = clf.predict_proba(X)
     clf.predict(X)
-    clf.most_probable_tree()
+    clf.representative_tree()
     clf.export_text()
     assert pickle.dumps(clf) == before
     np.testing.assert_array_equal(clf.predict_proba(X), first)
+
+
+def test_most_probable_tree_is_a_deprecated_alias():
+    X, y = _binary_rule_data(200, seed=6)
+    clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    with pytest.warns(FutureWarning, match="representative_tree"):
+        old = clf.most_probable_tree()
+    assert old == clf.representative_tree()
 
 
 def test_failed_partial_fit_leaves_the_estimator_unchanged():

@@ -582,7 +582,7 @@ def test_swap_distribution_is_exact(L):
     got, probs = clf._sampler.distribution()
     assert len(exact) > 1
     assert dict(zip(got, probs.tolist())) == pytest.approx(exact, abs=1e-9)
-    assert clf.most_probable_tree() == max(exact, key=exact.get)
+    assert clf.representative_tree() == max(exact, key=exact.get)
 
 
 def test_rate_graph_swap_vertices_never_played_are_absorbing():
