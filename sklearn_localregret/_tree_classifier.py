@@ -348,11 +348,40 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.n_mcmc_draws_ = 0
         self._window = RecentRows(self.warm_start, n_features)
 
+    # -- persistence ------------------------------------------------------
+    # The samplers and the rate graph only refer to the table and colouring
+    # (swap: the sampler also owns the solved chain). A saved model stores each
+    # object once; they are rebuilt around it on load.
+    _REBUILT = {"external": ("_graph", "_sampler", "_chain", "_labels"),
+                "swap": ("_graph", "_table")}
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: never the live __dict__
+        if "_table" in state:
+            for name in self._REBUILT[self.regret]:
+                state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "_coloring" not in state or "_graph" in state:
+            return  # not fitted, or saved before this layout
+        if self.regret == "swap":
+            self._graph = self._sampler.graph
+            self._table = self._graph.table
+            return
+        self._graph = TreeRateGraph(self._table, self._coloring, per_tree=False)
+        self._sampler = HierarchicalSampler(self._table, make_leaf=Leaf,
+                                            make_split=Split)
+        self._chain = UniformizedChainSampler(self._graph, self.L,
+                                              self.n_mcmc_steps)
+        self._labels = HierarchicalLabels(self._table)
+
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
         if not new:
             return
-        _, y, w = self._window.contents()
+        y, w = self._window.contents()
         if y.size == 0:
             return
         stats = self._coloring.node_statistics(
@@ -397,6 +426,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             wrong += self._play_round(
                 outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
             self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
+        if tests.complete:
+            self._window.forget_features(tests)
         return wrong
 
     def _play_round(self, outcomes, rows, y, weight) -> float:

@@ -10,6 +10,9 @@ __all__ = ["RecentRows"]
 class RecentRows:
     """The last ``size`` rows learnt (features, labels, weights), a ring buffer.
 
+    The features are kept until :meth:`forget_features` (no test will enter
+    again): from then on only the rows' test outcomes are.
+
     The tree learner's warm start reads it when a site is played for the first
     time (:class:`~sklearn_localregret.LocalRegretTreeClassifier`,
     ``warm_start``). Adding a row costs O(n_features + n_tests); the memory is
@@ -29,9 +32,9 @@ class RecentRows:
     >>> window = RecentRows(3, n_features=1)
     >>> window.add(np.array([[1.0], [2.0]]), np.array([0, 1]), np.ones(2))
     >>> window.add(np.array([[3.0], [4.0]]), np.array([1, 0]), np.ones(2))
-    >>> X, y, w = window.contents()
-    >>> X.ravel(), y
-    (array([2., 3., 4.]), array([1, 1, 0]))
+    >>> y, w = window.contents()
+    >>> y
+    array([1, 1, 0])
     >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
     >>> tests = ThresholdTests(FixedThresholds(2.5), n_features=1)
     >>> _ = tests.observe(X)
@@ -54,22 +57,35 @@ class RecentRows:
             return
         X, y, w = X[-self.size:], y[-self.size:], w[-self.size:]
         at = (self._count + np.arange(X.shape[0])) % self.size
-        self._X[at], self._y[at], self._w[at] = X, y, w
+        self._y[at], self._w[at] = y, w
+        if self._X is not None:
+            self._X[at] = X
         if passes is not None and passes.shape[1] == self._passes.shape[1]:
             self._passes[at] = passes[-self.size:]
         else:  # stale from now on: recomputed by the next outcomes()
             self._passes = np.zeros((self.size, 0), dtype=bool)
         self._count += X.shape[0]
 
+    def forget_features(self, tests) -> None:
+        """Keep only the test outcomes of the rows, not their features.
+
+        Call it once no test will enter again (``tests.complete``): the
+        features only serve to evaluate new tests. Saves the window's largest
+        array (in memory and in a saved model).
+        """
+        if self._X is not None:
+            self.outcomes(tests)
+            self._X = None
+
     def _order(self) -> np.ndarray:
         if self._count <= self.size:
             return np.arange(self._count)
         return (self._count + np.arange(self.size)) % self.size
 
-    def contents(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(X, y, weight)`` of the rows kept, oldest first."""
+    def contents(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(y, weight)`` of the rows kept, oldest first."""
         order = self._order()
-        return self._X[order], self._y[order], self._w[order]
+        return self._y[order], self._w[order]
 
     def outcomes(self, tests) -> np.ndarray:
         """Outcomes of every test of ``tests`` on the rows kept, oldest first.
