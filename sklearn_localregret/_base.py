@@ -28,6 +28,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._interrupts import deferred_interrupt
 from ._random import check_generator
 
 __all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier"]
@@ -52,6 +53,23 @@ def _one_blas_thread():
 
         _BLAS_CONTROLLER = ThreadpoolController()
     return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+
+# Largest weight of one row (or clause). Regrets are sums of weights over all
+# rounds, stored times a discount scale of up to 1e100 (DiscountClock): with
+# weights up to 1e100 the stored values stay below 1e200 times the number of
+# rows, far from overflow. Only ratios of weights matter to the learners.
+MAX_WEIGHT = 1e100
+
+
+def _check_weight_range(weight: np.ndarray, name: str) -> None:
+    """Refuse weights that could overflow the regret tables (see MAX_WEIGHT)."""
+    if weight.size and float(np.max(weight)) > MAX_WEIGHT:
+        raise ValueError(
+            f"{name} must be at most {MAX_WEIGHT:g} (got {float(np.max(weight)):g}): "
+            "larger weights could overflow the regret tables. Rescale them; "
+            "only their ratios matter."
+        )
 
 
 def _is_plain_stream_chunk(X, y) -> bool:
@@ -305,6 +323,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
             if np.any(weight < 0):
                 raise ValueError("sample_weight must be non-negative.")
+            _check_weight_range(weight, "sample_weight")
         if first_call:
             self.classes_ = classes
         return X, y_encoded, weight, first_call
@@ -339,24 +358,32 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         return (X > self.binarize).astype(np.uint8)
 
     def _learn(self, X, y, weight) -> None:
-        """Play the rounds of one call, densifying sparse input a chunk at a time."""
+        """Play the rounds of one call, densifying sparse input a chunk at a time.
+
+        A chunk of rounds and the counters are updated together: a Ctrl-C
+        (SIGINT) is held back until the chunk in which it came is complete,
+        so an interrupted call leaves exactly the model of the rows learnt
+        before it stopped (:mod:`sklearn_localregret._interrupts`).
+        """
         n_samples = X.shape[0]
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
         chunk = max(batch, (_DENSE_CHUNK_ROWS // batch) * batch)
-        for start in range(0, n_samples, chunk):
-            stop = min(start + chunk, n_samples)
-            block = X[start:stop]
-            if sp.issparse(block):
-                block = block.toarray()
-            block = np.ascontiguousarray(block, dtype=self._block_dtype)
-            rows = slice(start, stop)
-            with _one_blas_thread():
-                wrong = self._play_rounds(block, y[rows], weight[rows])
-            self.n_online_mistakes_ += wrong
-            self.n_rounds_ += -(-(stop - start) // batch)
-        self.n_samples_seen_ += n_samples
-        self._weight_seen += float(weight.sum())
+        with deferred_interrupt() as interrupt:
+            for start in range(0, n_samples, chunk):
+                stop = min(start + chunk, n_samples)
+                block = X[start:stop]
+                if sp.issparse(block):
+                    block = block.toarray()
+                block = np.ascontiguousarray(block, dtype=self._block_dtype)
+                rows = slice(start, stop)
+                with _one_blas_thread():
+                    wrong = self._play_rounds(block, y[rows], weight[rows])
+                self.n_online_mistakes_ += wrong
+                self.n_rounds_ += -(-(stop - start) // batch)
+                self.n_samples_seen_ += stop - start
+                self._weight_seen += float(weight[rows].sum())
+                interrupt.deliver()
 
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
         """Play consecutive rounds of ``batch_size`` rows (the last may be short).

@@ -1,0 +1,59 @@
+"""Ctrl-C between blocks of rounds, never inside one.
+
+A round updates the regret table, the samplers' caches and the counters; a
+``KeyboardInterrupt`` raised in the middle would leave them disagreeing. While
+a learner plays a block of rounds, :class:`deferred_interrupt` holds SIGINT
+back; once the block and its bookkeeping are complete, :meth:`deliver` hands
+a held signal to whatever handler was there before (Python's default raises
+``KeyboardInterrupt`` then; a handler that ignores SIGINT still ignores it).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+__all__ = ["deferred_interrupt"]
+
+
+class deferred_interrupt:  # noqa: N801 (used as a context manager, like a function)
+    """Hold SIGINT back while a block of rounds runs (main thread only).
+
+    Examples
+    --------
+    >>> with deferred_interrupt() as interrupt:
+    ...     pass  # play rounds, update counters
+    ...     interrupt.deliver()  # a Ctrl-C that came meanwhile acts here
+    """
+
+    __slots__ = ("_held", "_previous")
+
+    def __enter__(self) -> deferred_interrupt:
+        self._held = False
+        self._previous = None
+        # Signals reach the main thread only; elsewhere there is nothing to do.
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if previous not in (signal.SIG_IGN, None):
+                signal.signal(signal.SIGINT, self._hold)
+                self._previous = previous
+        return self
+
+    def _hold(self, signum, frame) -> None:
+        self._held = True
+
+    def deliver(self) -> None:
+        """Act on a held SIGINT now (the block it arrived in is complete)."""
+        if self._held and self._previous is not None:
+            self._held = False
+            signal.signal(signal.SIGINT, self._previous)
+            try:
+                signal.raise_signal(signal.SIGINT)
+            finally:
+                signal.signal(signal.SIGINT, self._hold)
+
+    def __exit__(self, *exc_info) -> bool:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+        return False

@@ -1,0 +1,124 @@
+"""Ctrl-C inside partial_fit: the model is that of the rows learnt before it.
+
+SIGINT is raised deterministically from inside learning (a patched block of
+rounds raises it, then plays on), never by a timer. The call must stop with
+``KeyboardInterrupt`` once the block it came in is complete, and leave a model
+byte-identical (pickle) to one given exactly the rows of the completed blocks
+in one call, counters and caches included.
+"""
+
+import pickle
+import signal
+
+import numpy as np
+import pytest
+
+import sklearn_localregret._base as base
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+
+BLOCK = 60  # rows per block of rounds in these tests (the default is 4096)
+
+LEARNERS = {
+    "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
+    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3,
+                                                   random_state=0),
+    "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
+    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(regret="swap",
+                                                           random_state=0),
+}
+
+
+def stream(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, 6))
+    y = (X[:, 0] | X[:, 2]) ^ (rng.random(n) < 0.1)
+    return X, y
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(base, "_DENSE_CHUNK_ROWS", BLOCK)
+
+
+def interrupt_in_block(monkeypatch, model, block):
+    """Make the ``block``-th block of rounds (0-based) raise SIGINT, then play."""
+    play = type(model)._play_rounds
+    calls = []
+
+    def play_rounds(self, X, y, weight):
+        calls.append(len(calls))
+        if len(calls) - 1 == block:
+            signal.raise_signal(signal.SIGINT)
+        return play(self, X, y, weight)
+
+    monkeypatch.setattr(type(model), "_play_rounds", play_rounds)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+@pytest.mark.parametrize("block", [0, 2])
+def test_interrupted_call_equals_the_rows_learnt(name, block, small_blocks,
+                                                 monkeypatch):
+    X, y = stream()
+    first = 10
+    interrupted = LEARNERS[name]().partial_fit(X[:first], y[:first],
+                                               classes=[0, 1])
+    with monkeypatch.context() as patch:  # blocks stay small after it
+        interrupt_in_block(patch, interrupted, block)
+        with pytest.raises(KeyboardInterrupt):
+            interrupted.partial_fit(X[first:], y[first:])
+    learnt = first + (block + 1) * BLOCK
+    assert interrupted.n_samples_seen_ == learnt
+    reference = LEARNERS[name]().partial_fit(X[:first], y[:first], classes=[0, 1])
+    reference.partial_fit(X[first:learnt], y[first:learnt])
+    assert pickle.dumps(interrupted) == pickle.dumps(reference)
+    np.testing.assert_array_equal(interrupted.predict_proba(X),
+                                  reference.predict_proba(X))
+    # And it learns on as the reference does.
+    interrupted.partial_fit(X[learnt:], y[learnt:])
+    reference.partial_fit(X[learnt:], y[learnt:])
+    assert pickle.dumps(interrupted) == pickle.dumps(reference)
+
+
+def test_an_ignored_sigint_stays_ignored(small_blocks, monkeypatch):
+    # A process that ignores SIGINT (the experiments' worker processes) must
+    # not get a KeyboardInterrupt from the deferral: the call completes.
+    X, y = stream()
+    model = LocalRegretDisjunctClassifier(random_state=0)
+    interrupt_in_block(monkeypatch, model, 1)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        model.partial_fit(X, y, classes=[0, 1])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert model.n_samples_seen_ == len(y)
+
+
+def test_a_custom_handler_is_called_after_the_block(small_blocks, monkeypatch):
+    # A handler that does not raise is called once the block is complete, and
+    # learning goes on; the handler in place before the call is back after it.
+    X, y = stream()
+    model = LocalRegretDisjunctClassifier(random_state=0)
+    interrupt_in_block(monkeypatch, model, 1)
+    seen = []
+
+    def handler(signum, frame):
+        seen.append(model.n_samples_seen_)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        model.partial_fit(X, y, classes=[0, 1])
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [2 * BLOCK]
+    assert model.n_samples_seen_ == len(y)
+
+
+def test_interrupted_fit_keeps_the_previous_model(monkeypatch):
+    X, y = stream()
+    model = LocalRegretTreeClassifier(random_state=0).fit(X[:100], y[:100])
+    before = pickle.dumps(model)
+    interrupt_in_block(monkeypatch, model, 0)
+    with pytest.raises(KeyboardInterrupt):
+        model.fit(X, y)
+    assert pickle.dumps(model) == before

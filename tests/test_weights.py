@@ -1,0 +1,59 @@
+"""Weights that could overflow the regret tables are refused before learning.
+
+Regression: ``sample_weight=1e308`` broke a swap tree for good (IndexError on
+every later call) and left non-finite regrets in the disjunct learner.
+"""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+
+LEARNERS = {
+    "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
+    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3,
+                                                   random_state=0),
+    "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
+    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(regret="swap",
+                                                           random_state=0),
+}
+
+
+def data(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, 6))
+    return X, (X[:, 0] | X[:, 1]) ^ (rng.random(n) < 0.1)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_huge_weights_are_refused_and_change_nothing(name):
+    X, y = data()
+    model = LEARNERS[name]().fit(X, y)
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="sample_weight must be at most"):
+        model.partial_fit(X[:5], y[:5], sample_weight=np.full(5, 1e308))
+    assert pickle.dumps(model) == before
+    model.partial_fit(X[:100], y[:100])  # and it learns on
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_the_largest_weights_keep_everything_finite(name):
+    # 1e100 per row, for long enough that the discount scale renormalises.
+    X, y = data(400)
+    model = LEARNERS[name]()
+    model.set_params(discount=0.9)
+    model.fit(X, y, sample_weight=np.full(len(y), 1e100))
+    regret = (model.local_regret_ if hasattr(model, "local_regret_")
+              else model.swap_regret_ if model.regret == "swap"
+              else model.colored_regret_)
+    assert np.isfinite(regret)
+    proba = model.predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # Only ratios of weights matter: the same as unit weights, mistake for
+    # mistake (the rounds' probabilities are the same up to rounding).
+    unit = LEARNERS[name]().set_params(discount=0.9).fit(X, y)
+    assert model.n_online_mistakes_ / 1e100 == pytest.approx(
+        unit.n_online_mistakes_, abs=len(y) * 0.05)
