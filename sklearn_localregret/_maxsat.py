@@ -73,8 +73,11 @@ class _Clause:
     def __init__(self, clause: tuple, n_vars: int, weight: float):
         pos = {lit - 1 for lit in clause if lit > 0}
         neg = {-lit - 1 for lit in clause if lit < 0}
-        self.positive, self.negative = sorted(pos - neg), sorted(neg - pos)
-        self.n_always_true = len(pos & neg)
+        both = pos & neg
+        if both:
+            pos, neg = pos - both, neg - both
+        self.positive, self.negative = list(pos), list(neg)
+        self.n_always_true = len(both)
         self.n_vars, self.weight = n_vars, weight
 
     def score(self, a: np.ndarray) -> tuple[np.ndarray, float]:
