@@ -24,7 +24,8 @@ call's rows first, then learns them (progressive validation). Measured:
    ``run`` against the bulk path as it was before (scipy incidence matrix,
    numpy scoring of every round), same clauses, same solver.
 
-Run::
+Sections 4 and 5 keep the fastest of 3 interleaved runs of each learner (the
+machine may be shared); the tree sections run once. Run::
 
     python benchmarks/bench_stream_loop.py [--rows 2000] [--seed 0]
 """
@@ -52,6 +53,10 @@ ADAPTER_GOAL = 3.0  # x HT's rows/s in progressive_val_score
 DISJUNCT_GOAL = 3.0  # x SGDClassifier's rows/s at 1 row per call
 PROBA_ONE_ROW_GOAL_US = 50.0
 OBSERVE_GOAL_US = {"external": 50.0, "swap": 150.0}
+# Sections 4 and 5 are short: each is run REPEATS times, interleaved, and the
+# fastest run of each learner kept (the machine may be shared); the tree
+# sections run once.
+REPEATS = 3
 
 
 def wilson(wrong: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -251,17 +256,25 @@ def disjunct_section(n_rows: int, seed: int) -> None:
     y = (X[:, target].sum(axis=1) > 0).astype(int)
     print("4. disjunctions, 1 row per call (predict, then partial_fit), "
           "20 boolean features")
+    def ours():
+        return LocalRegretDisjunctClassifier(batch_size=1, random_state=seed)
+
+    def sgd():
+        return SGDClassifier(random_state=seed)
+
+    def full():
+        with full_validation():
+            return ours_loop(ours, X, y, 1)
+
+    loops = {"ours": lambda: ours_loop(ours, X, y, 1),
+             "full validation": full,
+             "SGDClassifier": lambda: ours_loop(sgd, X, y, 1)}
     runs = {}
-    for learner, make in [
-        ("ours", lambda: LocalRegretDisjunctClassifier(batch_size=1,
-                                                       random_state=seed)),
-        ("SGDClassifier", lambda: SGDClassifier(random_state=seed)),
-    ]:
-        runs[learner] = ours_loop(make, X, y, 1)[:2]
-    with full_validation():
-        runs["full validation"] = ours_loop(
-            lambda: LocalRegretDisjunctClassifier(batch_size=1, random_state=seed),
-            X, y, 1)[:2]
+    for _ in range(REPEATS):  # interleaved; the fastest of each is kept
+        for learner, loop in loops.items():
+            seconds, wrong = loop()[:2]
+            if learner not in runs or seconds < runs[learner][0]:
+                runs[learner] = (seconds, wrong)
     sgd_rate = n_rows / runs["SGDClassifier"][0]
     for learner in ("ours", "full validation", "SGDClassifier"):
         seconds, wrong = runs[learner]
@@ -327,26 +340,32 @@ def maxsat_section(seed: int) -> None:
     stream = planted_stream(n, 20_000, seed)
     print(f"5. OnlineMaxSAT, planted 3-SAT, n = {n}")
     for regret, n_rounds in (("external", 5000), ("swap", 1000)):
-        solver = OnlineMaxSAT(n, regret=regret, random_state=seed)
-        start = time.perf_counter()
-        for clause in stream[:n_rounds]:
-            solver.assignment()
-            solver.observe(clause)
-        us = (time.perf_counter() - start) / n_rounds * 1e6
+        times = []
+        for _ in range(REPEATS):
+            solver = OnlineMaxSAT(n, regret=regret, random_state=seed)
+            start = time.perf_counter()
+            for clause in stream[:n_rounds]:
+                solver.assignment()
+                solver.observe(clause)
+            times.append(time.perf_counter() - start)
+        us = min(times) / n_rounds * 1e6
         goal = OBSERVE_GOAL_US[regret]
         mark = "met" if us <= goal else "MISSED"
         print(f"  assignment() + observe(clause), {regret:>8}: {us:7.1f} us a "
               f"clause over {n_rounds} rounds (goal <= {goal:.0f} us: {mark})")
     rates = {}
-    for label, context in (("before", bulk_as_before), ("now", None)):
-        solver = OnlineMaxSAT(n, random_state=seed)
-        start = time.perf_counter()
-        if context is None:
-            satisfied = solver.run(stream)
-        else:
-            with context():
+    for _ in range(REPEATS):  # interleaved; the fastest of each is kept
+        for label, context in (("before", bulk_as_before), ("now", None)):
+            solver = OnlineMaxSAT(n, random_state=seed)
+            start = time.perf_counter()
+            if context is None:
                 satisfied = solver.run(stream)
-        rates[label] = (len(stream) / (time.perf_counter() - start), satisfied)
+            else:
+                with context():
+                    satisfied = solver.run(stream)
+            rate = len(stream) / (time.perf_counter() - start)
+            if label not in rates or rate > rates[label][0]:
+                rates[label] = (rate, satisfied)
     same = np.array_equal(rates["before"][1], rates["now"][1])
     ratio = rates["now"][0] / rates["before"][0]
     mark = "met" if ratio >= 1 else "MISSED"
