@@ -10,6 +10,14 @@ the ``regret``, ``L``, ``bias`` and ``random_state`` parameters, the round's
 bias, and prediction from the distribution pi over hypotheses. The subclasses
 only say what one round does (:meth:`_play_round`) and how to predict
 (:meth:`_predict_proba_encoded`).
+
+Streaming calls of one row (River, ``partial_fit`` per row) skip what only
+large or unusual inputs need: a one-row call with a plain numeric ndarray whose
+width and values are already right, and one label that is one of ``classes_``
+(any dtype, object included), goes straight to the round
+(:meth:`BaseOnlineClassifier._clean_row`). Anything else, bad input included,
+takes the full validation, so errors and their messages are the same whichever
+path a call could have taken.
 """
 
 from __future__ import annotations
@@ -31,28 +39,93 @@ from sklearn.utils.validation import (
 from ._interrupts import deferred_interrupt
 from ._random import check_generator
 
-__all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier"]
+__all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier", "paper_bias"]
 
 # Rows densified at a time from sparse input: bounds memory whatever the stream.
 _DENSE_CHUNK_ROWS = 4096
 
-_BLAS_CONTROLLER = None
+_BLAS_LIBRARIES = None
 
 
-def _one_blas_thread():
+class _OneBlasThread:
+    """A context in which BLAS runs on one thread (see :func:`_one_blas_thread`)."""
+
+    __slots__ = ("_restore",)
+
+    def __enter__(self):
+        global _BLAS_LIBRARIES
+        if _BLAS_LIBRARIES is None:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS_LIBRARIES = ThreadpoolController().select(
+                user_api="blas").lib_controllers
+        self._restore = []
+        for library in _BLAS_LIBRARIES:
+            threads = library.num_threads
+            if threads is not None and threads != 1:
+                library.set_num_threads(1)
+                self._restore.append((library, threads))
+        return self
+
+    def __exit__(self, *exc_info):
+        for library, threads in self._restore:
+            library.set_num_threads(threads)
+        return False
+
+
+def _one_blas_thread() -> _OneBlasThread:
     """A context in which BLAS runs on one thread.
 
     The learners multiply small matrices (a round's rows, a window of recent
     rows) many times; a multi-threaded BLAS gains nothing there and, on a busy
     machine, its threads spin-wait: measured 5x slower under load on 2 cores.
-    The controller is built once (a few ms); entering the context costs ~10 us.
+    The libraries are found once (a few ms); entering and leaving the context
+    costs ~10 us (threadpoolctl's ``limit`` costs ~40 us), nothing when BLAS
+    already runs on one thread.
     """
-    global _BLAS_CONTROLLER
-    if _BLAS_CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
+    return _OneBlasThread()
 
-        _BLAS_CONTROLLER = ThreadpoolController()
-    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+def paper_bias(bias, L, round_weight: float) -> float:
+    """The bias ``b`` of a round whose utilities span ``round_weight``.
+
+    The one rule of every learner of the package (the classifiers'
+    ``round_bias`` and :class:`~sklearn_localregret.OnlineMaxSAT`): a given
+    ``bias`` as it is; ``bias=None`` means the paper's ``Delta / (L + 1)`` for
+    finite ``L`` and 0 for ``L=None``, with ``Delta = round_weight``, the
+    round's total weight.
+
+    Examples
+    --------
+    >>> paper_bias(None, 4, 10.0), paper_bias(None, None, 10.0)
+    (2.0, 0.0)
+    >>> paper_bias(0.5, 4, 10.0)
+    0.5
+    """
+    if bias is not None:
+        return float(bias)
+    if L is None:
+        return 0.0
+    return float(round_weight) / (L + 1)
+
+
+# Labels the one-row path reads as they are; a label of any other type (a
+# complex number, a tuple, None) takes the full validation.
+_PLAIN_LABEL_TYPES = (str, bytes, int, float, np.integer, np.floating, np.bool_)
+
+
+def _single_label(y):
+    """The one label of ``y`` when it is a plain one-element array, list or tuple.
+
+    Returns ``None`` for anything else (``None`` is never a valid label).
+    """
+    if type(y) is np.ndarray:
+        if y.shape != (1,) or y.dtype.kind not in "biufUSO":
+            return None
+    elif type(y) not in (list, tuple) or len(y) != 1:
+        return None
+    label = y[0]
+    return label if isinstance(label, _PLAIN_LABEL_TYPES) else None
 
 
 # Largest weight of one row (or clause). Regrets are sums of weights over all
@@ -262,9 +335,48 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         self._learn(X, y_encoded, weight)
         return self
 
+    def _clean_row(self, X, y, classes, sample_weight):
+        """The one-row fast path of a streaming call: ``(X, y_encoded, weight)``.
+
+        Taken when the full validation would pass the call through unchanged:
+        a fitted model, ``X`` a plain numeric ndarray of shape
+        ``(1, n_features_in_)`` with finite values (a model fitted without
+        feature names), ``y`` one label of ``classes_`` in a one-element array,
+        list or tuple (any dtype, object included, as long as the label is a
+        string, bytes or a real number), ``classes`` absent or equal to
+        ``classes_``, no ``sample_weight``. Returns None otherwise: the call
+        then takes the full validation, which raises the errors.
+        """
+        n_features = getattr(self, "n_features_in_", None)
+        if (sample_weight is not None or type(X) is not np.ndarray
+                or X.shape != (1, n_features) or X.dtype.kind not in "biuf"
+                or hasattr(self, "feature_names_in_")):
+            return None
+        if X.dtype.kind == "f" and not np.isfinite(X).all():
+            return None
+        label = _single_label(y)
+        if label is None:
+            return None
+        known = self.classes_
+        try:
+            # The full path's encoding (searchsorted, then equality), on one
+            # label; a comparison numpy refuses means the full path decides.
+            index = int(np.searchsorted(known, label))
+            if index >= len(known) or not bool(known[index] == label):
+                return None
+            if classes is not None and not np.array_equal(known, np.asarray(classes)):
+                return None
+        except (TypeError, ValueError):
+            return None
+        return self._encode_features(X), np.array([index]), np.ones(1)
+
     def _validate_stream(self, X, y, classes, sample_weight):
         """Validate one call's input before any state changes (see _partial_fit)."""
         first_call = getattr(self, "classes_", None) is None
+        if not first_call:
+            row = self._clean_row(X, y, classes, sample_weight)
+            if row is not None:
+                return (*row, False)
         if first_call:
             if classes is None:
                 raise ValueError(
@@ -400,8 +512,31 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             wrong += self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
         return wrong
 
+    def _learn_clean_rows(self, X: np.ndarray, y_encoded: np.ndarray) -> None:
+        """Learn rows that passed validation elsewhere (the River adapter's path).
+
+        ``X`` is a finite float64 array of shape ``(n, n_features_in_)``,
+        ``y_encoded`` the rows' indices into ``classes_``, of a fitted model.
+        The features are encoded first, so a learner of 0/1 features rejects
+        other values before any state changes.
+        """
+        X = self._encode_features(X)
+        self._learn(X, y_encoded, np.ones(X.shape[0]))
+
     # -- prediction -------------------------------------------------------
+    def _is_clean_row(self, X) -> bool:
+        """Whether predicting on ``X`` may skip validation: one finite row of a
+        plain numeric ndarray, of the width of a model fitted without feature
+        names (the full validation would pass it unchanged)."""
+        return (type(X) is np.ndarray
+                and X.shape == (1, getattr(self, "n_features_in_", None))
+                and X.dtype.kind in "biuf"
+                and not hasattr(self, "feature_names_in_")
+                and (X.dtype.kind != "f" or bool(np.isfinite(X).all())))
+
     def _validate_for_predict(self, X) -> np.ndarray:
+        if self._is_clean_row(X):
+            return self._encode_features(X)
         check_is_fitted(self)
         _check_feature_dtypes(X, type(self).__name__)
         X = validate_data(
@@ -489,11 +624,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         for ``L=None``, with ``Delta`` the round's total sample weight (the
         number of rows when unweighted).
         """
-        if self.bias is not None:
-            return float(self.bias)
-        if self.L is None:
-            return 0.0
-        return float(round_weight) / (self.L + 1)
+        return paper_bias(self.bias, self.L, round_weight)
 
     def predict_proba(self, X):
         """Probability of each class under the current distribution pi over models.
@@ -507,7 +638,15 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         ndarray of shape (n_samples, n_classes)
             Columns follow ``classes_``.
         """
-        X = self._validate_for_predict(X)
+        return self._predict_proba_checked(self._validate_for_predict(X))
+
+    def _predict_proba_checked(self, X) -> np.ndarray:
+        """:meth:`predict_proba` of encoded rows (dense or sparse) that passed
+        validation: a bounded block of rows at a time."""
+        if X.shape[0] == 1 and not sp.issparse(X):
+            with _one_blas_thread():
+                return self._predict_proba_encoded(
+                    np.asarray(X, dtype=self._block_dtype))
         out = []
         for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
             block = X[start : start + _DENSE_CHUNK_ROWS]

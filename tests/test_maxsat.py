@@ -214,3 +214,119 @@ def test_mappings_and_bool_weights_are_rejected(play):
     with pytest.raises(TypeError, match="mapping|dict|weight True"):
         play(solver)
     assert pickle.dumps(solver) == before
+
+
+# -- the interactive path: one clause read once, scored without numpy ---------
+
+
+def random_clauses(rng, n, n_clauses, max_width=5):
+    """Clauses with repeated literals and ``x or not x`` mixed in."""
+    clauses = []
+    for _ in range(n_clauses):
+        width = int(rng.integers(1, max_width + 1))
+        variables = rng.integers(1, n + 1, width)
+        clauses.append([int(v) * int(s) for v, s in
+                        zip(variables, rng.choice([-1, 1], width))])
+    return clauses
+
+
+def brute_force_gains(a, clause, weight):
+    def u(bits):
+        return weight * any((lit > 0) == bool(bits[abs(lit) - 1]) for lit in clause)
+    flips = [u(np.where(np.arange(len(a)) == k, 1 - a, a)) - u(a)
+             for k in range(len(a))]
+    return np.array(flips), u(a)
+
+
+def test_one_clause_scores_as_maxsat_round_and_by_brute_force():
+    from sklearn_localregret._maxsat import _Clause, _FlatClauses
+    from sklearn_localregret.locality.hypercube import maxsat_round
+
+    rng = np.random.default_rng(0)
+    n = 5
+    for clause in random_clauses(rng, n, 300):
+        weight = float(rng.choice([0.0, 1.0, 2.5]))
+        a = rng.integers(0, 2, n).astype(np.uint8)
+        gains, satisfied = _Clause(tuple(clause), n, weight).score(a)
+        flat = _FlatClauses((tuple(clause),), n, np.array([weight]))
+        np_gains, np_satisfied = maxsat_round(a, *flat.round(0, 1))
+        # Exactly equal: the bulk and interactive paths learn the same model.
+        np.testing.assert_array_equal(gains, np_gains)
+        assert satisfied == np_satisfied
+        expected_gains, expected = brute_force_gains(a, clause, weight)
+        np.testing.assert_array_equal(gains, expected_gains)
+        assert satisfied == expected
+
+
+def test_flat_clauses_are_the_clause_matrix_entries():
+    from sklearn_localregret._clause_matrix import clause_matrix
+    from sklearn_localregret._maxsat import _FlatClauses
+
+    rng = np.random.default_rng(1)
+    n = 6
+    clauses = [tuple(c) for c in random_clauses(rng, n, 200)]
+    weights = rng.random(len(clauses))
+    flat = _FlatClauses(tuple(clauses), n, weights)
+    signed = clause_matrix(clauses, n_vars=n)
+    csr = signed.signed.tocsr()
+    np.testing.assert_array_equal(flat.indptr, csr.indptr)
+    np.testing.assert_array_equal(flat.var_of, csr.indices)
+    np.testing.assert_array_equal(flat.sign_of, csr.data)
+    np.testing.assert_array_equal(flat.clause_of,
+                                  np.repeat(np.arange(len(clauses)),
+                                            np.diff(csr.indptr)))
+    np.testing.assert_array_equal(flat.n_neg, signed.n_neg)
+    for start, stop in [(0, 1), (3, 17), (150, 200)]:
+        lo, hi = csr.indptr[start], csr.indptr[stop]
+        clause_of, var_of, sign_of, n_neg, w = flat.round(start, stop)
+        np.testing.assert_array_equal(clause_of, flat.clause_of[lo:hi] - start)
+        np.testing.assert_array_equal(w, weights[start:stop])
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"regret": "swap"}, {"L": 2},
+                                    {"discount": 0.9}, {"L": 4, "bias": 0.5}])
+def test_every_driver_plays_the_same_rounds(kwargs):
+    """run, partial_fit and the observe loop (plain and numpy literals, so both
+    readings of a clause) learn the same solver, bit for bit."""
+    rng = np.random.default_rng(2)
+    clauses = random_clauses(rng, 6, 60, max_width=3)
+    weights = rng.choice([0.0, 1.0, 3.0], len(clauses))
+
+    def solver():
+        return OnlineMaxSAT(6, random_state=3, **kwargs)
+
+    by_run = solver()
+    played = by_run.run(list(zip(clauses, weights)))
+    by_fit = solver().partial_fit(clauses, weights)
+    plain, numpy_literals = solver(), solver()
+    got_plain = [plain.observe(c, weights=[w]) for c, w in zip(clauses, weights)]
+    got_numpy = [numpy_literals.observe(np.array(c), weights=[w])
+                 for c, w in zip(clauses, weights)]
+    np.testing.assert_array_equal(played, got_plain)
+    np.testing.assert_array_equal(played, got_numpy)
+    reference = pickle.dumps(by_run)
+    for other in (by_fit, plain, numpy_literals):
+        assert pickle.dumps(other) == reference
+
+
+@pytest.mark.parametrize("clause, weights", [
+    ([1, 0], None), ([1, 4], None), ([-4], None), ([2, -5, 1], None),
+    ([1, True], None), ([1, 2.5], None), ([1, "a"], None),
+    ([1, 2], [-1.0]), ([1, 2], [np.nan]), ([1, 2], [1.0, 2.0]), ([1, 2], 2.0),
+    ([1, 2], ["a"]),
+])
+def test_a_bad_clause_gets_the_error_of_the_full_reading(clause, weights):
+    """observe(clause) reads plain int literals itself: its errors are those
+    of the full reading (the same clause, nested), and nothing changes."""
+    solver = OnlineMaxSAT(3, random_state=0)
+    solver.run([[1], [-2, 3]])
+    pending = solver.assignment()
+    before = pickle.dumps(solver)
+    errors = []
+    for given in (clause, [clause]):
+        with pytest.raises((ValueError, TypeError)) as info:
+            solver.observe(given, weights=weights)
+        errors.append((info.type, str(info.value)))
+    assert errors[0] == errors[1]
+    assert pickle.dumps(solver) == before
+    np.testing.assert_array_equal(solver.assignment(), pending)

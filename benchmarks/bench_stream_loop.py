@@ -1,0 +1,393 @@
+"""Test-then-train loops, one small call at a time: the goals of issue 14, one run.
+
+Every learner sees the same rows in the same run; each step predicts the
+call's rows first, then learns them (progressive validation). Measured:
+
+1. ``LocalRegretTreeClassifier()`` (defaults) at 1 and at 5 rows per call,
+   ``predict`` then ``partial_fit``, against River's ``HoeffdingTreeClassifier``
+   (HT; ``predict_one`` for the call's rows, then ``learn_one``) on mushroom
+   (117 one-hot features, rows drawn with replacement) and on a 20-feature
+   numeric stream (``make_classification``). "full validation" is the same
+   loop with the one-row fast paths switched off (scikit-learn's validation
+   on every call, as before them): the same model, so the same error.
+   Errors are over all rows, with 95% Wilson intervals.
+2. ``predict_proba`` of the tree fitted in (1) on mushroom: one row (median
+   of repeated calls) and 10,000 rows.
+3. The tree through ``sklearn_localregret.river.RiverAdapter`` in River's
+   ``evaluate.progressive_val_score``, against HT in the same function, on the
+   same dict rows.
+4. ``LocalRegretDisjunctClassifier`` at 1 row per call (``predict`` then
+   ``partial_fit``) against ``SGDClassifier`` doing the same, 20 boolean
+   features.
+5. ``OnlineMaxSAT`` on a planted 3-SAT stream, n = 20: ``assignment()`` +
+   ``observe(clause)`` per clause (external and swap regret), and the bulk
+   ``run`` against the bulk path as it was before (scipy incidence matrix,
+   numpy scoring of every round), same clauses, same solver.
+
+Sections 4 and 5 keep the fastest of 3 interleaved runs of each learner (the
+machine may be shared); the tree sections run once. Run::
+
+    python benchmarks/bench_stream_loop.py [--rows 2000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from contextlib import contextmanager
+
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.linear_model import SGDClassifier
+
+from sklearn_localregret import (
+    LocalRegretDisjunctClassifier,
+    LocalRegretTreeClassifier,
+    OnlineMaxSAT,
+)
+from sklearn_localregret.datasets import load_mushroom
+
+TREE_GOAL = 3.0  # x HT's rows/s, test-then-train
+ADAPTER_GOAL = 3.0  # x HT's rows/s in progressive_val_score
+DISJUNCT_GOAL = 3.0  # x SGDClassifier's rows/s at 1 row per call
+PROBA_ONE_ROW_GOAL_US = 50.0
+OBSERVE_GOAL_US = {"external": 50.0, "swap": 150.0}
+# Sections 4 and 5 are short: each is run REPEATS times, interleaved, and the
+# fastest run of each learner kept (the machine may be shared); the tree
+# sections run once.
+REPEATS = 3
+
+
+def wilson(wrong: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of an error rate."""
+    p = wrong / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+@contextmanager
+def full_validation():
+    """The one-row fast paths switched off: every call validated in full."""
+    from sklearn_localregret._base import BaseOnlineClassifier
+
+    saved = BaseOnlineClassifier._clean_row, BaseOnlineClassifier._is_clean_row
+    BaseOnlineClassifier._clean_row = lambda self, *args: None
+    BaseOnlineClassifier._is_clean_row = lambda self, X: False
+    try:
+        yield
+    finally:
+        BaseOnlineClassifier._clean_row, BaseOnlineClassifier._is_clean_row = saved
+
+
+# -- 1. tree, test-then-train -----------------------------------------------------
+
+
+def streams(n_rows: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    X, y = load_mushroom(return_X_y=True, one_hot=True)
+    idx = rng.integers(0, len(y), n_rows)
+    numeric = make_classification(n_samples=n_rows, n_features=20,
+                                  n_informative=10, n_redundant=5, flip_y=0.05,
+                                  random_state=seed)
+    return {
+        "mushroom (117 one-hot)": (np.ascontiguousarray(X[idx], dtype=float),
+                                   y[idx]),
+        "numeric (20 features)": numeric,
+    }
+
+
+def ours_loop(make, X, y, rows_per_call: int):
+    """(seconds, wrong, model, seconds predicting) of predict-then-partial_fit,
+    one call a chunk."""
+    classes = np.unique(y)
+    model = make()
+    wrong = int(y[0] != classes[0])  # nothing learnt: the first class
+    predicting = 0.0
+    clock = time.perf_counter
+    start = clock()
+    model.partial_fit(X[:1], y[:1], classes=classes)
+    for lo in range(1, len(y), rows_per_call):
+        rows = slice(lo, lo + rows_per_call)
+        before = clock()
+        wrong += int(np.sum(model.predict(X[rows]) != y[rows]))
+        predicting += clock() - before
+        model.partial_fit(X[rows], y[rows])
+    return clock() - start, wrong, model, predicting
+
+
+def ht_loop(X, y, rows_per_call: int):
+    from river.tree import HoeffdingTreeClassifier
+
+    rows = [dict(enumerate(x)) for x in X.tolist()]  # not timed
+    labels = y.tolist()
+    model = HoeffdingTreeClassifier()
+    wrong = 0
+    start = time.perf_counter()
+    for lo in range(0, len(labels), rows_per_call):
+        chunk = range(lo, min(lo + rows_per_call, len(labels)))
+        wrong += sum(model.predict_one(rows[i]) != labels[i] for i in chunk)
+        for i in chunk:
+            model.learn_one(rows[i], labels[i])
+    return time.perf_counter() - start, wrong
+
+
+def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
+    print("1. tree test-then-train (predict, then partial_fit), "
+          "LocalRegretTreeClassifier() defaults")
+    header = (f"{'stream':24} {'rows/call':>9} {'learner':>16} {'rows/s':>8} "
+              f"{'x HT':>6} {'error [95% CI]':>22} {'goal':>6}")
+    print(header)
+    print("-" * len(header))
+    fitted = None
+    split = []
+    for name, (X, y) in data.items():
+        for per_call in (1, 5):
+            def make():
+                return LocalRegretTreeClassifier(random_state=seed)
+
+            ht_seconds, ht_wrong = ht_loop(X, y, per_call)
+            ht_rate = len(y) / ht_seconds
+            seconds, wrong, model, predicting = ours_loop(make, X, y, per_call)
+            if fitted is None:
+                fitted = model
+            n_calls = -(-(len(y) - 1) // per_call)
+            split.append(f"{name}, {per_call} row(s)/call: predict "
+                         f"{predicting / n_calls * 1e6:,.0f} us, partial_fit "
+                         f"{(seconds - predicting) / n_calls * 1e6:,.0f} us a call")
+            runs = [("ours", seconds, wrong)]
+            if per_call == 1:
+                with full_validation():
+                    full_seconds, full_wrong = ours_loop(make, X, y, per_call)[:2]
+                runs.append(("full validation", full_seconds, full_wrong))
+            runs.append(("river HT", ht_seconds, ht_wrong))
+            for learner, secs, bad in runs:
+                rate = len(y) / secs
+                lo, hi = wilson(bad, len(y))
+                goal = ""
+                if learner == "ours":
+                    goal = "met" if rate >= TREE_GOAL * ht_rate else "MISSED"
+                print(f"{name:24} {per_call:>9} {learner:>16} {rate:>8,.0f} "
+                      f"{rate / ht_rate:>5.2f}x "
+                      f"{bad / len(y):>7.3f} [{lo:.3f}, {hi:.3f}] {goal:>6}")
+    print("ours, where the time goes:")
+    for line in split:
+        print(f"  {line}")
+    print()
+    return fitted
+
+
+# -- 2. tree predict_proba ----------------------------------------------------------
+
+
+def proba_section(model, X) -> None:
+    print("2. tree predict_proba (the model of section 1 on mushroom, "
+          f"n_predict_trees={model.n_predict_trees})")
+    row = X[:1]
+    model.predict_proba(row)
+    times = []
+    for _ in range(200):
+        start = time.perf_counter()
+        model.predict_proba(row)
+        times.append(time.perf_counter() - start)
+    one = float(np.median(times)) * 1e6
+    rng = np.random.default_rng(1)
+    big = X[rng.integers(0, len(X), 10_000)]
+    start = time.perf_counter()
+    model.predict_proba(big)
+    many = time.perf_counter() - start
+    mark = "met" if one <= PROBA_ONE_ROW_GOAL_US else "MISSED"
+    print(f"  one row: {one:10.1f} us (goal <= {PROBA_ONE_ROW_GOAL_US:.0f} us: "
+          f"{mark})")
+    print(f"  10,000 rows: {many:8.3f} s ({many / 10_000 * 1e6:.1f} us a row; "
+          "goal: 10x below the figure before issue 14 item 1)")
+    print()
+
+
+# -- 3. the River adapter in progressive_val_score --------------------------------
+
+
+def adapter_section(data: dict, seed: int) -> None:
+    from river import evaluate, metrics
+    from river.tree import HoeffdingTreeClassifier
+
+    from sklearn_localregret.river import RiverAdapter
+
+    print("3. River's evaluate.progressive_val_score: RiverAdapter("
+          "LocalRegretTreeClassifier()) against HT")
+    header = (f"{'stream':24} {'learner':>16} {'rows/s':>8} {'x HT':>6} "
+              f"{'accuracy':>9} {'goal':>6}")
+    print(header)
+    print("-" * len(header))
+    for name, (X, y) in data.items():
+        names = [f"x{j}" for j in range(X.shape[1])]
+        rows = [(dict(zip(names, x)), label)
+                for x, label in zip(X.tolist(), y.tolist())]
+        results = []
+        for learner, model in [
+            ("river HT", HoeffdingTreeClassifier()),
+            ("adapter (tree)", RiverAdapter(
+                LocalRegretTreeClassifier(random_state=seed),
+                classes=np.unique(y).tolist())),
+        ]:
+            start = time.perf_counter()
+            accuracy = evaluate.progressive_val_score(rows, model,
+                                                      metrics.Accuracy())
+            results.append((learner, len(rows) / (time.perf_counter() - start),
+                            accuracy.get()))
+        ht_rate = results[0][1]
+        for learner, rate, accuracy in results:
+            goal = ""
+            if learner != "river HT":
+                goal = "met" if rate >= ADAPTER_GOAL * ht_rate else "MISSED"
+            print(f"{name:24} {learner:>16} {rate:>8,.0f} {rate / ht_rate:>5.2f}x "
+                  f"{accuracy:>9.3f} {goal:>6}")
+    print()
+
+
+# -- 4. disjunctions at one row per call --------------------------------------------
+
+
+def disjunct_section(n_rows: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n_rows, 20)) < 0.5).astype(np.float64)
+    target = rng.random(20) < 4 / 20
+    y = (X[:, target].sum(axis=1) > 0).astype(int)
+    print("4. disjunctions, 1 row per call (predict, then partial_fit), "
+          "20 boolean features")
+    def ours():
+        return LocalRegretDisjunctClassifier(batch_size=1, random_state=seed)
+
+    def sgd():
+        return SGDClassifier(random_state=seed)
+
+    def full():
+        with full_validation():
+            return ours_loop(ours, X, y, 1)
+
+    loops = {"ours": lambda: ours_loop(ours, X, y, 1),
+             "full validation": full,
+             "SGDClassifier": lambda: ours_loop(sgd, X, y, 1)}
+    runs = {}
+    for _ in range(REPEATS):  # interleaved; the fastest of each is kept
+        for learner, loop in loops.items():
+            seconds, wrong = loop()[:2]
+            if learner not in runs or seconds < runs[learner][0]:
+                runs[learner] = (seconds, wrong)
+    sgd_rate = n_rows / runs["SGDClassifier"][0]
+    for learner in ("ours", "full validation", "SGDClassifier"):
+        seconds, wrong = runs[learner]
+        rate = n_rows / seconds
+        goal = ""
+        if learner == "ours":
+            goal = "met" if rate >= DISJUNCT_GOAL * sgd_rate else "MISSED"
+        print(f"  {learner:>16} {rate:>8,.0f} rows/s {rate / sgd_rate:>5.2f}x SGD "
+              f"error {wrong / n_rows:.3f} {goal}")
+    print()
+
+
+# -- 5. OnlineMaxSAT ------------------------------------------------------------
+
+
+def planted_stream(n: int, n_rounds: int, seed: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    planted = rng.integers(0, 2, n).astype(bool)
+    clauses = []
+    while len(clauses) < int(4.26 * n):
+        variables = rng.choice(n, 3, replace=False)
+        literals = (variables + 1) * (2 * rng.integers(0, 2, 3) - 1)
+        if np.any((literals > 0) == planted[variables]):
+            clauses.append([int(lit) for lit in literals])
+    return [clauses[i] for i in rng.integers(0, len(clauses), n_rounds)]
+
+
+@contextmanager
+def bulk_as_before():
+    """OnlineMaxSAT's bulk rounds as they were played before issue 14: the
+    clauses flattened through scipy's incidence matrix, every round scored by
+    numpy (``maxsat_round``)."""
+    from sklearn_localregret import _maxsat
+    from sklearn_localregret._clause_matrix import clause_matrix
+    from sklearn_localregret.locality.hypercube import maxsat_round
+
+    def rounds(formula, batch_size):
+        signed = clause_matrix(formula.clauses, n_vars=formula.n_vars)
+        csr = signed.signed.tocsr()
+        n_neg = signed.n_neg.astype(np.float64)
+        var_of = csr.indices.astype(np.intp)
+        sign_of = csr.data.astype(np.float64)
+        clause_of = np.repeat(np.arange(len(formula)), np.diff(csr.indptr))
+        weights = formula.weights
+        for start in range(0, len(formula), batch_size):
+            stop = min(start + batch_size, len(formula))
+            lo, hi = csr.indptr[start], csr.indptr[stop]
+            args = (clause_of[lo:hi] - start, var_of[lo:hi], sign_of[lo:hi],
+                    n_neg[start:stop], weights[start:stop])
+            yield (lambda a, args=args: maxsat_round(a, *args)), float(
+                weights[start:stop].sum())
+
+    saved = _maxsat._rounds
+    _maxsat._rounds = rounds
+    try:
+        yield
+    finally:
+        _maxsat._rounds = saved
+
+
+def maxsat_section(seed: int) -> None:
+    n = 20
+    stream = planted_stream(n, 20_000, seed)
+    print(f"5. OnlineMaxSAT, planted 3-SAT, n = {n}")
+    for regret, n_rounds in (("external", 5000), ("swap", 1000)):
+        times = []
+        for _ in range(REPEATS):
+            solver = OnlineMaxSAT(n, regret=regret, random_state=seed)
+            start = time.perf_counter()
+            for clause in stream[:n_rounds]:
+                solver.assignment()
+                solver.observe(clause)
+            times.append(time.perf_counter() - start)
+        us = min(times) / n_rounds * 1e6
+        goal = OBSERVE_GOAL_US[regret]
+        mark = "met" if us <= goal else "MISSED"
+        print(f"  assignment() + observe(clause), {regret:>8}: {us:7.1f} us a "
+              f"clause over {n_rounds} rounds (goal <= {goal:.0f} us: {mark})")
+    rates = {}
+    for _ in range(REPEATS):  # interleaved; the fastest of each is kept
+        for label, context in (("before", bulk_as_before), ("now", None)):
+            solver = OnlineMaxSAT(n, random_state=seed)
+            start = time.perf_counter()
+            if context is None:
+                satisfied = solver.run(stream)
+            else:
+                with context():
+                    satisfied = solver.run(stream)
+            rate = len(stream) / (time.perf_counter() - start)
+            if label not in rates or rate > rates[label][0]:
+                rates[label] = (rate, satisfied)
+    same = np.array_equal(rates["before"][1], rates["now"][1])
+    ratio = rates["now"][0] / rates["before"][0]
+    mark = "met" if ratio >= 1 else "MISSED"
+    print(f"  run() of {len(stream)} clauses: {rates['now'][0]:,.0f} rounds/s, "
+          f"before {rates['before'][0]:,.0f} ({ratio:.2f}x; same rounds played: "
+          f"{same}; goal >= 1x: {mark})")
+    print()
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=2000,
+                        help="rows of each stream (default 2000)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    data = streams(args.rows, args.seed)
+    fitted = tree_section(data, args.seed)
+    proba_section(fitted, data["mushroom (117 one-hot)"][0])
+    adapter_section(data, args.seed)
+    disjunct_section(args.rows, args.seed)
+    maxsat_section(args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,371 @@
+"""River's ``learn_one`` / ``predict_one`` interface to the package's classifiers.
+
+:class:`RiverAdapter` wraps a :class:`~sklearn_localregret.LocalRegretTreeClassifier`,
+:class:`~sklearn_localregret.LocalRegretDisjunctClassifier` or
+:class:`~sklearn_localregret.baselines.Winnow2Classifier` as a River classifier:
+dict rows in, labels and dicts of probabilities out, usable wherever River takes
+a classifier (``evaluate.progressive_val_score``, pipelines after
+``preprocessing.OneHotEncoder``). Each ``learn_one`` is one round of one row,
+exactly ``partial_fit`` on that row, without scikit-learn's validation: the
+adapter maps feature names to columns once and checks each row itself.
+
+River is an optional dependency (the ``interop`` extra): importing this module
+does not import it; the first use of :class:`RiverAdapter` does, and says how to
+install it when it is missing.
+
+Examples
+--------
+>>> from river import datasets, evaluate, metrics
+>>> from sklearn_localregret import LocalRegretTreeClassifier
+>>> from sklearn_localregret.river import RiverAdapter
+>>> model = RiverAdapter(LocalRegretTreeClassifier(random_state=0))
+>>> accuracy = evaluate.progressive_val_score(
+...     datasets.Phishing(), model, metrics.Accuracy())
+>>> accuracy.get() > 0.8
+True
+>>> proba = model.predict_proba_one({"empty_server_form_handler": 1.0})
+>>> sorted(proba), round(sum(proba.values()), 6)
+([False, True], 1.0)
+"""
+
+from __future__ import annotations
+
+# Defined on first use (River is imported then): see __getattr__.
+__all__ = ["RiverAdapter"]  # noqa: F822
+
+_CLASSES = {}
+
+
+def __getattr__(name: str):
+    if name == "RiverAdapter":
+        if name not in _CLASSES:
+            _CLASSES[name] = _build_adapter()
+        return _CLASSES[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *__all__])
+
+
+def _sorted_names(x) -> list:
+    """The feature names of a row in a fixed order, whatever the dict's order."""
+    try:
+        return sorted(x)
+    except TypeError:  # names of several types
+        return sorted(x, key=lambda name: (type(name).__name__, repr(name)))
+
+
+def _build_adapter():
+    try:
+        from river import base
+    except ImportError as exc:
+        raise ImportError(
+            "sklearn_localregret.river needs River: pip install river (or the "
+            "package's 'interop' extra)."
+        ) from exc
+
+    from collections import deque
+    from numbers import Real
+
+    import numpy as np
+    from sklearn.base import clone
+    from sklearn.utils import get_tags
+    from sklearn.utils.multiclass import unique_labels
+
+    from ._base import BaseOnlineClassifier
+
+    class RiverAdapter(base.Classifier):
+        """A classifier of this package as a River classifier (``learn_one``,
+        ``predict_one``, ``predict_proba_one`` on dict rows).
+
+        Parameters
+        ----------
+        estimator : LocalRegretTreeClassifier, LocalRegretDisjunctClassifier \
+or Winnow2Classifier
+            The learner, with its parameters; the adapter learns with a clone
+            of it (:attr:`estimator_`) and leaves it untouched. Its
+            ``batch_size`` does not apply: every ``learn_one`` is a round of
+            one row, as ``partial_fit`` on one row is.
+        classes : list or None, default=None
+            Every label the stream can carry. Given, a label outside it is an
+            error. None: a multi-class learner discovers the labels as they
+            come (see Notes); a binary-only learner (disjunctions, Winnow2)
+            takes River's binary convention, ``[False, True]``.
+        replay_rows : int, default=1000
+            With ``classes=None`` and a multi-class learner: how many recent
+            rows are kept to be learnt again when a new label appears.
+
+        Attributes
+        ----------
+        estimator_ : estimator or None
+            The fitted clone of ``estimator`` (None before the first
+            ``learn_one``). Its ``classes_`` are :attr:`classes_`; it predicts
+            as the adapter does and can be used with scikit-learn.
+        classes_ : list
+            The labels known, in the learner's order (sorted): the keys of
+            :meth:`predict_proba_one`.
+        feature_names_ : list or None
+            The columns: the names of the first row learnt, sorted.
+        n_restarts_ : int
+            How many times a new label made the learner start again.
+
+        Notes
+        -----
+        **Rows.** The first row learnt fixes the features: its names, sorted,
+        are the columns (so the order of a dict's keys never matters). In
+        later rows a missing name, or the value None, reads as 0 (River's
+        sparse rows, e.g. from ``preprocessing.OneHotEncoder``, leave zeros
+        out), and a name not among the columns is ignored. Values must be
+        real numbers (bools count as 0/1): a string, a NaN or an infinity
+        raises ``TypeError`` or ``ValueError`` naming the feature, and the
+        model is unchanged.
+
+        **Labels.** The learners need every label before they start, River
+        streams reveal them as they go. With ``classes=None`` a multi-class
+        learner starts with the labels seen; when a new label arrives, it
+        starts again with all labels known, learns again the last
+        ``replay_rows`` rows, one ``learn_one`` at a time as they came, then
+        the new row. While the stream is no longer than ``replay_rows`` the
+        result is exactly the model that knew every label from the start;
+        after that, what was learnt before the last ``replay_rows`` rows is
+        lost at each new label. Pass ``classes`` when the labels are known
+        (no rows are kept then).
+
+        **Before any learning** ``predict_proba_one`` gives the learner's
+        first play, the first class with probability 1 (an empty dict while
+        no label is known), and ``predict_one`` its label (None).
+
+        Examples
+        --------
+        >>> from sklearn_localregret import LocalRegretDisjunctClassifier
+        >>> from sklearn_localregret.river import RiverAdapter
+        >>> model = RiverAdapter(LocalRegretDisjunctClassifier(random_state=0))
+        >>> model.predict_proba_one({"a": 1, "b": 0})
+        {False: 1.0, True: 0.0}
+        >>> for _ in range(20):
+        ...     model.learn_one({"a": 1, "b": 0}, True)
+        ...     model.learn_one({"a": 0, "b": 1}, False)
+        >>> model.predict_one({"a": 1}), model.predict_one({"b": 1})
+        (True, False)
+        """
+
+        # The state, set by the first learn_one (an __init__ stores the
+        # parameters only).
+        estimator_ = None
+        feature_names_ = None
+        n_restarts_ = 0
+        _classes = None
+        _index = None
+        _recent = None
+
+        def __init__(self, estimator, classes=None, replay_rows: int = 1000):
+            self.estimator = estimator
+            self.classes = classes
+            self.replay_rows = replay_rows
+
+        @property
+        def classes_(self) -> list:
+            if self._classes is not None:
+                return list(self._classes)
+            return [] if self._discovers() else self._fixed_classes()
+
+        def _check_params(self) -> None:
+            if not isinstance(self.estimator, BaseOnlineClassifier):
+                raise TypeError(
+                    "estimator must be a classifier of sklearn_localregret "
+                    "(LocalRegretTreeClassifier, LocalRegretDisjunctClassifier, "
+                    f"Winnow2Classifier); got {type(self.estimator).__name__}."
+                )
+            rows = self.replay_rows
+            if (isinstance(rows, bool) or not isinstance(rows, (int, np.integer))
+                    or rows < 0):
+                raise ValueError(
+                    f"replay_rows must be a non-negative integer, got {rows!r}.")
+
+        def _binary_only(self) -> bool:
+            return not get_tags(self.estimator).classifier_tags.multi_class
+
+        def _discovers(self) -> bool:
+            return self.classes is None and not self._binary_only()
+
+        def _fixed_classes(self) -> list:
+            given = [False, True] if self.classes is None else list(self.classes)
+            return unique_labels(given).tolist()
+
+        @property
+        def _multiclass(self) -> bool:
+            if self.classes is not None:
+                return len(self.classes) > 2
+            return not self._binary_only()
+
+        # -- reading rows and labels ---------------------------------------
+        def _row(self, x, names) -> np.ndarray:
+            """``x`` as a float64 row of the columns ``names`` (see Notes)."""
+            if not isinstance(x, dict):
+                raise TypeError(
+                    f"x must be a dict of feature values, got {type(x).__name__}.")
+            values = [x.get(name) for name in names]
+            try:
+                row = np.array(values)
+            except (TypeError, ValueError):  # e.g. sequences of unequal length
+                row = None
+            if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
+                row = np.array([self._number(name, value)
+                                for name, value in zip(names, values)])
+            row = row.astype(np.float64).reshape(1, -1)
+            if not np.isfinite(row).all():
+                bad = int(np.flatnonzero(~np.isfinite(row[0]))[0])
+                raise ValueError(
+                    f"feature {names[bad]!r} is {row[0, bad]}: values must be "
+                    "finite numbers.")
+            return row
+
+        @staticmethod
+        def _number(name, value) -> float:
+            if value is None:
+                return 0.0
+            if not isinstance(value, (Real, np.bool_)):
+                raise TypeError(
+                    f"feature {name!r} has value {value!r}, not a number: encode "
+                    "it first (e.g. river.preprocessing.OneHotEncoder).")
+            return float(value)
+
+        @staticmethod
+        def _check_label(y) -> None:
+            if y is None:
+                raise ValueError("y is None (a missing label): give a label.")
+            try:
+                hash(y)
+            except TypeError:
+                raise TypeError(f"label {y!r} is not hashable.") from None
+
+        # -- learning --------------------------------------------------------
+        def learn_one(self, x, y) -> None:
+            """Learn one row: one round of the learner on ``x`` labelled ``y``.
+
+            Parameters
+            ----------
+            x : dict
+                Feature name -> real value.
+            y : hashable
+                The label.
+            """
+            if self.estimator_ is None:
+                self._learn_first(x, y)
+                return
+            row = self._row(x, self.feature_names_)
+            self._check_label(y)
+            code = self._index.get(y)
+            if code is not None:
+                self.estimator_._learn_clean_rows(row, np.array([code]))
+            elif self._recent is not None:
+                self._refit([*self._recent, (row, y)],
+                            unique_labels([*self._classes, y]).tolist())
+                self.n_restarts_ += 1
+            else:
+                raise ValueError(self._unknown(y))
+            if self._recent is not None:
+                self._recent.append((row, y))
+
+        def _unknown(self, y) -> str:
+            hint = ("; a binary-only learner takes River's binary labels unless "
+                    "classes= is given." if self.classes is None else ".")
+            return f"label {y!r} is not in classes {self.classes_!r}{hint}"
+
+        def _learn_first(self, x, y) -> None:
+            self._check_params()
+            names = _sorted_names(x) if isinstance(x, dict) else None
+            row = self._row(x, names)
+            if not names:
+                raise ValueError(
+                    "the first row learnt has no features: its names fix the "
+                    "columns of the model.")
+            self._check_label(y)
+            discovers = self._discovers()
+            if discovers:
+                classes = [y]
+            else:
+                classes = self._fixed_classes()
+                if y not in classes:
+                    raise ValueError(self._unknown(y))
+            self._refit([(row, y)], unique_labels(classes).tolist())
+            self.feature_names_ = names
+            if discovers:
+                self._recent = deque([(row, y)], maxlen=int(self.replay_rows))
+
+        def _refit(self, rows: list, classes: list) -> None:
+            """A new learner for ``classes`` that learns ``rows`` ((row, label)
+            pairs), one call each; swapped in only once it has learnt them."""
+            index = {label: i for i, label in enumerate(classes)}
+            known = np.asarray(classes)
+            estimator = clone(self.estimator)
+            row, label = rows[0]
+            estimator.partial_fit(row, known[[index[label]]], classes=known)
+            for row, label in rows[1:]:
+                estimator._learn_clean_rows(row, np.array([index[label]]))
+            self.estimator_, self._classes, self._index = estimator, classes, index
+
+        # -- predicting ------------------------------------------------------
+        def _proba(self, x) -> np.ndarray:
+            estimator = self.estimator_
+            row = estimator._encode_features(self._row(x, self.feature_names_))
+            # A sum of Monte Carlo shares can exceed 1 by a rounding error;
+            # River wants probabilities in [0, 1].
+            return np.clip(estimator._predict_proba_checked(row)[0], 0.0, 1.0)
+
+        def predict_proba_one(self, x, **kwargs) -> dict:
+            """Probability of each label under the learner's distribution.
+
+            Parameters
+            ----------
+            x : dict
+                Feature name -> real value.
+
+            Returns
+            -------
+            dict
+                Label -> probability, for every label in :attr:`classes_`.
+            """
+            if not hasattr(self.estimator, "predict_proba"):
+                raise NotImplementedError(
+                    f"{type(self.estimator).__name__} has no predict_proba.")
+            if self.estimator_ is None:
+                return {label: float(i == 0) for i, label in enumerate(self.classes_)}
+            return dict(zip(self._classes, self._proba(x).tolist()))
+
+        def predict_one(self, x, **kwargs):
+            """The most probable label (the estimator's ``predict``).
+
+            Parameters
+            ----------
+            x : dict
+                Feature name -> real value.
+
+            Returns
+            -------
+            label or None
+                None while no label is known.
+            """
+            if self.estimator_ is None:
+                classes = self.classes_
+                return classes[0] if classes else None
+            if not hasattr(self.estimator_, "predict_proba"):
+                row = self._row(x, self.feature_names_)
+                return self.estimator_.predict(row)[0].item()
+            return self._classes[int(np.argmax(self._proba(x)))]
+
+        @classmethod
+        def _unit_test_params(cls):
+            from sklearn_localregret import (
+                LocalRegretDisjunctClassifier,
+                LocalRegretTreeClassifier,
+            )
+
+            yield {"estimator": LocalRegretTreeClassifier(
+                max_depth=3, n_predict_trees=5, random_state=0)}
+            yield {"estimator": LocalRegretDisjunctClassifier(random_state=0)}
+
+    RiverAdapter.__module__ = __name__
+    RiverAdapter.__qualname__ = "RiverAdapter"
+    return RiverAdapter
