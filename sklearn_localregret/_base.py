@@ -38,6 +38,7 @@ from sklearn.utils.validation import (
 
 from ._interrupts import deferred_interrupt
 from ._random import check_generator
+from ._weights import MAX_WEIGHT, first_too_large
 
 __all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier", "paper_bias"]
 
@@ -128,20 +129,14 @@ def _single_label(y):
     return label if isinstance(label, _PLAIN_LABEL_TYPES) else None
 
 
-# Largest weight of one row (or clause). Regrets are sums of weights over all
-# rounds, stored times a discount scale of up to 1e100 (DiscountClock): with
-# weights up to 1e100 the stored values stay below 1e200 times the number of
-# rows, far from overflow. Only ratios of weights matter to the learners.
-MAX_WEIGHT = 1e100
-
-
 def _check_weight_range(weight: np.ndarray, name: str) -> None:
-    """Refuse weights that could overflow the regret tables (see MAX_WEIGHT)."""
-    if weight.size and float(np.max(weight)) > MAX_WEIGHT:
+    """Refuse weights that could overflow the regret tables (``_weights``)."""
+    at = first_too_large(weight)
+    if at is not None:
         raise ValueError(
-            f"{name} must be at most {MAX_WEIGHT:g} (got {float(np.max(weight)):g}): "
-            "larger weights could overflow the regret tables. Rescale them; "
-            "only their ratios matter."
+            f"{name} must be at most {MAX_WEIGHT:g} (row {at} has "
+            f"{float(weight[at]):g}): larger weights could overflow the regret "
+            "tables. Rescale them; only their ratios matter."
         )
 
 

@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from ._dimacs_reader import DimacsError, parse_dimacs, read_source
+from ._weights import MAX_WEIGHT, first_too_large
 
 __all__ = [
     "DimacsError",
@@ -98,6 +99,13 @@ def _check_weights(weights, clauses: Clauses) -> np.ndarray:
         i = int(bad[0])
         raise ValueError(
             f"weights must be finite and non-negative; clause {i} "
+            f"{_short.repr(clauses[i])} has weight {float(w[i])!r}"
+        )
+    i = first_too_large(w)
+    if i is not None:
+        raise ValueError(
+            f"weights must be at most {MAX_WEIGHT:g} (larger ones could overflow "
+            f"the regret tables; only their ratios matter); clause {i} "
             f"{_short.repr(clauses[i])} has weight {float(w[i])!r}"
         )
     return w

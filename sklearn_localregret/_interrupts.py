@@ -33,9 +33,10 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
         self._previous = None
         # Signals reach the main thread only; elsewhere there is nothing to do.
         if threading.current_thread() is threading.main_thread():
-            previous = signal.getsignal(signal.SIGINT)
-            if previous not in (signal.SIG_IGN, None):
-                signal.signal(signal.SIGINT, self._hold)
+            previous = signal.signal(signal.SIGINT, self._hold)
+            if previous in (signal.SIG_IGN, None):  # ignored (or not ours): keep
+                signal.signal(signal.SIGINT, previous)
+            else:
                 self._previous = previous
         return self
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._base import paper_bias
 from ._dimacs import _check_weights, _clause, as_formula, split_weighted
+from ._interrupts import deferred_interrupt
 from ._random import check_generator
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
 
@@ -316,10 +317,13 @@ class OnlineMaxSAT:
         """
         one = _plain_clause(clauses, self.n_vars, weights)
         if one is not None:
-            return self._play(one.score, one.weight)
-        formula = _read_clauses(clauses, self.n_vars, weights)
-        flat = _FlatClauses(formula.clauses, self.n_vars, formula.weights)
-        return self._play(*flat.score(0, len(flat)))
+            score, weight = one.score, one.weight
+        else:
+            formula = _read_clauses(clauses, self.n_vars, weights)
+            flat = _FlatClauses(formula.clauses, self.n_vars, formula.weights)
+            score, weight = flat.score(0, len(flat))
+        with deferred_interrupt():  # the round is complete or not started
+            return self._play(score, weight)
 
     def partial_fit(self, clauses, weights=None, batch_size=1) -> OnlineMaxSAT:
         """Play one round per ``batch_size`` clauses, in order.
@@ -373,8 +377,14 @@ class OnlineMaxSAT:
         return self._play_all(_read_clauses(clauses, self.n_vars, weights), 1)
 
     def _play_all(self, formula, batch_size: int) -> np.ndarray:
-        return np.array([self._play(score, weight)
-                         for score, weight in _rounds(formula, batch_size)])
+        # Ctrl-C acts between rounds only (see _interrupts): each round and
+        # its counters are complete or not started.
+        satisfied = []
+        with deferred_interrupt() as interrupt:
+            for score, weight in _rounds(formula, batch_size):
+                satisfied.append(self._play(score, weight))
+                interrupt.deliver()
+        return np.array(satisfied)
 
     def _play(self, score, weight: float) -> float:
         """One round: the assignment, its ``score(a) -> (gains, satisfied)`` on

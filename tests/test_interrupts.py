@@ -122,3 +122,30 @@ def test_interrupted_fit_keeps_the_previous_model(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         model.fit(X, y)
     assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_interrupted_maxsat_run_equals_the_clauses_played(regret, monkeypatch):
+    from sklearn_localregret import OnlineMaxSAT
+
+    rng = np.random.default_rng(1)
+    clauses = [[int(v) * s for v, s in zip(rng.choice(np.arange(1, 6), 3, False),
+                                           rng.choice([-1, 1], 3))]
+               for _ in range(40)]
+    solver = OnlineMaxSAT(5, regret=regret, random_state=0)
+    play, calls = OnlineMaxSAT._play, []
+
+    def play_round(self, score, weight):
+        calls.append(None)
+        if len(calls) == 7:
+            signal.raise_signal(signal.SIGINT)
+        return play(self, score, weight)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(OnlineMaxSAT, "_play", play_round)
+        with pytest.raises(KeyboardInterrupt):
+            solver.run(clauses)
+    assert solver.n_rounds_ == 7  # the round it came in is complete
+    reference = OnlineMaxSAT(5, regret=regret, random_state=0)
+    reference.run(clauses[:7])
+    assert pickle.dumps(solver) == pickle.dumps(reference)

@@ -57,3 +57,16 @@ def test_the_largest_weights_keep_everything_finite(name):
     unit = LEARNERS[name]().set_params(discount=0.9).fit(X, y)
     assert model.n_online_mistakes_ / 1e100 == pytest.approx(
         unit.n_online_mistakes_, abs=len(y) * 0.05)
+
+
+def test_huge_clause_weights_are_refused_and_change_nothing():
+    from sklearn_localregret import OnlineMaxSAT
+
+    solver = OnlineMaxSAT(3, random_state=0)
+    solver.observe([[1, -2], [2, 3]])
+    before = pickle.dumps(solver)
+    with pytest.raises(ValueError, match="weights must be at most"):
+        solver.observe([[1], [-1, 2]], weights=[1e308, 1e308])
+    assert pickle.dumps(solver) == before
+    solver.observe([[1], [-1, 2]], weights=[1e100, 1e100])
+    assert np.isfinite(solver.total_weight_)
