@@ -37,7 +37,10 @@ class RecentRows:
     array([1, 1, 0])
     >>> from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
     >>> tests = ThresholdTests(FixedThresholds(2.5), n_features=1)
-    >>> _ = tests.observe(X)
+    >>> _ = tests.observe(np.array([[2.0], [3.0], [4.0]]))
+    >>> window.outcomes(tests).ravel()
+    array([False,  True,  True])
+    >>> window.forget_features(tests)  # no test will enter: outcomes suffice
     >>> window.outcomes(tests).ravel()
     array([False,  True,  True])
     """
