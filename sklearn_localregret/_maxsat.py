@@ -233,8 +233,8 @@ class OnlineMaxSAT:
     array([ True, False,  True])
     """
 
-    def __init__(self, n_vars, regret="external", L=None, bias=None,
-                 random_state=None, n_mcmc_steps=200, *, discount=1.0):
+    def __init__(self, n_vars, regret="external", *, L=None, bias=None,
+                 random_state=None, n_mcmc_steps=200, discount=1.0):
         if not isinstance(n_vars, Integral) or isinstance(n_vars, bool) or n_vars < 1:
             raise ValueError(f"n_vars must be a positive integer, got {n_vars!r}.")
         if regret not in ("external", "swap"):

@@ -330,3 +330,9 @@ def test_a_bad_clause_gets_the_error_of_the_full_reading(clause, weights):
     assert errors[0] == errors[1]
     assert pickle.dumps(solver) == before
     np.testing.assert_array_equal(solver.assignment(), pending)
+
+
+def test_options_after_regret_are_keyword_only():
+    OnlineMaxSAT(3, "swap", L=2)  # n_vars and regret may be positional
+    with pytest.raises(TypeError):
+        OnlineMaxSAT(3, "external", 2)
