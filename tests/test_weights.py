@@ -8,17 +8,7 @@ import pickle
 
 import numpy as np
 import pytest
-
-from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
-
-LEARNERS = {
-    "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
-    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3,
-                                                   random_state=0),
-    "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
-    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(regret="swap",
-                                                           random_state=0),
-}
+from test_interrupts import LEARNERS  # the same four configurations
 
 
 def data(n=200, seed=0):

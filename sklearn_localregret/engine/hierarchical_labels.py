@@ -135,31 +135,6 @@ class HierarchicalLabels:
                 if going.size:
                     pending.append((child, going, s + q, label, share * w))
         return proba
-        # Whole data rows are gathered and multiplied by a dense slope: far
-        # cheaper than gathering the columns of the positive tests.
-        passes = outcomes.astype(np.float64)
-        # Sites to visit: (table row or -1, data rows there, s, start labels,
-        # reach), reach the product of the content probabilities on the way.
-        pending = [(table.find(()), np.arange(n), 0.0, start, 1.0)]
-        while pending:
-            row, rows, s, m, reach = pending.pop()
-            site = self._site(row) if row >= 0 else None
-            if site is None or s + site.total <= 0.0:  # the start leaf for ever
-                proba[rows] += reach * m
-                continue
-            share = reach / (s + site.total)
-            here = s * m + site.leaves + site.offset
-            if site.follow:
-                here = here + passes[rows] @ site.slope
-            else:
-                here = here + (passes[rows] @ site.slope if site.slope.any()
-                               else 0.0)
-            proba[rows] += share * here
-            for test, branch, child, dq, w, label in site.follow:
-                going = rows[outcomes[rows, test] == bool(branch)]
-                if going.size:
-                    pending.append((child, going, s + dq, label, share * w))
-        return proba
 
     # -- the per-row cache -------------------------------------------------
     def _site(self, row: int) -> _Site | None:
