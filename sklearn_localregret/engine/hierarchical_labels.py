@@ -36,6 +36,10 @@ from .stump_table import StumpRegretTable
 
 __all__ = ["HierarchicalLabels"]
 
+# Up to this many data rows at a site, the columns of its positive tests are
+# gathered (a few numbers); beyond, whole rows times a dense slope are cheaper.
+_FEW_ROWS = 16
+
 
 class _Site(NamedTuple):
     """What one table row contributes, independently of the data rows."""
@@ -117,15 +121,18 @@ class HierarchicalLabels:
         # Sites to visit: (table row or -1, data rows there, s, start labels,
         # reach), reach the product of the content probabilities on the way.
         pending = [(table.find(()), np.arange(n), 0.0, start, 1.0)]
+        versions = table.versions
         while pending:
             row, rows, s, m, reach = pending.pop()
-            site = self._site(row) if row >= 0 else None
+            site = self._site(row, versions) if row >= 0 else None
             if site is None or s + site.total <= 0.0:  # the start leaf for ever
                 proba[rows] += reach * m
                 continue
             share = reach / (s + site.total)
             here = s * m + site.leaves + site.offset
-            if site.tests.size:
+            if site.tests.size > 0 and rows.size <= _FEW_ROWS:
+                here = here + passes[rows][:, site.tests] @ site.slope
+            elif site.tests.size:
                 slope[site.tests] = site.slope
                 here = here + passes[rows] @ slope
                 slope[site.tests] = 0.0
@@ -137,10 +144,9 @@ class HierarchicalLabels:
         return proba
 
     # -- the per-row cache -------------------------------------------------
-    def _site(self, row: int) -> _Site | None:
+    def _site(self, row: int, versions: np.ndarray) -> _Site | None:
         """The cached contribution of ``row`` (None: no positive weight)."""
-        table = self.table
-        version = int(table.versions[row])
+        version = int(versions[row])
         site = self._sites.get(row)
         if site is None or site.version != version:
             site = self._sites[row] = self._compute_site(row, version)

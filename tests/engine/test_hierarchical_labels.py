@@ -58,8 +58,8 @@ def test_detects_ignored_ages():
     labels = HierarchicalLabels(table)
     site = labels._site  # the private hook the planted bug goes through
 
-    def stationary_children(row):
-        found = site(row)
+    def stationary_children(row, versions):
+        found = site(row, versions)
         return found and found._replace(follow=[
             (test, branch, child, 0.0, w, label)
             for test, branch, child, _, w, label in found.follow])
