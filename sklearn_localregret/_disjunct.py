@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
@@ -15,6 +15,8 @@ from .locality.hypercube import (
     disjunction_round,
     play_disjunction_rounds,
 )
+from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
+from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
@@ -161,6 +163,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,
+        "graph": [StrOptions({"auto", "removal-sets", "hypercube"})],
+        "max_removal_sets": [Interval(Integral, 0, None, closed="left")],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "binarize": [Real, None],
     }
@@ -168,6 +172,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def __init__(
         self,
         regret="external",
+        graph="auto",
+        max_removal_sets=32,
         L=None,
         bias=None,
         batch_size=1,
@@ -178,6 +184,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         discount=1.0,
     ):
         self.regret = regret
+        self.graph = graph
+        self.max_removal_sets = max_removal_sets
         self.L = L
         self.bias = bias
         self.batch_size = batch_size
@@ -190,23 +198,47 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def _check_classes(self, classes: np.ndarray) -> None:
         self._require_binary(classes, "a disjunction")
 
+    def _graph_name(self) -> str:
+        """The locality graph in use: ``graph`` with ``"auto"`` resolved."""
+        if self.graph == "auto":
+            return "hypercube" if self.regret == "swap" else "removal-sets"
+        return self.graph
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
+        graph = self._graph_name()
         if self.regret == "swap":
+            if graph != "hypercube":
+                raise ValueError(
+                    "regret='swap' keeps a regret per hypercube edge and runs on "
+                    f"graph='hypercube' only; got graph={self.graph!r}. Use "
+                    "graph='auto' or 'hypercube', or regret='external' for the "
+                    "removal sets."
+                )
             self._graph = HypercubeSwapRegrets(n_features, self.L, self.discount)
-        else:
+        elif graph == "hypercube":
             self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps,
                                             self.discount)
+        else:
+            self._graph = RemovalSetColoring(n_features, self.L, self.max_removal_sets,
+                                             self.n_mcmc_steps, self.discount)
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
 
     def _play_round(self, X, y, weight) -> float:
         graph = self._graph
         a = graph.sample(self._rng)
+        bias = self.round_bias(weight.sum())
         if len(self.classes_) == 1:
             # Every disjunction predicts the only class: equal utilities.
-            gains, wrong = np.zeros(graph.n_vars), 0.0
-        else:
-            gains, wrong = disjunction_round(a, X, y, weight)
-        graph.update(a, gains, self.round_bias(weight.sum()))
+            if isinstance(graph, RemovalSetColoring):
+                graph.update(a, np.zeros(graph.n_vars), np.zeros(graph.max_sets),
+                             bias)
+            else:
+                graph.update(a, np.zeros(graph.n_vars), bias)
+            return 0.0
+        if isinstance(graph, RemovalSetColoring):
+            return removal_set_round(graph, a, X, y, weight, bias)
+        gains, wrong = disjunction_round(a, X, y, weight)
+        graph.update(a, gains, bias)
         return wrong
 
     def _play_rounds(self, X, y, weight) -> float:
@@ -222,7 +254,9 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             biases = np.array([self.round_bias(rw) for rw in round_weights])
         else:  # round_bias does not depend on the round's weight
             biases = self.round_bias(0.0)
-        return play_disjunction_rounds(graph, X, y, weight, batch, biases, self._rng)
+        player = (play_removal_set_rounds if isinstance(graph, RemovalSetColoring)
+                  else play_disjunction_rounds)
+        return player(graph, X, y, weight, batch, biases, self._rng)
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
@@ -234,12 +268,11 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             return np.ones((X.shape[0], 1))
         X = X.astype(np.float64)
         mixture = self._mixture()
-        if mixture is None:
-            p = self._graph.probabilities()
-            certain = p >= 1.0
-            log_off = np.log1p(-np.where(certain, 0.0, p))
-            positive = -np.expm1(X @ log_off) + 0.0  # + 0.0: no -0. for x = 0
-            positive[X @ certain > 0] = 1.0
+        if mixture is None and isinstance(self._graph, RemovalSetColoring):
+            positive = self._graph.fire_probabilities(
+                X, [self._estimate_seed, self.n_rounds_])
+        elif mixture is None:
+            positive = disjunction_fire_probabilities(X, self._graph.probabilities())
         else:
             support, probs = mixture
             positive = ((X @ support.T.astype(np.float64)) > 0) @ probs
