@@ -225,9 +225,12 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
             if not graph.is_tracked(X[r0 + i]):
                 entering = t + i // batch_size
                 break
-        used = _bulk_rounds(graph, t, entering, drawn, batch_size, rows, per_row,
-                            active_rows, active, signed[r0:r1], has_ones[r0:r1])
-        if t + used == entering < stop:
+        used, moved = _bulk_rounds(graph, t, entering, drawn, batch_size, rows,
+                                   per_row, active_rows, active, signed[r0:r1],
+                                   has_ones[r0:r1])
+        # The entering round's action was drawn under the window's pi: valid
+        # only if no bulk round before it moved pi.
+        if not moved and t + used == entering < stop:
             lo, hi = entering * batch_size, min((entering + 1) * batch_size, m)
             removal_set_round(graph, drawn[entering - t].astype(np.uint8),
                               X[lo:hi], y[lo:hi], w[lo:hi])
@@ -244,10 +247,11 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
     """Apply rounds ``t .. end - 1`` (drawn under the current ``pi``) in bulk.
 
     Stops after the first round whose update changes a positive regret.
-    Returns the number of rounds applied (all rounds count as updates).
+    Returns the number of rounds applied (all rounds count as updates) and
+    whether the last of them changed ``pi``.
     """
     if end <= t:
-        return 0
+        return 0, False
     n_rows = min((end - t) * batch_size, len(rows))
     occupied = np.flatnonzero(graph.occupied)
     sets = graph.sets[occupied]
@@ -262,7 +266,7 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
         | covered.any(axis=1)))
     if not len(live):
         graph.table.advance(end - t)
-        return end - t
+        return end - t, False
     row_gains = _row_gains(per_row[live], rows[live], signed[live], active[live])
     row_set_gains = covered[live] * -signed[live][:, None]
     round_of = live // batch_size
@@ -294,4 +298,4 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
     full_set_gains[:, occupied] = set_gains[:n_live]
     graph.update_rounds(acts[:n_live], gains[:n_live], full_set_gains,
                         played=rounds[:n_live], n_rounds=used)
-    return used
+    return used, bool(changed.any())
