@@ -22,28 +22,47 @@ __all__ = ["LocalRegretDisjunctClassifier"]
 
 
 class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
-    """Online disjunction learner minimising local regret on the hypercube.
+    """Online disjunction learner minimising local regret.
 
     The hypotheses are the disjunctions ``x_{i1} OR ... OR x_{ik}`` over boolean
-    features, identified with ``a`` in ``{0, 1}^n``; two disjunctions are
+    features, identified with ``a`` in ``{0, 1}^n``. Two disjunctions are
     neighbours when they differ by one literal (the hypercube of the paper's
-    Example "Online Disjunct Learning"). Each round of ``batch_size`` rows the
-    learner draws a disjunction from its distribution ``pi^t``, predicts the
-    round with it (recorded as online mistakes), receives the utility "weight
-    classified correctly" of every neighbour and updates its regrets;
-    ``pi^{t+1}`` is the stationary distribution of the regret-matching chain
-    (paper, Requirement 2).
+    Example "Online Disjunct Learning"), and, with the default
+    ``graph="removal-sets"``, also when one is the other minus every literal
+    true in some negative row it misclassified (a removal set). Each round of
+    ``batch_size`` rows the learner draws a disjunction from its distribution
+    ``pi^t``, predicts the round with it (recorded as online mistakes),
+    receives the utility "weight classified correctly" of every neighbour and
+    updates its regrets; ``pi^{t+1}`` is the stationary distribution of the
+    regret-matching chain (paper, Requirement 2).
 
-    Read more in the paper (Bowling & Zinkevich, "On Local Regret", ICML 2012).
+    Read more in the :ref:`User Guide <learners_disjunct>` and the paper
+    (Bowling & Zinkevich, "On Local Regret", ICML 2012).
 
     Parameters
     ----------
     regret : {"external", "swap"}, default="external"
-        ``"external"``: (b, L, C)-colored regret matching with the admissible
-        ``2n`` colouring (one regret for "add feature k", one for "remove
-        feature k"), which bounds local external regret. ``"swap"``: (b, L)-regret
-        matching with a regret per edge, which bounds local swap regret; its
-        state grows with the number of distinct disjunctions played.
+        ``"external"``: (b, L, C)-colored regret matching (one regret for "add
+        feature k", one for "remove feature k", and one per removal set), which
+        bounds the paper's local external regret on the hypercube.
+        ``"swap"``: (b, L)-regret matching with a regret per hypercube edge,
+        which bounds local swap regret; its state grows with the number of
+        distinct disjunctions played.
+    graph : {"auto", "removal-sets", "hypercube"}, default="auto"
+        The locality graph of ``regret="external"``. ``"removal-sets"``: the
+        hypercube plus, for a pool of at most ``max_removal_sets`` sets ``S``
+        (the true features of negative rows that the played disjunction fired
+        on through two or more literals), the move "drop every literal of
+        ``S``" (:ref:`removal-sets`): the multi-literal removal the paper
+        found missing, which lets the learner unlearn literals that entered
+        on positive rows. ``"hypercube"``: the paper's algorithm, the
+        admissible ``2n`` colouring alone. ``"auto"``: ``"removal-sets"`` for
+        ``regret="external"``, ``"hypercube"`` for ``regret="swap"`` (the only
+        graph swap regret runs on).
+    max_removal_sets : int, default=32
+        Slots of the pool of removal sets (``graph="removal-sets"``). A new
+        set takes a free slot or one whose regret is at most 0; 0 slots is the
+        paper's algorithm.
     L : int or None, default=None
         Maximum level (number of literals) of a played disjunction; a move to
         level ``L + 1`` restarts at the empty disjunction. None means infinity,
@@ -112,8 +131,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     Notes
     -----
-    With ``regret="external"``, ``T`` rounds, ``Delta`` the largest round weight
-    and ``n`` features, (b, L, C)-colored regret matching with
+    With ``graph="hypercube"``, ``T`` rounds, ``Delta`` the largest round
+    weight and ``n`` features, (b, L, C)-colored regret matching with
     ``b = Delta / (L + 1)`` guarantees (paper, Theorem on the colored regret
     bound, with ``D = n`` and ``|C_L| <= 2n``)
 
@@ -125,14 +144,28 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     the first term vanishes and the distribution over disjunctions is a product
     (feature ``k`` is a literal with probability
     ``R+[k, add] / (R+[k, add] + R+[k, remove])``): draws, predictions and
-    updates cost ``O(batch_size * n_features)``. With ``regret="swap"`` the
-    guarantee is on local swap regret (paper, Theorem on local swap regret) and
-    ``pi`` is solved exactly over the disjunctions played so far.
+    updates cost ``O(batch_size * n_features)``.
 
-    Local regret is a weaker target than mistake bounds: on random disjunctions
-    Winnow2 converges faster, while on the "Winnow killer" stream Winnow2
-    fails and this learner approaches the best disjunction (paper, section
-    "Online Disjunct Learning").
+    With ``graph="removal-sets"`` (``m = max_removal_sets``) the same local
+    external regret on the hypercube stays bounded, by
+    ``Delta sqrt(2 (1 + m / n)) / sqrt(T)`` per round for ``L=None`` (the
+    paper's ``Delta sqrt(2) / sqrt(T)`` times ``sqrt(1 + m / n)``), and so does
+    the regret for not having dropped each tracked removal set, counted from
+    its entry into the pool. The colouring is not admissible for the enlarged
+    graph, so no local external bound towards a target is claimed there
+    (:ref:`removal-sets-guarantee`). With ``L=None`` ``pi`` is sampled exactly
+    (independent Poisson clocks per feature and per set); predictions average
+    the exact firing probability over 512 seeded draws of the sets' clocks.
+
+    With ``regret="swap"`` the guarantee is on local swap regret (paper,
+    Theorem on local swap regret) and ``pi`` is solved exactly over the
+    disjunctions played so far.
+
+    On random disjunctions the paper's algorithm (``graph="hypercube"``) keeps
+    literals that entered on positive rows and Winnow2 converges faster; on
+    the "Winnow killer" stream Winnow2 fails and local regret approaches the
+    best disjunction (paper, section "Online Disjunct Learning"). The removal
+    sets do both (``benchmarks/bench_disjunct_learning.py``).
 
     A single class in ``classes`` is allowed: every disjunction then predicts
     it, and the learner only records rounds.
@@ -140,7 +173,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     ``predict``, ``predict_proba`` and ``decision_function`` use ``pi`` (not a
     random draw) and are deterministic; ``decision_function`` is
     ``P(classes_[1]) - P(classes_[0])``. With ``regret="external"`` and
-    ``L < n_features`` they use a seeded Monte Carlo estimate of ``pi``.
+    ``L < n_features`` they use a seeded Monte Carlo estimate of ``pi``, and
+    with removal sets that ring, a seeded average over their clocks.
 
     Examples
     --------

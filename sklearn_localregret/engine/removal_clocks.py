@@ -4,7 +4,7 @@ The colouring: every site ``k`` (a bit) has the two colours "set bit ``k`` to
 ``x``" with rates ``w[k, x]`` (the colours' ``Rtilde+``), and every *group*
 ``j`` (a set ``G_j`` of sites) has one colour "set every bit of ``G_j`` to 0"
 with rate ``r_j``, an edge out of every vertex with a bit of ``G_j`` set
-(:ref:`engine-removal-clocks`). Its chain is a set of independent Poisson
+(:ref:`removal-sets-sampler`). Its chain is a set of independent Poisson
 clocks:
 
 * a site clock of rate ``W_k = w[k, 0] + w[k, 1]`` redraws bit ``k``, 1 with
@@ -213,17 +213,21 @@ def draw(rate_off: np.ndarray, rate_on: np.ndarray, members: np.ndarray,
     total = np.asarray(rate_off, dtype=float) + rate_on
     site_uniforms = np.asarray(site_uniforms)
     bits = site_uniforms * total < rate_on
-    rows, sites = np.nonzero(np.atleast_2d(bits))
-    ringing = np.flatnonzero(np.asarray(group_rates) > 0)
-    if not len(rows) or not len(ringing):
+    group_rates = np.asarray(group_rates)
+    ringing = np.flatnonzero(group_rates > 0)
+    if not len(ringing) or not bits.any():
         return bits
-    held = np.asarray(members)[ringing][:, sites].T.astype(bool)  # (set, group)
-    times = group_clock_times(np.asarray(group_rates)[ringing],
-                              np.atleast_2d(group_uniforms)[rows][:, ringing])
-    latest = np.where(held, times, np.inf).min(axis=1)
+    members = np.asarray(members)[ringing].astype(bool)
+    out = np.atleast_2d(bits).copy()
+    # Only the set bits that a ringing group holds can be cleared.
+    rows, sites = np.nonzero(out & members.any(axis=0))
+    if not len(rows):
+        return bits
+    times = group_clock_times(group_rates[ringing],
+                              np.atleast_2d(group_uniforms)[:, ringing])
+    latest = np.where(members[:, sites].T, times[rows], np.inf).min(axis=1)
     keep = (np.atleast_2d(site_uniforms)[rows, sites] * total[sites]
             < rate_on[sites] * _fresh_fraction(total[sites], latest))
-    out = np.atleast_2d(bits).copy()
     out[rows[~keep], sites[~keep]] = False
     return out.reshape(bits.shape)
 

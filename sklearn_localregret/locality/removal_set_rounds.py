@@ -219,12 +219,16 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
         active_rows = rows * per_row
         active = active_rows.sum(axis=1)
         # The first round in which a set would enter the pool ends the window;
-        # it is played by removal_set_round (the pool changes there).
+        # it is played by removal_set_round (the pool changes there). A full
+        # pool whose slots all ring takes no set (and a slot stops ringing
+        # only through a change of pi, which ends the bulk rounds anyway).
         entering = stop
-        for i in np.flatnonzero(~positive[r0:r1] & (w[r0:r1] > 0) & (active >= 2)):
-            if not graph.is_tracked(X[r0 + i]):
-                entering = t + i // batch_size
-                break
+        if graph.can_take_a_set():
+            for i in np.flatnonzero(~positive[r0:r1] & (w[r0:r1] > 0)
+                                    & (active >= 2)):
+                if not graph.is_tracked(X[r0 + i]):
+                    entering = t + i // batch_size
+                    break
         used, moved = _bulk_rounds(graph, t, entering, drawn, batch_size, rows,
                                    per_row, active_rows, active, signed[r0:r1],
                                    has_ones[r0:r1])

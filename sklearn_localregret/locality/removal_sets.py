@@ -309,6 +309,13 @@ class RemovalSetColoring(_HypercubeGraph):
         """Whether the removal set of this 0/1 ``uint8`` row is in the pool."""
         return row.tobytes() in self._slot_of
 
+    def can_take_a_set(self) -> bool:
+        """Whether :meth:`track` would let a new set in: a free slot, or one
+        whose regret is at most 0."""
+        return bool(self.max_sets) and (
+            not self.occupied.all()
+            or bool(np.any(self.table.rates[self.n_vars:, 0] <= 0)))
+
     def track(self, rows: np.ndarray) -> list[int]:
         """Let the removal sets of these 0/1 ``uint8`` rows enter the pool.
 
