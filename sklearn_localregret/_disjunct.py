@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
@@ -15,33 +15,54 @@ from .locality.hypercube import (
     disjunction_round,
     play_disjunction_rounds,
 )
+from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
+from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
 
 class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
-    """Online disjunction learner minimising local regret on the hypercube.
+    """Online disjunction learner minimising local regret.
 
     The hypotheses are the disjunctions ``x_{i1} OR ... OR x_{ik}`` over boolean
-    features, identified with ``a`` in ``{0, 1}^n``; two disjunctions are
+    features, identified with ``a`` in ``{0, 1}^n``. Two disjunctions are
     neighbours when they differ by one literal (the hypercube of the paper's
-    Example "Online Disjunct Learning"). Each round of ``batch_size`` rows the
-    learner draws a disjunction from its distribution ``pi^t``, predicts the
-    round with it (recorded as online mistakes), receives the utility "weight
-    classified correctly" of every neighbour and updates its regrets;
-    ``pi^{t+1}`` is the stationary distribution of the regret-matching chain
-    (paper, Requirement 2).
+    Example "Online Disjunct Learning"), and, with the default
+    ``graph="removal-sets"``, also when one is the other minus every literal
+    true in some negative row it misclassified (a removal set). Each round of
+    ``batch_size`` rows the learner draws a disjunction from its distribution
+    ``pi^t``, predicts the round with it (recorded as online mistakes),
+    receives the utility "weight classified correctly" of every neighbour and
+    updates its regrets; ``pi^{t+1}`` is the stationary distribution of the
+    regret-matching chain (paper, Requirement 2).
 
-    Read more in the paper (Bowling & Zinkevich, "On Local Regret", ICML 2012).
+    Read more in the :ref:`User Guide <learners_disjunct>` and the paper
+    (Bowling & Zinkevich, "On Local Regret", ICML 2012).
 
     Parameters
     ----------
     regret : {"external", "swap"}, default="external"
-        ``"external"``: (b, L, C)-colored regret matching with the admissible
-        ``2n`` colouring (one regret for "add feature k", one for "remove
-        feature k"), which bounds local external regret. ``"swap"``: (b, L)-regret
-        matching with a regret per edge, which bounds local swap regret; its
-        state grows with the number of distinct disjunctions played.
+        ``"external"``: (b, L, C)-colored regret matching (one regret for "add
+        feature k", one for "remove feature k", and one per removal set), which
+        bounds the paper's local external regret on the hypercube.
+        ``"swap"``: (b, L)-regret matching with a regret per hypercube edge,
+        which bounds local swap regret; its state grows with the number of
+        distinct disjunctions played.
+    graph : {"auto", "removal-sets", "hypercube"}, default="auto"
+        The locality graph of ``regret="external"``. ``"removal-sets"``: the
+        hypercube plus, for a pool of at most ``max_removal_sets`` sets ``S``
+        (the true features of negative rows that the played disjunction fired
+        on through two or more literals), the move "drop every literal of
+        ``S``" (:ref:`removal-sets`): the multi-literal removal the paper
+        found missing, which lets the learner unlearn literals that entered
+        on positive rows. ``"hypercube"``: the paper's algorithm, the
+        admissible ``2n`` colouring alone. ``"auto"``: ``"removal-sets"`` for
+        ``regret="external"``, ``"hypercube"`` for ``regret="swap"`` (the only
+        graph swap regret runs on).
+    max_removal_sets : int, default=32
+        Slots of the pool of removal sets (``graph="removal-sets"``). A new
+        set takes a free slot or one whose regret is at most 0; 0 slots is the
+        paper's algorithm.
     L : int or None, default=None
         Maximum level (number of literals) of a played disjunction; a move to
         level ``L + 1`` restarts at the empty disjunction. None means infinity,
@@ -110,8 +131,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     Notes
     -----
-    With ``regret="external"``, ``T`` rounds, ``Delta`` the largest round weight
-    and ``n`` features, (b, L, C)-colored regret matching with
+    With ``graph="hypercube"``, ``T`` rounds, ``Delta`` the largest round
+    weight and ``n`` features, (b, L, C)-colored regret matching with
     ``b = Delta / (L + 1)`` guarantees (paper, Theorem on the colored regret
     bound, with ``D = n`` and ``|C_L| <= 2n``)
 
@@ -123,14 +144,28 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     the first term vanishes and the distribution over disjunctions is a product
     (feature ``k`` is a literal with probability
     ``R+[k, add] / (R+[k, add] + R+[k, remove])``): draws, predictions and
-    updates cost ``O(batch_size * n_features)``. With ``regret="swap"`` the
-    guarantee is on local swap regret (paper, Theorem on local swap regret) and
-    ``pi`` is solved exactly over the disjunctions played so far.
+    updates cost ``O(batch_size * n_features)``.
 
-    Local regret is a weaker target than mistake bounds: on random disjunctions
-    Winnow2 converges faster, while on the "Winnow killer" stream Winnow2
-    fails and this learner approaches the best disjunction (paper, section
-    "Online Disjunct Learning").
+    With ``graph="removal-sets"`` (``m = max_removal_sets``) the same local
+    external regret on the hypercube stays bounded, by
+    ``Delta sqrt(2 (1 + m / n)) / sqrt(T)`` per round for ``L=None`` (the
+    paper's ``Delta sqrt(2) / sqrt(T)`` times ``sqrt(1 + m / n)``), and so does
+    the regret for not having dropped each tracked removal set, counted from
+    its entry into the pool. The colouring is not admissible for the enlarged
+    graph, so no local external bound towards a target is claimed there
+    (:ref:`removal-sets-guarantee`). With ``L=None`` ``pi`` is sampled exactly
+    (independent Poisson clocks per feature and per set); predictions average
+    the exact firing probability over 512 seeded draws of the sets' clocks.
+
+    With ``regret="swap"`` the guarantee is on local swap regret (paper,
+    Theorem on local swap regret) and ``pi`` is solved exactly over the
+    disjunctions played so far.
+
+    On random disjunctions the paper's algorithm (``graph="hypercube"``) keeps
+    literals that entered on positive rows and Winnow2 converges faster; on
+    the "Winnow killer" stream Winnow2 fails and local regret approaches the
+    best disjunction (paper, section "Online Disjunct Learning"). The removal
+    sets do both (``benchmarks/bench_disjunct_learning.py``).
 
     A single class in ``classes`` is allowed: every disjunction then predicts
     it, and the learner only records rounds.
@@ -138,7 +173,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     ``predict``, ``predict_proba`` and ``decision_function`` use ``pi`` (not a
     random draw) and are deterministic; ``decision_function`` is
     ``P(classes_[1]) - P(classes_[0])``. With ``regret="external"`` and
-    ``L < n_features`` they use a seeded Monte Carlo estimate of ``pi``.
+    ``L < n_features`` they use a seeded Monte Carlo estimate of ``pi``, and
+    with removal sets that ring, a seeded average over their clocks.
 
     Examples
     --------
@@ -161,6 +197,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,
+        "graph": [StrOptions({"auto", "removal-sets", "hypercube"})],
+        "max_removal_sets": [Interval(Integral, 0, None, closed="left")],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "binarize": [Real, None],
     }
@@ -168,6 +206,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def __init__(
         self,
         regret="external",
+        graph="auto",
+        max_removal_sets=32,
         L=None,
         bias=None,
         batch_size=1,
@@ -178,6 +218,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         discount=1.0,
     ):
         self.regret = regret
+        self.graph = graph
+        self.max_removal_sets = max_removal_sets
         self.L = L
         self.bias = bias
         self.batch_size = batch_size
@@ -190,23 +232,47 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def _check_classes(self, classes: np.ndarray) -> None:
         self._require_binary(classes, "a disjunction")
 
+    def _graph_name(self) -> str:
+        """The locality graph in use: ``graph`` with ``"auto"`` resolved."""
+        if self.graph == "auto":
+            return "hypercube" if self.regret == "swap" else "removal-sets"
+        return self.graph
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
+        graph = self._graph_name()
         if self.regret == "swap":
+            if graph != "hypercube":
+                raise ValueError(
+                    "regret='swap' keeps a regret per hypercube edge and runs on "
+                    f"graph='hypercube' only; got graph={self.graph!r}. Use "
+                    "graph='auto' or 'hypercube', or regret='external' for the "
+                    "removal sets."
+                )
             self._graph = HypercubeSwapRegrets(n_features, self.L, self.discount)
-        else:
+        elif graph == "hypercube":
             self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps,
                                             self.discount)
+        else:
+            self._graph = RemovalSetColoring(n_features, self.L, self.max_removal_sets,
+                                             self.n_mcmc_steps, self.discount)
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
 
     def _play_round(self, X, y, weight) -> float:
         graph = self._graph
         a = graph.sample(self._rng)
+        bias = self.round_bias(weight.sum())
         if len(self.classes_) == 1:
             # Every disjunction predicts the only class: equal utilities.
-            gains, wrong = np.zeros(graph.n_vars), 0.0
-        else:
-            gains, wrong = disjunction_round(a, X, y, weight)
-        graph.update(a, gains, self.round_bias(weight.sum()))
+            if isinstance(graph, RemovalSetColoring):
+                graph.update(a, np.zeros(graph.n_vars), np.zeros(graph.max_sets),
+                             bias)
+            else:
+                graph.update(a, np.zeros(graph.n_vars), bias)
+            return 0.0
+        if isinstance(graph, RemovalSetColoring):
+            return removal_set_round(graph, a, X, y, weight, bias)
+        gains, wrong = disjunction_round(a, X, y, weight)
+        graph.update(a, gains, bias)
         return wrong
 
     def _play_rounds(self, X, y, weight) -> float:
@@ -222,7 +288,9 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             biases = np.array([self.round_bias(rw) for rw in round_weights])
         else:  # round_bias does not depend on the round's weight
             biases = self.round_bias(0.0)
-        return play_disjunction_rounds(graph, X, y, weight, batch, biases, self._rng)
+        player = (play_removal_set_rounds if isinstance(graph, RemovalSetColoring)
+                  else play_disjunction_rounds)
+        return player(graph, X, y, weight, batch, biases, self._rng)
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
@@ -234,12 +302,11 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             return np.ones((X.shape[0], 1))
         X = X.astype(np.float64)
         mixture = self._mixture()
-        if mixture is None:
-            p = self._graph.probabilities()
-            certain = p >= 1.0
-            log_off = np.log1p(-np.where(certain, 0.0, p))
-            positive = -np.expm1(X @ log_off) + 0.0  # + 0.0: no -0. for x = 0
-            positive[X @ certain > 0] = 1.0
+        if mixture is None and isinstance(self._graph, RemovalSetColoring):
+            positive = self._graph.fire_probabilities(
+                X, [self._estimate_seed, self.n_rounds_])
+        elif mixture is None:
+            positive = disjunction_fire_probabilities(X, self._graph.probabilities())
         else:
             support, probs = mixture
             positive = ((X @ support.T.astype(np.float64)) > 0) @ probs

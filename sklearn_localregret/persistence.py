@@ -33,6 +33,7 @@ from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
 from .locality.recent_rows import RecentRows
+from .locality.removal_sets import PoolRegretTable, RemovalSetColoring
 from .locality.tree_coloring import TreeColoring, TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
@@ -59,6 +60,8 @@ _OUR_TYPES = (
     UniformizedChainSampler,
     HypercubeColoring,
     HypercubeSwapRegrets,
+    RemovalSetColoring,
+    PoolRegretTable,
     TreeColoring,
     TreeRateGraph,
     RecentRows,

@@ -24,11 +24,18 @@ from sklearn_localregret.baselines import Winnow2Classifier
 
 # -- the common checks ------------------------------------------------------
 
-# No check is expected to fail for LocalRegretDisjunctClassifier: its
-# hypothesis class cannot reach check_classifiers_train's 0.83 on the checks'
-# data, which its poor_score tag says (see __sklearn_tags__), and every other
-# assertion of that check runs.
-DISJUNCT_EXPECTED_FAILED = {}
+# LocalRegretDisjunctClassifier: its hypothesis class cannot reach
+# check_classifiers_train's 0.83 on the checks' data, which its poor_score tag
+# says (see __sklearn_tags__), and every other assertion of that check runs.
+# Weights are not repetitions for an online learner (as for the tree learner
+# below): a row of weight 2 is one round, the repeated row two, and the plays
+# in between differ. The paper's graph happened to end at the same 0/1
+# probabilities on the checks' data; with the removal sets (the default) a
+# set may ring after one fit and not after the other.
+DISJUNCT_EXPECTED_FAILED = {
+    "check_sample_weight_equivalence_on_dense_data": "online: order dependent",
+    "check_sample_weight_equivalence_on_sparse_data": "online: order dependent",
+}
 
 # LocalRegretTreeClassifier: fitting with weights is not equivalent to
 # repeating rows for an online learner: the rounds (and the order they come in)

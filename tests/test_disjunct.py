@@ -29,8 +29,9 @@ def late_error(clf, X, y, warmup):
     return (clf.n_online_mistakes_ - before) / (len(y) - warmup)
 
 
-@pytest.mark.parametrize("regret", ["external", "swap"])
-def test_winnow_killer(regret):
+@pytest.mark.parametrize("params", [{"regret": "external"}, {"regret": "swap"},
+                                    {"graph": "hypercube"}])
+def test_winnow_killer(params):
     """Local regret approaches the best disjunction's 1/21; Winnow2 does not.
 
     Over the last 1000 rows the best disjunction (all literals) errs on the
@@ -39,7 +40,7 @@ def test_winnow_killer(regret):
     this implementation play that disjunction after a few dozen rounds.
     """
     X, y = winnow_killer(seed=1)
-    error = late_error(LocalRegretDisjunctClassifier(regret=regret, random_state=0),
+    error = late_error(LocalRegretDisjunctClassifier(random_state=0, **params),
                        X, y, 1000)
     assert error < 0.075
     winnow_error = late_error(Winnow2Classifier(), X, y, 1000)
@@ -125,6 +126,8 @@ def test_single_class_is_always_predicted():
 @pytest.mark.parametrize("params", [{"regret": "external"},
                                     {"regret": "external", "L": 2},
                                     {"regret": "external", "L": 10},
+                                    {"graph": "hypercube"},
+                                    {"graph": "hypercube", "L": 2},
                                     {"regret": "swap", "L": 3}])
 def test_partial_fit_in_chunks_equals_fit(params):
     X, y = winnow_killer(n=6, n_rounds=240, seed=4)
@@ -191,7 +194,8 @@ def test_decision_function_agrees_with_predict():
 
 def test_product_probability_formula():
     X, y = winnow_killer(n=5, n_rounds=100, seed=9)
-    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, 1 - y)
+    clf = LocalRegretDisjunctClassifier(graph="hypercube", random_state=0)
+    clf.fit(X, 1 - y)
     p = clf.feature_probabilities_
     probe = np.array([[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 1]])
     expected = [1 - np.prod(1 - p[row == 1]) for row in probe]
@@ -260,3 +264,93 @@ def test_bias_default_follows_the_paper():
     table = clf._graph.table
     gap = table.unbiased.sum() - table.biased.sum()
     assert gap == pytest.approx(4 * clf.n_rounds_ * 10.0 / 10)
+
+
+# -- the locality graph: removal sets (default) and the paper's hypercube ------
+
+
+def test_graph_parameter():
+    X, y = winnow_killer(n=5, n_rounds=50, seed=10)
+    default = LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
+    assert type(default._graph).__name__ == "RemovalSetColoring"
+    assert default._graph.max_sets == 32
+    paper = LocalRegretDisjunctClassifier(graph="hypercube").fit(X, y)
+    assert type(paper._graph).__name__ == "HypercubeColoring"
+    swap = LocalRegretDisjunctClassifier(regret="swap").fit(X, y)
+    assert type(swap._graph).__name__ == "HypercubeSwapRegrets"
+    with pytest.raises(ValueError, match="graph='hypercube' only"):
+        LocalRegretDisjunctClassifier(regret="swap", graph="removal-sets").fit(X, y)
+    with pytest.raises(ValueError, match="'graph' parameter"):
+        LocalRegretDisjunctClassifier(graph="cube").fit(X, y)
+    with pytest.raises(ValueError, match="'max_removal_sets' parameter"):
+        LocalRegretDisjunctClassifier(max_removal_sets=-1).fit(X, y)
+
+
+@pytest.mark.parametrize("batch_size", [1, 4])
+def test_no_removal_sets_is_the_papers_algorithm(batch_size):
+    """``max_removal_sets=0``: the same plays and regrets as graph="hypercube"."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, size=(800, 7))
+    y = (X[:, 2] | X[:, 5]) ^ (rng.random(800) < 0.1)
+    empty = LocalRegretDisjunctClassifier(max_removal_sets=0, batch_size=batch_size,
+                                          random_state=3).fit(X, y)
+    paper = LocalRegretDisjunctClassifier(graph="hypercube", batch_size=batch_size,
+                                          random_state=3).fit(X, y)
+    assert empty.n_online_mistakes_ == paper.n_online_mistakes_
+    np.testing.assert_array_equal(empty._graph.table.biased, paper._graph.table.biased)
+    np.testing.assert_array_equal(empty.predict_proba(X), paper.predict_proba(X))
+
+
+def test_removal_sets_learn_mushroom():
+    """The issue's case: on mushroom one-hot the paper's algorithm is at
+    chance and the removal sets learn the poisonous disjunction.
+
+    3,000 training rows (drawn with replacement), 2,000 test rows: the
+    benchmark (15,000 rows, 10 draws) measures 0.002 test error; 0.02 is
+    the goal of issue 17. The paper's algorithm stays near 0.5.
+    """
+    from sklearn_localregret.datasets import load_mushroom
+
+    X, y = load_mushroom(return_X_y=True, one_hot=True, as_frame=True)
+    idx = np.random.default_rng(0).integers(0, len(y), 5000)
+    X, y = X.iloc[idx], np.asarray(y)[idx]
+    train, test = slice(0, 3000), slice(3000, None)
+    clf = LocalRegretDisjunctClassifier(random_state=0).fit(X[train], y[train])
+    assert clf.classes_[1] == "p"
+    assert np.mean(clf.predict(X[test]) != y[test]) <= 0.02
+    assert clf.online_error_ <= 0.05
+    assert 0 < clf._graph.n_sets_tracked
+    # Foul odor alone marks 2,160 of the 3,916 poisonous mushrooms and no
+    # edible one; the other literals may be redundant, never wrong.
+    assert "odor=f" in clf.disjunction()
+    edible = X[train][y[train] == "e"]
+    assert not edible[clf.disjunction()].to_numpy().any()
+    paper = LocalRegretDisjunctClassifier(graph="hypercube", random_state=0)
+    assert np.mean(paper.fit(X[train], y[train]).predict(X[test]) != y[test]) > 0.3
+
+
+def test_removal_set_probabilities_follow_the_draws():
+    """predict_proba is P(a drawn disjunction fires); the marginals are exact.
+
+    Checked against 20,000 draws of the learner's own sampler: each
+    frequency is within 5 standard deviations (0.018) plus the 512-clock
+    Monte Carlo error of the prediction (Hoeffding, 0.11 at 1e-6) -- the
+    engine tests check the same things against enumeration; this one checks
+    that the estimator reads the right graph.
+    """
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 2, size=(150, 6))
+    y = X[:, 0] | X[:, 3] | X[:, 4]
+    clf = LocalRegretDisjunctClassifier(max_removal_sets=2, random_state=0).fit(X, y)
+    graph = clf._graph
+    # Two removal sets with regret, on top of what was learnt.
+    graph.track(np.array([[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 1, 1]], dtype=np.uint8))
+    scale = graph.table.biased[:, 1].max()
+    graph.update(np.ones(6, dtype=np.uint8), np.zeros(6), np.array([0.5, 2.0]) * scale)
+    assert np.all(graph.set_regrets() > 0)
+    draws = np.array([graph.sample(rng) for _ in range(20_000)])
+    probe = np.vstack([np.eye(6, dtype=int), np.ones((1, 6), dtype=int)])
+    fired = ((probe @ draws.T) > 0).mean(axis=1)
+    np.testing.assert_allclose(clf.predict_proba(probe)[:, 1], fired, atol=0.13)
+    np.testing.assert_allclose(clf.feature_probabilities_, draws.mean(axis=0),
+                               atol=5 * 0.5 / np.sqrt(20_000))

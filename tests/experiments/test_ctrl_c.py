@@ -35,7 +35,7 @@ def test_ctrl_c_with_busy_workers_stops_cleanly(tmp_path):
         # would print a traceback.
         while chunk := job.stderr.read(1):
             err.append(chunk)
-            if "1/80 tasks" in "".join(err[-200:]):
+            if "1/120 tasks" in "".join(err[-200:]):
                 started.set()
         started.set()
 

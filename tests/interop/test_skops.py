@@ -21,13 +21,18 @@ from sklearn_localregret.persistence import trusted_types  # noqa: E402
 
 N_FEATURES = 6
 
-# Every sampler the engine has is somewhere in here: product sites (disjunct
-# external), the hypercube MCMC (disjunct external with L < n), the finite
-# chain (swap), the hierarchical tree sampler and its MCMC fallback (tree).
+# Every sampler the engine has is somewhere in here: the removal-set clocks
+# (disjunct external), product sites (disjunct hypercube), the MCMC (disjunct
+# external with L < n), the finite chain (swap), the hierarchical tree sampler
+# and its MCMC fallback (tree).
 CLASSIFIERS = {
     "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
     "disjunct-external-L2": lambda: LocalRegretDisjunctClassifier(
         L=2, n_mcmc_steps=20, random_state=0),
+    "disjunct-hypercube": lambda: LocalRegretDisjunctClassifier(
+        graph="hypercube", random_state=0),
+    "disjunct-hypercube-L2": lambda: LocalRegretDisjunctClassifier(
+        graph="hypercube", L=2, n_mcmc_steps=20, random_state=0),
     "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
         regret="swap", random_state=0),
     "disjunct-swap-L2": lambda: LocalRegretDisjunctClassifier(
