@@ -28,6 +28,7 @@ row and recomputed only when the row's version changes.
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -87,6 +88,9 @@ class HierarchicalLabels:
         self._children: dict[int, list] = {}
         self._indexed = 0  # table rows already in _children
         self._orphans: dict = {}  # parent key -> rows waiting for that parent
+        # Concurrent predictions may index new rows at once: one at a time, or
+        # a child would be listed twice and counted twice.
+        self._indexing = threading.Lock()
 
     # The cache is derived from the table: not saved.
     def __getstate__(self):
@@ -182,6 +186,10 @@ class HierarchicalLabels:
         table = self.table
         if self._indexed == table.n_rows:
             return
+        with self._indexing:
+            self._index_rows(table)
+
+    def _index_rows(self, table: StumpRegretTable) -> None:
         keys = table.keys()
         for row in range(self._indexed, len(keys)):
             key = keys[row]

@@ -160,3 +160,19 @@ def test_pickle_keeps_no_cache():
     assert restored._sites == {}  # derived state is not saved
     np.testing.assert_array_equal(restored.probabilities(X), before)
     assert len(pickle.dumps(labels)) == len(pickle.dumps(HierarchicalLabels(table)))
+
+
+def test_concurrent_first_predictions_agree():
+    # Threads predicting at once on a table the object has never indexed must
+    # each index it once between them (a child listed twice counts twice).
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = many_tests_table(7)
+    X = np.random.default_rng(1).random((64, table.n_tests)) < 0.5
+    expected = HierarchicalLabels(table).probabilities(X)
+    for _ in range(5):
+        labels = HierarchicalLabels(table)
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda _: labels.probabilities(X), range(8)))
+        for got in results:
+            np.testing.assert_array_equal(got, expected)
