@@ -206,6 +206,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def __init__(
         self,
         regret="external",
+        *,
         graph="auto",
         max_removal_sets=32,
         L=None,
@@ -214,7 +215,6 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         binarize=0.0,
         n_mcmc_steps=200,
         random_state=None,
-        *,
         discount=1.0,
     ):
         self.regret = regret

@@ -354,3 +354,9 @@ def test_removal_set_probabilities_follow_the_draws():
     np.testing.assert_allclose(clf.predict_proba(probe)[:, 1], fired, atol=0.13)
     np.testing.assert_allclose(clf.feature_probabilities_, draws.mean(axis=0),
                                atol=5 * 0.5 / np.sqrt(20_000))
+
+
+def test_options_after_regret_are_keyword_only():
+    LocalRegretDisjunctClassifier("swap", L=2)  # regret may be positional
+    with pytest.raises(TypeError):
+        LocalRegretDisjunctClassifier("external", "hypercube")
