@@ -153,7 +153,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     the regret for not having dropped each tracked removal set, counted from
     its entry into the pool. The colouring is not admissible for the enlarged
     graph, so no local external bound towards a target is claimed there
-    (:ref:`removal-sets-guarantee`). With ``L=None`` ``pi`` is sampled exactly
+    (:ref:`the guarantee with removal sets <removal-sets-guarantee>`). With
+    ``L=None`` ``pi`` is sampled exactly
     (independent Poisson clocks per feature and per set); predictions average
     the exact firing probability over 512 seeded draws of the sets' clocks.
 

@@ -4,8 +4,8 @@ The colouring: every site ``k`` (a bit) has the two colours "set bit ``k`` to
 ``x``" with rates ``w[k, x]`` (the colours' ``Rtilde+``), and every *group*
 ``j`` (a set ``G_j`` of sites) has one colour "set every bit of ``G_j`` to 0"
 with rate ``r_j``, an edge out of every vertex with a bit of ``G_j`` set
-(:ref:`removal-sets-sampler`). Its chain is a set of independent Poisson
-clocks:
+(:ref:`exact sampling with removal sets <removal-sets-sampler>`). Its chain
+is a set of independent Poisson clocks:
 
 * a site clock of rate ``W_k = w[k, 0] + w[k, 1]`` redraws bit ``k``, 1 with
   probability ``w[k, 1] / W_k`` (a redraw of the current bit changes nothing);

@@ -13,7 +13,7 @@ Before the gains are computed, every negative row that ``a`` fires through two
 or more literals lets its true features enter the pool as a removal set
 (:meth:`RemovalSetColoring.track`); an entering colour is updated from this
 round on, which keeps the guarantee (its regret before was zero,
-:ref:`removal-sets-guarantee`).
+:ref:`the guarantee with removal sets <removal-sets-guarantee>`).
 
 :func:`removal_set_round` is the definition; :func:`play_removal_set_rounds`
 plays a block of rounds state for state as it would, faster.

@@ -14,7 +14,8 @@ the slot of the set with the lowest regret, if that regret is not positive
 (a colour at or below zero has no rate, so ``pi`` does not change); otherwise
 it is not tracked.
 
-The guarantee (:ref:`removal-sets-guarantee`): colored regret matching bounds
+The guarantee (:ref:`the guarantee with removal sets
+<removal-sets-guarantee>`): colored regret matching bounds
 the regret of every colour tracked, counted from its entry, hence both the
 paper's local external regret on the hypercube and, for every tracked set, the
 regret for not having dropped it. The colouring is not admissible for the
