@@ -38,6 +38,10 @@ import time
 from contextlib import contextmanager
 
 import numpy as np
+
+# The same planted 3-SAT stream as bench_maxsat (this folder is on sys.path
+# when a script of it runs).
+from bench_maxsat import planted_stream
 from sklearn.datasets import make_classification
 from sklearn.linear_model import SGDClassifier
 
@@ -290,16 +294,6 @@ def disjunct_section(n_rows: int, seed: int) -> None:
 # -- 5. OnlineMaxSAT ------------------------------------------------------------
 
 
-def planted_stream(n: int, n_rounds: int, seed: int) -> list[list[int]]:
-    rng = np.random.default_rng(seed)
-    planted = rng.integers(0, 2, n).astype(bool)
-    clauses = []
-    while len(clauses) < int(4.26 * n):
-        variables = rng.choice(n, 3, replace=False)
-        literals = (variables + 1) * (2 * rng.integers(0, 2, 3) - 1)
-        if np.any((literals > 0) == planted[variables]):
-            clauses.append([int(lit) for lit in literals])
-    return [clauses[i] for i in rng.integers(0, len(clauses), n_rounds)]
 
 
 @contextmanager
