@@ -24,11 +24,11 @@ from ._maxsat import OnlineMaxSAT
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .datasets._base import _boolean_feature_name
+from .engine import DiscountClock, RegretTable
 from .engine.finite_chain import FiniteChainSampler
 from .engine.hierarchical_labels import HierarchicalLabels
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
-from .engine.regret_table import DiscountClock, RegretTable
 from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets

@@ -6,7 +6,8 @@ stationary distribution ``pi^t`` (Requirement 2); it knows nothing of ``X``,
 map actions and utilities onto it.
 
 * :class:`RegretTable` -- biased and unbiased regret per colour, discounted
-  lazily through one global scale (:class:`DiscountClock`).
+  lazily through one global scale (:class:`DiscountClock`); rows by key, their
+  versions and the clock come from :class:`KeyedRows`.
 * :class:`StumpRegretTable` -- the same for leaf and stump colours, factored
   (decision trees: ``O(n_tests * K)`` numbers per site).
 * :func:`site_distributions`, :func:`sample_product` -- product sites (exact).
@@ -16,9 +17,11 @@ map actions and utilities onto it.
 * :class:`UniformizedChainSampler` -- colored regrets, finite ``L`` (MCMC).
 """
 
+from .discount_clock import DiscountClock
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
 from .hierarchical_labels import HierarchicalLabels
 from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
+from .keyed_rows import KeyedRows
 from .mcmc import UniformizedChainSampler
 from .product_sampler import (
     binary_site_probabilities,
@@ -26,7 +29,7 @@ from .product_sampler import (
     site_distributions,
 )
 from .rate_graph import RateGraph
-from .regret_table import DiscountClock, RegretTable
+from .regret_table import RegretTable
 from .stump_table import StumpRegretTable, positive_pair_marginals, positive_pair_sums
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "FiniteChainSampler",
     "HierarchicalLabels",
     "HierarchicalSampler",
+    "KeyedRows",
     "RateGraph",
     "RegretTable",
     "StumpRegretTable",

@@ -20,80 +20,16 @@ the stored ``Q`` (:attr:`RegretTable.rates`); the true regrets are ``Q / s``
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable
 
 import numpy as np
 
+from .discount_clock import DiscountClock
+from .keyed_rows import KeyedRows
+
 __all__ = ["RegretTable", "DiscountClock"]
 
-# The scale at which the stored regrets are brought back to true size.
-RENORMALIZE_AT = 1e100
 
-
-class DiscountClock:
-    """Rounds, and the global scale ``lambda^-t`` of a discounted regret table.
-
-    Shared by :class:`RegretTable` and
-    :class:`~sklearn_localregret.engine.StumpRegretTable`: the owner of the
-    round counter of a table, and of its effective number of rounds
-    ``sum_{s <= t} lambda^(t - s)`` (``t`` when ``lambda = 1``).
-
-    Parameters
-    ----------
-    discount : float, default=1.0
-        ``lambda`` in (0, 1].
-
-    Examples
-    --------
-    >>> clock = DiscountClock(0.5)
-    >>> clock.tick(3), clock.n_rounds, clock.scale, clock.effective_rounds
-    (False, 3, 8.0, 1.75)
-    """
-
-    def __init__(self, discount: float = 1.0):
-        discount = float(discount)
-        if not 0.0 < discount <= 1.0:
-            raise ValueError(f"discount must be in (0, 1]; got {discount!r}.")
-        self.discount = discount
-        self.scale = 1.0
-        self.n_rounds = 0
-        self.n_resets = 0  # renormalisations: caches of stored rates go stale
-
-    @property
-    def effective_rounds(self) -> float:
-        """``sum_{s=1}^{t} lambda^(t - s)``: the weight of the rounds so far."""
-        if self.discount == 1.0:
-            return float(self.n_rounds)
-        return float(-np.expm1(self.n_rounds * np.log(self.discount))
-                     / (1 - self.discount))
-
-    def scales(self, n: int) -> np.ndarray:
-        """The scales of the next ``n`` rounds (``scale / lambda^k``, k = 1..n)."""
-        if self.discount == 1.0:
-            return np.full(n, self.scale)
-        return self.scale * self.discount ** -np.arange(1, n + 1, dtype=float)
-
-    def needs_renormalizing(self, n: int = 1) -> bool:
-        """Whether ``n`` more rounds would take the scale past ``RENORMALIZE_AT``."""
-        return self.discount != 1.0 and self.scale * self.discount**-n > RENORMALIZE_AT
-
-    def tick(self, n: int = 1) -> bool:
-        """Start ``n`` new rounds; True if the scale must be reset first (then
-        the caller divides its table by ``scale`` and calls :meth:`reset`)."""
-        if self.needs_renormalizing(n):
-            return True
-        self.n_rounds += n
-        if self.discount != 1.0:
-            self.scale *= self.discount**-n
-        return False
-
-    def reset(self) -> None:
-        """The table was divided by ``scale``: it is 1 again."""
-        self.scale = 1.0
-        self.n_resets += 1
-
-
-class RegretTable:
+class RegretTable(KeyedRows):
     """Growable table of colour regrets with the paper's biased update.
 
     Keeps, for every colour ``C``, the biased regret ``Rtilde[C]`` that drives the
@@ -141,15 +77,16 @@ class RegretTable:
     2.5
     """
 
+    _ROW_ARRAYS = ("_biased", "_unbiased", "_versions")
+    _SCALED = ("_biased", "_unbiased")
+
     def __init__(self, width: int, initial_rows: int = 0, discount: float = 1.0):
-        self.clock = DiscountClock(discount)
         self.width = int(width)
         capacity = max(int(initial_rows), 8)
         self._biased = np.zeros((capacity, self.width))
         self._unbiased = np.zeros((capacity, self.width))
         self._versions = np.zeros(capacity, dtype=np.int64)
-        self._keys: list[Hashable] = list(range(initial_rows))
-        self._row_of: dict[Hashable, int] = {k: k for k in self._keys}
+        self._start_rows(discount, range(initial_rows))
 
     # -- persistence ------------------------------------------------------
     # The key -> row index is derived from the key list, so it is rebuilt on
@@ -165,10 +102,6 @@ class RegretTable:
         self._row_of = {key: row for row, key in enumerate(self._keys)}
 
     # -- rows -------------------------------------------------------------
-    @property
-    def n_rows(self) -> int:
-        return len(self._keys)
-
     @property
     def rates(self) -> np.ndarray:
         return self._biased[: self.n_rows]
@@ -186,35 +119,6 @@ class RegretTable:
         scale = self.clock.scale
         return view if scale == 1.0 else view / scale
 
-    # -- rounds and the discount ------------------------------------------
-    @property
-    def discount(self) -> float:
-        return self.clock.discount
-
-    @property
-    def scale(self) -> float:
-        """The common factor of :attr:`rates` (``lambda^-t``, reset now and then)."""
-        return self.clock.scale
-
-    @property
-    def n_rounds(self) -> int:
-        return self.clock.n_rounds
-
-    @property
-    def effective_rounds(self) -> float:
-        """``sum_{s <= t} lambda^(t - s)``: ``n_rounds`` when undiscounted."""
-        return self.clock.effective_rounds
-
-    def advance(self, n: int = 1) -> None:
-        """Start ``n`` rounds: every regret is multiplied by ``lambda^n`` (lazily).
-
-        Call it before the updates of a round (and for rounds without updates:
-        their regrets decay too).
-        """
-        if self.clock.tick(n):
-            self._renormalize()
-            self.clock.tick(n)
-
     def round_scales(self, n: int) -> np.ndarray:
         """Factors for the gains of the next ``n`` rounds, for
         :meth:`update_sequence` (``scale`` of round ``k = 1..n`` ahead); call
@@ -223,40 +127,9 @@ class RegretTable:
             self._renormalize()
         return self.clock.scales(n)
 
-    def _renormalize(self) -> None:
-        inverse = 1.0 / self.clock.scale
-        n = self.n_rows
-        self._biased[:n] *= inverse
-        self._unbiased[:n] *= inverse
-        self._versions[:n] += 1
-        self.clock.reset()
-
-    @property
-    def versions(self) -> np.ndarray:
-        return self._versions[: self.n_rows]
-
-    def keys(self) -> list[Hashable]:
-        """Keys of the rows, in row order."""
-        return list(self._keys)
-
-    def find(self, key: Hashable) -> int:
-        """Row of ``key``, or -1 if no row was created for it (all regrets 0)."""
-        return self._row_of.get(key, -1)
-
-    def row(self, key: Hashable) -> int:
-        """Row of ``key``, created with zero regrets if it does not exist yet."""
-        row = self._row_of.get(key)
-        if row is None:
-            row = self.n_rows
-            if row == self._biased.shape[0]:
-                self._grow()
-            self._keys.append(key)
-            self._row_of[key] = row
-        return row
-
-    def _grow(self) -> None:
+    def _grow_rows(self) -> None:
         capacity = 2 * self._biased.shape[0]
-        for name in ("_biased", "_unbiased", "_versions"):
+        for name in self._ROW_ARRAYS:
             old = getattr(self, name)
             new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
             new[: old.shape[0]] = old

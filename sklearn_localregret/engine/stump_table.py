@@ -25,11 +25,9 @@ leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 import numpy as np
 
-from .regret_table import DiscountClock
+from .keyed_rows import KeyedRows
 
 __all__ = ["StumpRegretTable", "positive_pair_marginals", "positive_pair_sums"]
 
@@ -158,7 +156,7 @@ def positive_pair_marginals(
     return _positive_row_sums_sorted(a, b, c), _positive_row_sums_sorted(b, a, c)
 
 
-class StumpRegretTable:
+class StumpRegretTable(KeyedRows):
     """Biased and unbiased regrets of leaf and stump colours, one row per site.
 
     Rows are created on demand and addressed by any hashable key; tests can be
@@ -214,13 +212,16 @@ class StumpRegretTable:
     array([0., 2., 4.])
     """
 
+    _ROW_ARRAYS = ("_leaf", "_true", "_false", "_cost", "_versions", "_seen",
+                   "_content", "_cdf", "_total")
+    _SCALED = ("_leaf", "_true", "_false", "_cost")
+    _FILL = {"_seen": -1}  # never refreshed
+
     def __init__(self, n_classes: int, n_tests: int = 0, discount: float = 1.0):
-        self.clock = DiscountClock(discount)
         self.n_classes = int(n_classes)
         self._n_tests = int(n_tests)
-        self._keys: list[Hashable] = []
-        self._row_of: dict[Hashable, int] = {}
         self._allocate(8, max(self._n_tests, 8))
+        self._start_rows(discount)
 
     def _allocate(self, rows: int, tests: int) -> None:
         k = self.n_classes
@@ -264,67 +265,15 @@ class StumpRegretTable:
         self._cost[:n, :, :t] = saved["_cost"]
         self._versions[:n] = saved["_versions"]
 
-    # -- rounds and the discount ------------------------------------------
-    @property
-    def scale(self) -> float:
-        """Common factor of the stored factors (and of the samplers' weights)."""
-        return self.clock.scale
-
-    @property
-    def n_rounds(self) -> int:
-        return self.clock.n_rounds
-
-    @property
-    def effective_rounds(self) -> float:
-        """``sum_{s <= t} lambda^(t - s)``: the number of rounds when undiscounted."""
-        return self.clock.effective_rounds
-
-    def advance(self, n: int = 1) -> None:
-        """Start ``n`` rounds: every regret decays by ``lambda^n`` (lazily)."""
-        if self.clock.tick(n):
-            inverse = 1.0 / self.clock.scale
-            rows = self.n_rows
-            for array in (self._leaf, self._true, self._false, self._cost):
-                array[:rows] *= inverse
-            self._versions[:rows] += 1  # cached weights are in the old units
-            self.clock.reset()
-            self.clock.tick(n)
-
     # -- rows and tests -----------------------------------------------------
-    @property
-    def n_rows(self) -> int:
-        return len(self._keys)
-
     @property
     def n_tests(self) -> int:
         return self._n_tests
 
-    @property
-    def versions(self) -> np.ndarray:
-        """Per-row counters that every update of the row increases (read-only)."""
-        view = self._versions[: self.n_rows]
-        view.flags.writeable = False
-        return view
-
-    def keys(self) -> list[Hashable]:
-        """Keys of the rows, in row order."""
-        return list(self._keys)
-
-    def find(self, key: Hashable) -> int:
-        """Row of ``key``, or -1 if it has none (all its regrets are 0)."""
-        return self._row_of.get(key, -1)
-
-    def row(self, key: Hashable) -> int:
-        """Row of ``key``, created with zero regrets if it does not exist yet."""
-        row = self._row_of.get(key)
-        if row is None:
-            row = self.n_rows
-            if row == self._leaf.shape[0]:
-                # 1.5x: a site holds 2 T K numbers, so capacity is costly.
-                self._grow(row + row // 2 + 1, self._true.shape[1])
-            self._keys.append(key)
-            self._row_of[key] = row
-        return row
+    def _grow_rows(self) -> None:
+        # 1.5x: a site holds 2 T K numbers, so capacity is costly.
+        rows = self._leaf.shape[0]
+        self._grow(rows + rows // 2 + 1, self._true.shape[1])
 
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""
@@ -341,9 +290,7 @@ class StumpRegretTable:
                 self._cdf[:n, old_end - 1 : old_end]
 
     def _grow(self, rows: int, tests: int) -> None:
-        old = {name: getattr(self, name) for name in (
-            "_leaf", "_true", "_false", "_cost", "_versions", "_seen",
-            "_content", "_cdf", "_total")}
+        old = {name: getattr(self, name) for name in self._ROW_ARRAYS}
         n, t, k = old["_leaf"].shape[0], old["_true"].shape[1], self.n_classes
         self._allocate(rows, tests)
         self._leaf[:n] = old["_leaf"]

@@ -16,7 +16,7 @@ from sklearn_localregret.engine import (
     RegretTable,
     StumpRegretTable,
 )
-from sklearn_localregret.engine.regret_table import RENORMALIZE_AT
+from sklearn_localregret.engine.discount_clock import RENORMALIZE_AT
 
 
 def test_clock_counts_rounds_and_effective_rounds():
@@ -203,7 +203,7 @@ def test_swap_chain_follows_a_renormalisation(monkeypatch):
     from sklearn_localregret.engine import reachable_generator, stationary_from_root
     from sklearn_localregret.locality.hypercube import HypercubeSwapRegrets
 
-    monkeypatch.setattr("sklearn_localregret.engine.regret_table.RENORMALIZE_AT", 1e3)
+    monkeypatch.setattr("sklearn_localregret.engine.discount_clock.RENORMALIZE_AT", 1e3)
     swap = HypercubeSwapRegrets(2, discount=0.9)
     a00, a10 = np.array([0, 0], np.uint8), np.array([1, 0], np.uint8)
     swap.update(a00, np.array([1.0, 0.0]))  # 00 -> 10

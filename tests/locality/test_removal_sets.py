@@ -129,7 +129,7 @@ def test_block_player_equals_round_by_round(batch, bias, discount, monkeypatch):
     """play_removal_set_rounds reproduces sample -> removal_set_round, round by
     round, state for state (pool, regrets, rounds), also across renormalisations
     of the discount scale (made frequent by a low renormalisation point)."""
-    monkeypatch.setattr("sklearn_localregret.engine.regret_table.RENORMALIZE_AT", 1e8)
+    monkeypatch.setattr("sklearn_localregret.engine.discount_clock.RENORMALIZE_AT", 1e8)
     X, y, w = stream(3)
     fast = RemovalSetColoring(7, max_sets=3, discount=discount)
     slow = RemovalSetColoring(7, max_sets=3, discount=discount)
@@ -198,7 +198,7 @@ class EagerReference:
 def test_discounted_regrets_equal_the_eager_reference(discount, monkeypatch):
     """The lazy scale gives the eager ``lambda R + r`` of every colour (the
     plays are the reference's too), across renormalisations of the scale."""
-    monkeypatch.setattr("sklearn_localregret.engine.regret_table.RENORMALIZE_AT", 1e8)
+    monkeypatch.setattr("sklearn_localregret.engine.discount_clock.RENORMALIZE_AT", 1e8)
     X, y, w = stream(4, m=300, n=5)
     graph = RemovalSetColoring(5, max_sets=2, discount=discount)
     eager = EagerReference(5, 2, discount)
