@@ -42,6 +42,11 @@ _OUTCOME_BLOCK_ROWS = 250
 # way every time, and predicting never touches the training random state.
 _PREDICT_SEED = 0
 
+# Swap regret with a discount: every _FORGET_EVERY rounds, forget the played
+# trees whose regrets all lie within _FORGET_TOLERANCE * Delta of 0 (Notes).
+_FORGET_EVERY = 256
+_FORGET_TOLERANCE = 1e-6
+
 
 class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     """Online decision-tree learner minimising local external or swap regret.
@@ -239,13 +244,29 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     distribution, the one the played trees are drawn from except in the
     rounds ``n_mcmc_draws_`` counts, and costs, per row, the number of table
     sites on its paths times the number of tests; it does not depend on any
-    number of draws. Swap regret solves its finite chain exactly each round, at a
-    cost that grows with the number of trees ever played (only the played
-    tree's out-edges are rebuilt; the solve covers every reachable tree).
+    number of draws. Swap regret solves its finite chain exactly each round
+    over the trees reachable from the root (only the played tree's
+    out-edges are rebuilt).
 
     **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
-    (external) or per node of every distinct played tree (swap), for ``K``
+    (external) or per node of every remembered played tree (swap), for ``K``
     classes and ``T`` tests (``T <= max_thresholds * n_features``).
+
+    *Swap regret on a long stream.* With ``discount=lambda < 1`` every 256
+    rounds the trees none of whose regrets exceeds ``1e-6 Delta`` in absolute
+    value are forgotten (``Delta``: the largest weight of a round plus the
+    bias so far); a forgotten tree is an unplayed one again (warm start
+    included if it is played again). A regret never exceeds
+    ``M = Delta / (1 - lambda)`` (or the weight of the warm-start window, if
+    larger), so a tree not played for ``W = ln(M / (1e-6 Delta)) / ln(1 /
+    lambda) + 256`` rounds is gone: the table holds the trees played in the
+    last ``W`` rounds, at most ``(2L + 1) W`` rows (``lambda = 0.99``,
+    ``warm_start=0``: ``W`` is about 2,090 rounds), whatever the length of the
+    stream, and a round's cost is bounded with it. Each regret differs from
+    the exact discounted one by at most ``1e-6 Delta / (1 - lambda^256)``,
+    far below the guarantee's terms. ``discount=1`` (the paper's algorithm)
+    forgets nothing: memory and time per round grow with the distinct trees
+    played (``benchmarks/bench_swap_growth.py``).
 
     Examples
     --------
@@ -346,6 +367,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._labels = HierarchicalLabels(self._table)
         self.last_tree_ = Leaf(0)
         self.n_mcmc_draws_ = 0
+        self._largest_round = 0.0  # Delta so far, the scale of forgetting
         self._window = RecentRows(self.warm_start, n_features)
 
     # -- persistence ------------------------------------------------------
@@ -448,10 +470,27 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         if self.regret == "swap":
             # Only the edges out of the played tree changed.
             self._sampler.invalidate(tree)
+            self._forget_quiet_trees(weight.sum() + self.round_bias(weight.sum()))
         self._sampler.refresh()
         self.last_tree_ = tree
         self.n_mcmc_draws_ += int(by_chain)
         return float(weight[stats.prediction != y].sum())
+
+    def _forget_quiet_trees(self, round_range: float) -> None:
+        """Swap regret: drop the trees whose regrets have decayed to nothing.
+
+        Every ``_FORGET_EVERY`` rounds, a played tree none of whose regrets
+        exceeds ``_FORGET_TOLERANCE * Delta`` in absolute value is forgotten,
+        ``Delta`` being the largest range of a round's utilities so far (its
+        weight plus the bias). Undiscounted regrets never decay: nothing is
+        forgotten (see Notes).
+        """
+        self._largest_round = max(self._largest_round, float(round_range))
+        if self.discount == 1.0 or self._table.n_rounds % _FORGET_EVERY:
+            return
+        tolerance = _FORGET_TOLERANCE * self._largest_round
+        for tree in self._graph.forget_quiet_trees(tolerance):
+            self._sampler.invalidate(tree)
 
     # -- prediction -------------------------------------------------------
     def _tree_distribution(self) -> tuple[list, np.ndarray]:

@@ -28,6 +28,11 @@ __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
 
 _NO_IDS = np.zeros(0, dtype=np.intp)
 
+# The cache is cut back to the vertices reachable from the root once it holds
+# more than twice as many plus this slack: a solve then costs O(reachable),
+# amortised, however many vertices a long stream has met.
+_CACHE_SLACK = 256
+
 
 def reachable_generator(
     graph: RateGraph, max_level: int | None = None
@@ -172,7 +177,10 @@ class FiniteChainSampler:
     out-edges of vertices passed to :meth:`invalidate` since the last solve,
     and of vertices it has not met yet. Reachability and the solve are then
     integer and sparse work over the cache; if no cached edge list actually
-    changed, the last distribution is reused.
+    changed, the last distribution is reused. Vertices that are no longer
+    reachable from the root leave the cache once they outnumber the reachable
+    ones (they are asked about again if reached again), so the cache stays
+    proportional to the reachable chain on a long stream.
 
     The contract: call :meth:`invalidate` with a vertex after changing the
     rates of the edges out of it (a per-edge regret learner invalidates the
@@ -299,12 +307,31 @@ class FiniteChainSampler:
             chain, 0, directed=True, return_predecessors=False
         )
         chain = chain[reach][:, reach]
+        if n > 2 * reach.size + _CACHE_SLACK:
+            reach = self._keep_only(reach)
         pi = stationary_from_root(chain)
         keep = np.flatnonzero(pi > 0)
         probs = pi[keep] / pi[keep].sum()
         cdf = np.cumsum(probs)
         cdf /= cdf[-1]
         return reach[keep], probs, cdf, None
+
+    def _keep_only(self, reach: np.ndarray) -> np.ndarray:
+        """Drop every cached vertex outside ``reach``; its new ids.
+
+        Kept vertices keep their relative order, so the solve's matrix and
+        the support's order are those the full cache would give. Every target
+        of a reachable vertex is reachable, so the kept edge lists stay whole.
+        """
+        kept = np.sort(reach)
+        renumber = np.full(len(self._vertices), -1, dtype=np.intp)
+        renumber[kept] = np.arange(kept.size)
+        self._vertices = [self._vertices[i] for i in kept.tolist()]
+        # Vertices above max_level (id -1) go too: they are met again if needed.
+        self._ids = {vertex: i for i, vertex in enumerate(self._vertices)}
+        self._edges = {int(renumber[i]): (renumber[ids], rates)
+                       for i, (ids, rates) in self._edges.items() if renumber[i] >= 0}
+        return renumber[reach]
 
     def __getstate__(self):
         # The support as a list of vertices is built on demand from the ids;

@@ -493,6 +493,21 @@ class StumpRegretTable(KeyedRows):
             best = np.maximum(best, stump.max(axis=1))
         return best / self.clock.scale
 
+    def row_magnitudes(self) -> np.ndarray:
+        """A bound on ``|Rtilde|`` and ``|R|`` of every colour, per row.
+
+        The largest leaf regret in absolute value, or ``|S_true| + |S_false| +
+        |B|`` at its largest over the tests, whichever is larger (true units).
+        """
+        n, t = self.n_rows, self._n_tests
+        bound = np.abs(self._leaf[:n]).max(axis=(1, 2), initial=0.0)
+        if t and n:
+            pairs = (np.abs(self._true[:n, :t]).max(axis=2)
+                     + np.abs(self._false[:n, :t]).max(axis=2)
+                     + np.abs(self._cost[:n, :, :t]).max(axis=1))
+            bound = np.maximum(bound, pairs.max(axis=1))
+        return bound / self.clock.scale
+
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""
         n, t = self.n_rows, self._n_tests

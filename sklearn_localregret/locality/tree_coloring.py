@@ -435,6 +435,33 @@ class TreeRateGraph:
             entry = self._played[tree] = [layout, np.array(rows), None, None]
         return entry[1].tolist()
 
+    def forget_quiet_trees(self, tolerance: float) -> list[Tree]:
+        """Forget the played trees none of whose regrets exceeds ``tolerance``.
+
+        Per-edge regrets only (``per_tree``). A played tree all of whose
+        regrets, biased and unbiased, lie within ``[-tolerance, tolerance]``
+        loses its rows: it reads as never played (an absorbing vertex) until
+        it is played again, when it starts afresh. With a discount every
+        regret of a tree that is not played decays geometrically, so a tree
+        is forgotten a bounded number of rounds after it was last played.
+
+        Returns
+        -------
+        list of trees
+            The trees forgotten (a sampler caching their out-edges must be
+            told).
+        """
+        if not self.per_tree or not self._played:
+            return []
+        quiet = self.table.row_magnitudes() <= tolerance
+        trees = [tree for tree, entry in self._played.items() if quiet[entry[1]].all()]
+        if trees:
+            rows = np.concatenate([self._played.pop(tree)[1] for tree in trees])
+            renumber = self.table.forget(rows)
+            for entry in self._played.values():
+                entry[1] = renumber[entry[1]]
+        return trees
+
     def positive_out_edges(self, vertex: Tree) -> tuple[list, np.ndarray]:
         """Edges out of ``vertex`` with a positive rate, and those rates.
 
