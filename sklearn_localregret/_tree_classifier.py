@@ -12,6 +12,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
 from .engine import (
+    FORGET_EVERY,
+    FORGET_TOLERANCE,
     FiniteChainSampler,
     HierarchicalLabels,
     HierarchicalSampler,
@@ -41,11 +43,6 @@ _OUTCOME_BLOCK_ROWS = 250
 # Seed of the trees drawn by predict_proba: a fitted model predicts the same
 # way every time, and predicting never touches the training random state.
 _PREDICT_SEED = 0
-
-# Swap regret with a discount: every _FORGET_EVERY rounds, forget the played
-# trees whose regrets all lie within _FORGET_TOLERANCE * Delta of 0 (Notes).
-_FORGET_EVERY = 256
-_FORGET_TOLERANCE = 1e-6
 
 
 class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
@@ -479,16 +476,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def _forget_quiet_trees(self, round_range: float) -> None:
         """Swap regret: drop the trees whose regrets have decayed to nothing.
 
-        Every ``_FORGET_EVERY`` rounds, a played tree none of whose regrets
-        exceeds ``_FORGET_TOLERANCE * Delta`` in absolute value is forgotten,
+        Every ``FORGET_EVERY`` rounds, a played tree none of whose regrets
+        exceeds ``FORGET_TOLERANCE * Delta`` in absolute value is forgotten,
         ``Delta`` being the largest range of a round's utilities so far (its
         weight plus the bias). Undiscounted regrets never decay: nothing is
         forgotten (see Notes).
         """
         self._largest_round = max(self._largest_round, float(round_range))
-        if self.discount == 1.0 or self._table.n_rounds % _FORGET_EVERY:
+        if self.discount == 1.0 or self._table.n_rounds % FORGET_EVERY:
             return
-        tolerance = _FORGET_TOLERANCE * self._largest_round
+        tolerance = FORGET_TOLERANCE * self._largest_round
         for tree in self._graph.forget_quiet_trees(tolerance):
             self._sampler.invalidate(tree)
 

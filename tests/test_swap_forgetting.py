@@ -4,7 +4,7 @@ With a discount ``lambda < 1`` a regret is at most ``Delta / (1 - lambda)`` in
 absolute value (a round adds at most ``Delta``, its weight plus the bias, and
 the total decays by ``lambda``), so a tree that has not been played for
 ``ln(1 / (tol (1 - lambda))) / ln(1 / lambda)`` rounds has every regret within
-``tol * Delta`` of 0, and the check every ``_FORGET_EVERY`` rounds forgets it.
+``tol * Delta`` of 0, and the check every ``FORGET_EVERY`` rounds forgets it.
 These tests check that bound exactly, that nothing is forgotten without a
 discount, and that the bookkeeping (table rows, the chain's cache, a saved
 model) stays exact across forgetting.
@@ -17,8 +17,12 @@ import numpy as np
 import pytest
 
 from sklearn_localregret import LocalRegretTreeClassifier
-from sklearn_localregret import _tree_classifier as tree_module
-from sklearn_localregret.engine import FiniteChainSampler, StumpRegretTable
+from sklearn_localregret.engine import (
+    FORGET_EVERY,
+    FORGET_TOLERANCE,
+    FiniteChainSampler,
+    StumpRegretTable,
+)
 from sklearn_localregret.locality.decision_tree import Leaf, Split, compile_tree
 from sklearn_localregret.locality.tree_coloring import TreeColoring, TreeRateGraph
 from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
@@ -53,11 +57,11 @@ def swap_model(discount):
 
 
 def test_a_tree_unplayed_for_the_derived_window_is_forgotten():
-    discount, tol = 0.9, tree_module._FORGET_TOLERANCE
+    discount, tol = 0.9, FORGET_TOLERANCE
     model = swap_model(discount)
     delta = ROUND_ROWS + model.round_bias(ROUND_ROWS)  # weight plus bias
     window = (math.log(1 / (tol * (1 - discount))) / math.log(1 / discount)
-              + tree_module._FORGET_EVERY)
+              + FORGET_EVERY)
     before = {}
     for plays in play(model, 1500):
         kept, t = remembered(model), len(plays)
@@ -65,7 +69,7 @@ def test_a_tree_unplayed_for_the_derived_window_is_forgotten():
         assert kept <= set(last)  # only played trees have rows
         stale = {tree for tree, i in last.items() if t - 1 - i > window}
         assert not kept & stale, "a tree outlived the derived window"
-        if t % tree_module._FORGET_EVERY == 0:
+        if t % FORGET_EVERY == 0:
             # The check of this round forgot exactly the trees that were quiet:
             # their regrets, one round of decay after the last call, within
             # tol * Delta (the tree played this round was updated instead).
@@ -94,7 +98,7 @@ def test_nothing_is_forgotten_without_a_discount():
 
 def test_forgetting_keeps_the_rows_the_chain_and_a_saved_model_exact():
     model = swap_model(0.9)
-    for plays in play(model, 3 * tree_module._FORGET_EVERY):
+    for plays in play(model, 3 * FORGET_EVERY):
         pass
     assert len(set(plays)) > len(remembered(model))
     table = model.regret_table_

@@ -21,7 +21,7 @@ from .discount_clock import DiscountClock
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
 from .hierarchical_labels import HierarchicalLabels
 from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
-from .keyed_rows import KeyedRows
+from .keyed_rows import FORGET_EVERY, FORGET_TOLERANCE, KeyedRows
 from .mcmc import UniformizedChainSampler
 from .product_sampler import (
     binary_site_probabilities,
@@ -33,6 +33,8 @@ from .regret_table import RegretTable
 from .stump_table import StumpRegretTable, positive_pair_marginals, positive_pair_sums
 
 __all__ = [
+    "FORGET_EVERY",
+    "FORGET_TOLERANCE",
     "DiscountClock",
     "FiniteChainSampler",
     "HierarchicalLabels",

@@ -20,7 +20,13 @@ import numpy as np
 
 from .discount_clock import DiscountClock
 
-__all__ = ["KeyedRows"]
+__all__ = ["KeyedRows", "FORGET_EVERY", "FORGET_TOLERANCE"]
+
+# Per-edge ("swap") learners with a discount forget, every FORGET_EVERY
+# rounds, the rows none of whose regrets exceeds FORGET_TOLERANCE * Delta
+# (Delta: the largest range of a round's utilities, bias included).
+FORGET_EVERY = 256
+FORGET_TOLERANCE = 1e-6
 
 
 class KeyedRows:

@@ -217,6 +217,14 @@ class RegretTable(KeyedRows):
             return np.zeros(0)
         return np.maximum(self.unbiased, 0.0).max(axis=1)
 
+    def row_magnitudes(self) -> np.ndarray:
+        """``max_C max(|Rtilde[C]|, |R[C]|)`` per row (true units)."""
+        n = self.n_rows
+        if n == 0:
+            return np.zeros(0)
+        stored = np.maximum(np.abs(self._biased[:n]), np.abs(self._unbiased[:n]))
+        return stored.max(axis=1) / self.clock.scale
+
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""
         return int(np.count_nonzero(self.rates))
