@@ -24,6 +24,7 @@ from sklearn_localregret.engine import (
     StumpRegretTable,
 )
 from sklearn_localregret.locality.decision_tree import Leaf, Split, compile_tree
+from sklearn_localregret.locality.hypercube import HypercubeSwapRegrets, vertex_key
 from sklearn_localregret.locality.tree_coloring import TreeColoring, TreeRateGraph
 from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
 
@@ -160,3 +161,49 @@ def test_a_tree_graph_forgets_only_with_per_edge_regrets():
     graph = TreeRateGraph(table, TreeColoring(tests, 2), per_tree=False)
     graph.rows(compile_tree(Split(0, Leaf(0), Leaf(1))))
     assert graph.forget_quiet_trees(1.0) == [] and table.n_rows == 3
+
+
+@pytest.mark.parametrize("max_level", [None, 3])
+def test_hypercube_swap_forgets_exactly_the_quiet_vertices(max_level):
+    # Per-edge regrets on the hypercube (OnlineMaxSAT and the disjunct learner
+    # with regret="swap"): the same rule, one row per played vertex.
+    discount, n, bias = 0.9, 10, 0.25
+    swap = HypercubeSwapRegrets(n, max_level, discount)
+    rng = np.random.default_rng(0)
+    delta = 1.0 + bias  # |gain| <= 1 below
+    window = (math.log(1 / (FORGET_TOLERANCE * (1 - discount)))
+              / math.log(1 / discount) + FORGET_EVERY)
+    last, before, forgot = {}, {}, 0
+    for t in range(1, 3 * FORGET_EVERY + 1):
+        a = swap.sample(rng)
+        gains = rng.uniform(-1.0, 1.0, n)
+        gains[np.argmax(np.abs(gains))] = 1.0  # the largest |gain| is 1
+        swap.update(a, gains, bias)
+        last[vertex_key(a)] = t
+        kept = set(swap.table.keys())
+        assert not {v for v, s in last.items() if t - s > window} & kept
+        if t % FORGET_EVERY == 0:
+            quiet = {v for v, size in before.items()
+                     if size * discount <= FORGET_TOLERANCE * delta
+                     and v != vertex_key(a)}
+            assert set(before) - kept == quiet
+            forgot += len(quiet)
+            # The solved distribution is the one of the chain from scratch.
+            fresh = FiniteChainSampler(swap, max_level).distribution()
+            support, probs = swap.distribution()
+            assert {bytes(row) for row in support} == set(fresh[0])
+            got = dict(zip((bytes(row) for row in support), probs))
+            assert max(abs(got[v] - p) for v, p in zip(*fresh)) <= 1e-12
+        before = dict(zip(swap.table.keys(), swap.table.row_magnitudes()))
+    assert forgot > 20
+
+
+def test_undiscounted_hypercube_swap_keeps_every_vertex():
+    swap = HypercubeSwapRegrets(5)
+    rng = np.random.default_rng(1)
+    played = set()
+    for _ in range(2 * FORGET_EVERY):
+        a = swap.sample(rng)
+        swap.update(a, rng.uniform(-1.0, 1.0, 5), 0.1)
+        played.add(vertex_key(a))
+    assert set(swap.table.keys()) == played

@@ -33,6 +33,8 @@ import numpy as np
 
 from .._clause_matrix import ClauseMatrix, clause_matrix
 from ..engine import (
+    FORGET_EVERY,
+    FORGET_TOLERANCE,
     FiniteChainSampler,
     RegretTable,
     UniformizedChainSampler,
@@ -307,8 +309,14 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     stationary distribution from the root with the level-``L + 1`` redirect is
     solved exactly after every update by
     :class:`~sklearn_localregret.engine.FiniteChainSampler`
-    (:ref:`engine-swap`), which re-reads only the row of the updated vertex;
-    the solve still grows with the number of vertices ever played.
+    (:ref:`engine-swap`), which re-reads only the row of the updated vertex.
+    With a discount, every ``FORGET_EVERY`` rounds the vertices none of whose
+    regrets exceeds ``FORGET_TOLERANCE * Delta`` in absolute value are
+    forgotten (``Delta``: the largest ``|gain| + bias`` of a round so far), so
+    the table and the solve stay bounded on a long stream (a vertex not
+    played for ``ln(1 / (FORGET_TOLERANCE (1 - lambda))) / ln(1 / lambda) +
+    FORGET_EVERY`` rounds is gone); undiscounted, they grow with the number
+    of vertices ever played.
 
     Parameters
     ----------
@@ -343,6 +351,7 @@ class HypercubeSwapRegrets(_HypercubeGraph):
                  discount: float = 1.0):
         super().__init__(n_vars, max_level)
         self.table = RegretTable(width=self.n_vars, discount=discount)
+        self._largest_round = 0.0  # Delta so far, the scale of forgetting
         self._sampler = FiniteChainSampler(self, max_level)
         self._support = np.zeros((1, self.n_vars), dtype=np.uint8)
         self._probs = np.ones(1)
@@ -383,12 +392,27 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         # Only the edges out of ``a`` changed: the sampler re-reads that row
         # and re-solves only if a positive rate moved.
         self._sampler.invalidate(vertex_key(a))
+        self._forget_quiet_vertices(float(np.abs(gains).max(initial=0.0)) + bias)
         vertices, probs = self._sampler.distribution()
         if probs is not self._probs:  # a new solve (else the same arrays)
             support = np.frombuffer(bytearray(b"".join(vertices)), dtype=np.uint8)
             self._support = support.reshape(len(vertices), self.n_vars)
             self._probs = probs
             self._cdf = np.cumsum(probs)
+
+    def _forget_quiet_vertices(self, round_range: float) -> None:
+        """With a discount, drop the rows whose regrets decayed to nothing."""
+        self._largest_round = max(self._largest_round, round_range)
+        table = self.table
+        if table.discount == 1.0 or table.n_rounds % FORGET_EVERY:
+            return
+        quiet = np.flatnonzero(
+            table.row_magnitudes() <= FORGET_TOLERANCE * self._largest_round)
+        if quiet.size:
+            keys = table.keys()
+            table.forget(quiet)
+            for i in quiet.tolist():
+                self._sampler.invalidate(keys[i])
 
     def swap_regret(self) -> float:
         """Time-averaged local swap regret ``sum_i max_j R+[i, j] / T``
