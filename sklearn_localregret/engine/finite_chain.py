@@ -340,14 +340,16 @@ class FiniteChainSampler:
         state = self.__dict__.copy()
         if state["_result"] is not None:
             state["_result"] = state["_result"][:3] + (None,)
-        # Vertex keys (bytes, trees) as pairs: skops saves only dicts whose
-        # keys are str/int/float/bool/None.
-        state["_ids"] = list(self._ids.items())
+        # The id of a vertex is its place in _vertices: the index is rebuilt
+        # on load (saving it would store every vertex twice -- skops does not
+        # share equal objects -- and skops takes no dict with vertex keys).
+        # Vertices above max_level are met again when reached.
+        del state["_ids"]
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._ids = dict(state["_ids"])
+        self._ids = {vertex: i for i, vertex in enumerate(self._vertices)}
 
     def distribution(self) -> tuple[list[Hashable], np.ndarray]:
         """Vertices with positive stationary probability, and the probabilities."""
