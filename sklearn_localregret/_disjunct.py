@@ -47,7 +47,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         bounds the paper's local external regret on the hypercube.
         ``"swap"``: (b, L)-regret matching with a regret per hypercube edge,
         which bounds local swap regret; its state grows with the number of
-        distinct disjunctions played.
+        distinct disjunctions played, unless ``discount < 1`` lets it forget
+        those no longer played (:ref:`swap-long-streams`).
     graph : {"auto", "removal-sets", "hypercube"}, default="auto"
         The locality graph of ``regret="external"``. ``"removal-sets"``: the
         hypercube plus, for a pool of at most ``max_removal_sets`` sets ``S``

@@ -182,6 +182,9 @@ class OnlineMaxSAT:
         ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
         so clauses seen long ago weigh less (for clause streams that change;
         :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
+        With ``regret="swap"`` a discount also bounds the state on a long
+        stream: assignments no longer played are forgotten once their regrets
+        have decayed to nothing (:ref:`swap-long-streams`).
 
     Attributes
     ----------
