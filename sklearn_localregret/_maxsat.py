@@ -205,6 +205,9 @@ class OnlineMaxSAT:
         Time-averaged local swap regret (``regret="swap"`` only).
     n_nonzero_regrets_ : int
         Number of colours (edges for ``"swap"``) with a non-zero regret.
+    n_regret_rows_ : int
+        Rows of the regret table: one per variable (``"external"``) or one
+        per remembered played assignment (``"swap"``).
 
     See Also
     --------
@@ -450,3 +453,7 @@ class OnlineMaxSAT:
     @property
     def n_nonzero_regrets_(self) -> int:
         return self._graph.n_nonzero()
+
+    @property
+    def n_regret_rows_(self) -> int:
+        return self._graph.table.n_rows

@@ -16,7 +16,7 @@ import pickle
 import numpy as np
 import pytest
 
-from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret import LocalRegretTreeClassifier, OnlineMaxSAT
 from sklearn_localregret.engine import (
     FORGET_EVERY,
     FORGET_TOLERANCE,
@@ -207,3 +207,21 @@ def test_undiscounted_hypercube_swap_keeps_every_vertex():
         swap.update(a, rng.uniform(-1.0, 1.0, 5), 0.1)
         played.add(vertex_key(a))
     assert set(swap.table.keys()) == played
+
+
+def test_online_maxsat_swap_rows_are_the_remembered_assignments():
+    rng = np.random.default_rng(0)
+    clauses = [(rng.choice(12, 3, replace=False) + 1) * rng.choice([-1, 1], 3)
+               for _ in range(3 * FORGET_EVERY)]
+    rows = {}
+    for discount in (1.0, 0.9):
+        solver = OnlineMaxSAT(12, "swap", discount=discount, random_state=0)
+        played = set()
+        for clause in clauses:
+            played.add(solver.assignment().tobytes())
+            solver.observe(clause.tolist())
+        rows[discount] = solver.n_regret_rows_
+        if discount == 1.0:
+            assert rows[discount] == len(played)  # one row per played assignment
+    assert rows[0.9] < rows[1.0] / 2  # the discounted solver forgot most
+    assert OnlineMaxSAT(12, random_state=0).n_regret_rows_ == 12
