@@ -467,10 +467,11 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     def _learn(self, X, y, weight) -> None:
         """Play the rounds of one call, densifying sparse input a chunk at a time.
 
-        A chunk of rounds and the counters are updated together: a Ctrl-C
-        (SIGINT) is held back until the chunk in which it came is complete,
-        so an interrupted call leaves exactly the model of the rows learnt
-        before it stopped (:mod:`sklearn_localregret._interrupts`).
+        The counters move with the rounds (:meth:`_count_rounds`), so between
+        two rounds they always describe the rounds learnt. A Ctrl-C (SIGINT)
+        is held back until the chunk in which it came is complete, so an
+        interrupted call leaves exactly the model of the rows learnt before
+        it stopped (:mod:`sklearn_localregret._interrupts`).
         """
         n_samples = X.shape[0]
         batch = self.batch_size
@@ -485,27 +486,32 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 block = np.ascontiguousarray(block, dtype=self._block_dtype)
                 rows = slice(start, stop)
                 with _one_blas_thread():
-                    wrong = self._play_rounds(block, y[rows], weight[rows])
-                self.n_online_mistakes_ += wrong
-                self.n_rounds_ += -(-(stop - start) // batch)
-                self.n_samples_seen_ += stop - start
-                self._weight_seen += float(weight[rows].sum())
+                    self._play_rounds(block, y[rows], weight[rows])
                 interrupt.deliver()
 
-    def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
+    def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> None:
         """Play consecutive rounds of ``batch_size`` rows (the last may be short).
 
         ``X`` is a dense block (``_block_dtype``, 0/1 by default) that starts on
-        a round boundary. Returns the
-        total weight the played actions got wrong. Subclasses may override it
-        with a faster loop that plays exactly the same rounds.
+        a round boundary. Each round is counted as soon as it is complete, so
+        an exception raised between two rounds leaves the model of the rounds
+        before it. Subclasses may override it with a faster loop that plays
+        exactly the same rounds (and counts them, with :meth:`_count_rounds`).
         """
         batch = self.batch_size
-        wrong = 0.0
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
-            wrong += self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
-        return wrong
+            wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
+            self._count_rounds(weight[lo:hi], wrong)
+
+    def _count_rounds(self, weight: np.ndarray, wrong: float) -> None:
+        """Add complete rounds to the counters: their rows' ``weight`` (one per
+        row, from a round boundary) and the weight their plays got wrong."""
+        n = len(weight)
+        self.n_online_mistakes_ += wrong
+        self.n_rounds_ += -(-n // self.batch_size)
+        self.n_samples_seen_ += n
+        self._weight_seen += float(weight.sum())
 
     def _learn_clean_rows(self, X: np.ndarray, y_encoded: np.ndarray) -> None:
         """Learn rows that passed validation elsewhere (the River adapter's path).

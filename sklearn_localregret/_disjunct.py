@@ -277,13 +277,14 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         graph.update(a, gains, bias)
         return wrong
 
-    def _play_rounds(self, X, y, weight) -> float:
+    def _play_rounds(self, X, y, weight) -> None:
         graph = self._graph
         # A single round (streaming calls) is cheaper without the block
         # machinery; both consume the random stream identically.
         if (len(self.classes_) == 1 or isinstance(graph, HypercubeSwapRegrets)
                 or not graph.exact or len(y) <= self.batch_size):
-            return super()._play_rounds(X, y, weight)
+            super()._play_rounds(X, y, weight)
+            return
         batch = self.batch_size
         if self.bias is None and self.L is not None:
             round_weights = np.add.reduceat(weight, np.arange(0, len(weight), batch))
@@ -292,7 +293,9 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             biases = self.round_bias(0.0)
         player = (play_removal_set_rounds if isinstance(graph, RemovalSetColoring)
                   else play_disjunction_rounds)
-        return player(graph, X, y, weight, batch, biases, self._rng)
+        # The rounds are drawn and applied together: they count as one unit.
+        self._count_rounds(weight, player(graph, X, y, weight, batch, biases,
+                                          self._rng))
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):

@@ -421,12 +421,11 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         bound = self._graph.out_rate_bound(2 * self.L + 1)
         return self._chain.sample(self.last_tree_, bound, rng), True
 
-    def _play_rounds(self, X, y, weight) -> float:
+    def _play_rounds(self, X, y, weight) -> None:
         # The same rounds as the base's loop. Before each round the threshold
         # source sees the round's features (never its labels) and may add
         # tests; the rows' test outcomes are computed for many rounds at once.
         batch, tests = self.batch_size, self._tests
-        wrong = 0.0
         outcomes = rows = None
         start = end = 0
         for lo in range(0, X.shape[0], batch):
@@ -442,12 +441,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 outcomes = tests.outcomes(X[start:end])
                 rows = outcomes.tolist()
             at = slice(lo - start, hi - start)
-            wrong += self._play_round(
+            wrong = self._play_round(
                 outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
             self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
+            self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
             self._window.forget_features(tests)
-        return wrong
 
     def _play_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)

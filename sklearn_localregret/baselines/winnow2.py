@@ -117,9 +117,10 @@ class Winnow2Classifier(BaseOnlineClassifier):
         self.threshold_ = (n_features / 2 if self.threshold is None
                            else float(self.threshold))
 
-    def _play_rounds(self, X, y, weight) -> float:
+    def _play_rounds(self, X, y, weight) -> None:
         if len(self.classes_) == 1:
-            return 0.0
+            self._count_rounds(weight, 0.0)
+            return
         coef, threshold, alpha = self.coef_, self.threshold_, float(self.alpha)
         X = X.astype(bool)
         wrong = 0.0
@@ -128,7 +129,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
             if positive != (label == 1) and w > 0:
                 wrong += w
                 coef[row] *= alpha ** (w if label == 1 else -w)
-        return float(wrong)
+        self._count_rounds(weight, float(wrong))
 
     def decision_function(self, X):
         """``coef_ @ x - threshold_``: positive means ``classes_[1]``.
