@@ -303,7 +303,7 @@ def bulk_as_before():
     numpy (``maxsat_round``)."""
     from sklearn_localregret import _maxsat
     from sklearn_localregret._clause_matrix import clause_matrix
-    from sklearn_localregret.locality.hypercube import maxsat_round
+    from sklearn_localregret.locality.clause_rounds import maxsat_round
 
     def rounds(formula, batch_size):
         signed = clause_matrix(formula.clauses, n_vars=formula.n_vars)

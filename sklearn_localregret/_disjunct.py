@@ -9,12 +9,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
-from .locality.hypercube import (
-    HypercubeColoring,
-    HypercubeSwapRegrets,
-    disjunction_round,
-    play_disjunction_rounds,
-)
+from .locality.disjunct_rounds import disjunction_round, play_disjunction_rounds
+from .locality.hypercube import HypercubeColoring
+from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
 from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
 

@@ -11,7 +11,9 @@ from ._base import paper_bias
 from ._dimacs import _check_weights, _clause, as_formula, split_weighted
 from ._interrupts import deferred_interrupt
 from ._random import check_generator
-from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets, maxsat_round
+from .locality.clause_rounds import maxsat_round
+from .locality.hypercube import HypercubeColoring
+from .locality.hypercube_swap import HypercubeSwapRegrets
 
 __all__ = ["OnlineMaxSAT"]
 

@@ -31,7 +31,8 @@ from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.stump_table import StumpRegretTable
 from .locality.decision_tree import Leaf, Split, TreeLayout
-from .locality.hypercube import HypercubeColoring, HypercubeSwapRegrets
+from .locality.hypercube import HypercubeColoring
+from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.recent_rows import RecentRows
 from .locality.removal_sets import PoolRegretTable, RemovalSetColoring
 from .locality.tree_coloring import TreeColoring, TreeRateGraph

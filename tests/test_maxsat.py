@@ -240,7 +240,7 @@ def brute_force_gains(a, clause, weight):
 
 def test_one_clause_scores_as_maxsat_round_and_by_brute_force():
     from sklearn_localregret._maxsat import _Clause, _FlatClauses
-    from sklearn_localregret.locality.hypercube import maxsat_round
+    from sklearn_localregret.locality.clause_rounds import maxsat_round
 
     rng = np.random.default_rng(0)
     n = 5

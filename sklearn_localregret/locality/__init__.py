@@ -7,7 +7,10 @@ maps one family of actions onto the shared engine
 their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 
 * :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
-  flips: the 2n colouring and per-edge (swap) regrets. Disjunctions, Max-SAT.
+  flips and the 2n colouring; :mod:`~sklearn_localregret.locality.hypercube_swap`
+  -- per-edge (swap) regrets on it; :mod:`~sklearn_localregret.locality.
+  disjunct_rounds` and :mod:`~sklearn_localregret.locality.clause_rounds` -- the
+  gains of a round of rows (disjunctions) or clauses (Max-SAT).
 * :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees as
   immutable nodes: routing, subtree replacement, text export.
 * :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph

@@ -201,7 +201,7 @@ def test_swap_chain_follows_a_renormalisation(monkeypatch):
     makes it happen within a few dozen rounds.
     """
     from sklearn_localregret.engine import reachable_generator, stationary_from_root
-    from sklearn_localregret.locality.hypercube import HypercubeSwapRegrets
+    from sklearn_localregret.locality.hypercube_swap import HypercubeSwapRegrets
 
     monkeypatch.setattr("sklearn_localregret.engine.discount_clock.RENORMALIZE_AT", 1e3)
     swap = HypercubeSwapRegrets(2, discount=0.9)

@@ -17,7 +17,8 @@ from sklearn_localregret.engine import (
     reachable_generator,
     stationary_from_root,
 )
-from sklearn_localregret.locality.hypercube import HypercubeSwapRegrets, vertex_key
+from sklearn_localregret.locality.hypercube import vertex_key
+from sklearn_localregret.locality.hypercube_swap import HypercubeSwapRegrets
 
 TOL = 1e-12
 

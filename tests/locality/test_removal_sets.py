@@ -6,7 +6,8 @@ import pickle
 import numpy as np
 import pytest
 
-from sklearn_localregret.locality.hypercube import HypercubeColoring, disjunction_round
+from sklearn_localregret.locality.disjunct_rounds import disjunction_round
+from sklearn_localregret.locality.hypercube import HypercubeColoring
 from sklearn_localregret.locality.removal_set_rounds import (
     play_removal_set_rounds,
     removal_set_gains,

@@ -1,0 +1,225 @@
+"""The utilities of disjunct learning on the hypercube, vectorised with numpy.
+
+For a disjunction ``a`` (``a[k] = 1``: feature ``k`` is a literal) and a round
+of labelled 0/1 rows, the gain of every flip ``u(flip_k a) - u(a)``, ``u`` the
+weight of the rows it classifies right (paper, Example "Online Disjunct
+Learning"), and :func:`play_disjunction_rounds`, which plays many rounds of the
+exact product sampler at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .hypercube import HypercubeColoring
+
+__all__ = ["disjunction_gains", "disjunction_round", "play_disjunction_rounds"]
+
+
+def disjunction_round(a, X, y, w):
+    """Gains of every flip and the weight misclassified by disjunction ``a``.
+
+    Parameters
+    ----------
+    a : ndarray of shape (n,)
+        The disjunction (0/1).
+    X : ndarray of shape (m, n)
+        0/1 rows.
+    y : ndarray of shape (m,)
+        1 for the positive class, 0 for the negative one.
+    w : ndarray of shape (m,)
+        Row weights.
+
+    Returns
+    -------
+    gains : ndarray of shape (n,)
+        ``u(flip_k a) - u(a)`` with ``u`` the weight classified correctly.
+    wrong : float
+        Weight of the rows ``a`` gets wrong.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    positive = np.asarray(y) == 1
+    active = X @ np.asarray(a, dtype=np.float64)
+    return _disjunction_round(a, X, positive, w, np.where(positive, w, -w), active)
+
+
+def _disjunction_round(a, X, positive, w, signed, active):
+    """:func:`disjunction_round` with ``signed = +-w`` and ``active = X @ a`` given."""
+    wrong = float(w @ ((active > 0) != positive))
+    # Adding k flips the rows where the disjunction is false and x_k = 1 to
+    # positive; removing k flips to negative the rows where k is the sole
+    # active literal (active == 1 and x_k = 1).
+    add = (signed * (active == 0)) @ X
+    remove = (signed * (active == 1)) @ X
+    # (+ 0.0 turns the -0.0 of an unchanged removal into 0.0.)
+    return np.where(np.asarray(a) > 0, -remove, add) + 0.0, wrong
+
+
+def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
+                            biases, rng) -> float:
+    """Play consecutive disjunction rounds with the exact product sampler.
+
+    Equivalent, state for state, to running for each round of ``batch_size``
+    rows ``a = cube.sample(rng)``, ``gains, wrong = disjunction_round(a, ...)``
+    and ``cube.update(a, gains, bias)``: the rounds' uniforms are drawn in one
+    call (the same random stream) and go through :meth:`HypercubeColoring.draw`.
+    With a zero bias it is faster: rounds are drawn in windows under the current
+    ``pi`` and all rounds up to the first one whose update changes a positive
+    regret ``R+`` (hence ``pi``) are scored and applied in bulk. Once the
+    learner has settled most updates only push non-positive regrets further
+    down (or are zero: every row with two active literals), so windows grow
+    long.
+
+    Parameters
+    ----------
+    cube : HypercubeColoring
+        With an exact sampler (``L >= n`` or None).
+    X : ndarray of shape (m, n)
+        0/1 rows, starting on a round boundary.
+    y : ndarray of shape (m,)
+        1 for a positive row, 0 for a negative one.
+    w : ndarray of shape (m,)
+        Row weights.
+    batch_size : int
+        Rows per round (the last round may be shorter).
+    biases : float or ndarray of shape (n_rounds,)
+        The bias ``b`` of every round.
+    rng : numpy RandomState or Generator
+
+    Returns
+    -------
+    float
+        Weight of the rows the played disjunctions got wrong.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cube = HypercubeColoring(2)
+    >>> X = np.array([[1, 0], [0, 1], [1, 1]])
+    >>> play_disjunction_rounds(cube, X, np.array([1, 1, 0]), np.ones(3), 1, 0.0,
+    ...                         np.random.RandomState(0))
+    3.0
+    >>> cube.n_updates, cube.table.biased.tolist()
+    (3, [[0.0, 1.0], [0.0, 1.0]])
+    """
+    m, n = X.shape
+    n_rounds = -(-m // batch_size)
+    uniforms = rng.random((n_rounds, n))
+    X = np.asarray(X, dtype=np.float64)
+    positive = np.asarray(y) == 1
+    w = np.asarray(w, dtype=np.float64)
+    signed = np.where(positive, w, -w)
+    biases = np.broadcast_to(np.asarray(biases, dtype=np.float64), (n_rounds,))
+    wrong = 0.0
+    if np.any(biases != 0):
+        for t in range(n_rounds):
+            lo, hi = t * batch_size, min((t + 1) * batch_size, m)
+            a = cube.draw(uniforms[t]).astype(np.uint8)
+            active = X[lo:hi] @ a.astype(np.float64)
+            gains, wr = _disjunction_round(a, X[lo:hi], positive[lo:hi], w[lo:hi],
+                                           signed[lo:hi], active)
+            cube.update(a, gains, biases[t])
+            wrong += wr
+        return wrong
+    if n_rounds == 1:  # one call per round (streaming): skip the window logic
+        drawn = cube.draw(uniforms[0])
+        active = (X * drawn).sum(axis=1)
+        row_gains = np.where(drawn, -(signed * (active == 1))[:, None] * X,
+                             (signed * (active == 0))[:, None] * X)
+        gains = row_gains[0] if m == 1 else np.add.reduceat(row_gains, [0], axis=0)[0]
+        cube.update(drawn.astype(np.uint8), gains, 0.0)
+        return float(w @ ((active > 0) != positive))
+    table, cap = cube.table, max(1, (1 << 20) // (batch_size * n))
+    has_ones = X.any(axis=1)
+    t, window = 0, 4
+    while t < n_rounds:
+        stop = min(n_rounds, t + window)
+        r0, r1 = t * batch_size, min(stop * batch_size, m)
+        drawn = cube.draw(uniforms[t:stop])
+        per_row = drawn if batch_size == 1 else np.repeat(drawn, batch_size, axis=0)
+        rows = X[r0:r1]
+        active = (rows * per_row[: r1 - r0]).sum(axis=1)
+        # Only rows with 0 or 1 active literals (and weight, and a one) have
+        # non-zero gains.
+        live = np.flatnonzero((signed[r0:r1] != 0) & (
+            (active == 1) | ((active == 0) & has_ones[r0:r1])))
+        used = stop - t
+        if len(live):
+            live_rows, live_w, live_act = rows[live], signed[r0 + live], active[live]
+            row_gains = np.where(per_row[live], -(live_w * (live_act == 1))[:, None]
+                                 * live_rows, (live_w * (live_act == 0))[:, None]
+                                 * live_rows)
+            round_of = live // batch_size
+            if batch_size == 1:
+                rounds, gains = round_of, row_gains
+            else:
+                starts = np.flatnonzero(np.r_[True, round_of[1:] != round_of[:-1]])
+                rounds = round_of[starts]
+                gains = np.add.reduceat(row_gains, starts, axis=0)
+            acts = drawn[rounds]
+            # The rounds drawn under the current pi stay valid up to the first
+            # one whose update changes a positive regret R+ (and so pi); with a
+            # discount, in the table's stored units (pi ignores the common
+            # factor), each round's gains times its scale.
+            scaled = gains
+            if table.discount != 1.0:
+                scaled = gains * table.round_scales(used)[rounds][:, None]
+            changed = np.zeros(len(rounds), dtype=bool)
+            for col, moved in ((1, np.where(acts, 0.0, scaled)),
+                               (0, np.where(acts, scaled, 0.0))):
+                path = np.maximum(np.cumsum(
+                    np.vstack([table.rates[:, col], moved]), axis=0), 0.0)
+                changed |= (path[1:] != path[:-1]).any(axis=1)
+            n_live = len(rounds)
+            if changed.any():
+                n_live = int(np.argmax(changed)) + 1
+                used = int(rounds[n_live - 1]) + 1
+            cube.update_rounds(acts[:n_live], gains[:n_live],
+                               played=rounds[:n_live], n_rounds=used)
+        else:
+            table.advance(used)
+        end = min((t + used) * batch_size, m)
+        wrong += float(w[r0:end] @ ((active[: end - r0] > 0) != positive[r0:end]))
+        window = min(2 * window, cap) if t + used == stop else max(1, 2 * used)
+        t += used
+    return wrong
+
+
+def disjunction_gains(a, X, y, w=None) -> np.ndarray:
+    """``u(flip_k a) - u(a)`` for every feature ``k``; ``u`` = weight correct.
+
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        The disjunction: ``a[k] = 1`` when feature ``k`` is one of its literals.
+    X : array-like of shape (m, n)
+        0/1 rows.
+    y : array-like of shape (m,)
+        1 for a positive row, 0 for a negative one.
+    w : array-like of shape (m,), default=None
+        Row weights (ones when None).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    ``x0 OR x1`` on three rows: adding ``x2`` fixes the last row; removing
+    ``x0`` breaks the first row (it is its only active literal) but fixes the
+    second (negative) one.
+
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 0], [1, 0, 1], [0, 0, 1]])
+    >>> disjunction_gains([1, 1, 0], X, [1, 0, 1])
+    array([0., 0., 1.])
+    >>> disjunction_gains([1, 0, 0], X, [1, 0, 1])
+    array([0., 0., 1.])
+    >>> disjunction_gains([1, 0, 0], X, [0, 0, 1])
+    array([2., 0., 1.])
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    return disjunction_round(a, X, y, w)[0]
