@@ -122,14 +122,6 @@ def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
             cube.update(a, gains, biases[t])
             wrong += wr
         return wrong
-    if n_rounds == 1:  # one call per round (streaming): skip the window logic
-        drawn = cube.draw(uniforms[0])
-        active = (X * drawn).sum(axis=1)
-        row_gains = np.where(drawn, -(signed * (active == 1))[:, None] * X,
-                             (signed * (active == 0))[:, None] * X)
-        gains = row_gains[0] if m == 1 else np.add.reduceat(row_gains, [0], axis=0)[0]
-        cube.update(drawn.astype(np.uint8), gains, 0.0)
-        return float(w @ ((active > 0) != positive))
     table, cap = cube.table, max(1, (1 << 20) // (batch_size * n))
     has_ones = X.any(axis=1)
     t, window = 0, 4

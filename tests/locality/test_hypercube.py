@@ -121,7 +121,7 @@ def test_block_player_equals_round_by_round():
     X = (rng.random((m, n)) < 0.3).astype(np.uint8)
     y = ((X[:, 0] | X[:, 4]) ^ (rng.random(m) < 0.1)).astype(int)
     w = rng.choice([0.0, 1.0, 2.0], m)
-    for batch, bias in [(1, 0.0), (4, 0.0), (3, 0.25)]:
+    for batch, bias in [(1, 0.0), (4, 0.0), (3, 0.25), (m, 0.0)]:  # (m: one round)
         fast, slow = HypercubeColoring(n), HypercubeColoring(n)
         fast_rng, slow_rng = np.random.RandomState(7), np.random.RandomState(7)
         wrong = play_disjunction_rounds(fast, X, y, w, batch, bias, fast_rng)
