@@ -120,7 +120,48 @@ class _HypercubeGraph:
         return self.table.n_nonzero()
 
 
-class HypercubeColoring(_HypercubeGraph):
+class _EstimatedByChain:
+    """``pi`` for ``L < n`` as a Monte Carlo estimate (both hypercube colourings).
+
+    The host has ``exact``, ``n_vars``, the last played vertex ``_state``, a
+    :class:`~sklearn_localregret.engine.UniformizedChainSampler` ``_sampler``
+    and ``_rate_bound()``; ``_EXACT_READER`` names what to read instead when
+    ``pi`` is exact.
+    """
+
+    _EXACT_READER = "probabilities()"
+
+    def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
+        """``pi`` as ``(support, probabilities)``, or None when it is exact.
+
+        With ``L < n`` a Monte Carlo estimate deterministic in ``seed``.
+        """
+        return None if self.exact else self.estimate_distribution(n_draws, seed)
+
+    def estimate_distribution(self, n_draws: int, seed):
+        """Monte Carlo estimate of ``pi`` for ``L < n`` (deterministic in ``seed``).
+
+        Runs the uniformised chain from the last played vertex and keeps every
+        ``n_mcmc_steps``-th state, without touching the chain used for play.
+
+        Returns
+        -------
+        support : ndarray of uint8 of shape (n_distinct, n_vars)
+        probs : ndarray of shape (n_distinct,)
+        """
+        if self.exact:
+            raise ValueError(f"pi is exact here: use {self._EXACT_READER}")
+        rng = np.random.default_rng(seed)
+        bound, state, draws = self._rate_bound(), self._state, []
+        for _ in range(int(n_draws)):
+            state = self._sampler.sample(state, bound, rng)
+            draws.append(state)
+        keys, counts = np.unique(np.array(draws, dtype=object), return_counts=True)
+        support = np.array([vertex_bits(k) for k in keys], dtype=np.uint8)
+        return support.reshape(len(keys), self.n_vars), counts / counts.sum()
+
+
+class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
     """Colored regret matching on the hypercube with the ``2n`` colouring.
 
     Row ``k`` of :attr:`table` is variable ``k``; column ``x`` is the colour
@@ -220,35 +261,9 @@ class HypercubeColoring(_HypercubeGraph):
         self._state = self._sampler.sample(self._state, rate_bound, rng)
         return vertex_bits(self._state).copy()
 
-    def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
-        """``pi`` as ``(support, probabilities)``, or None when it is the product.
-
-        With ``L < n`` a Monte Carlo estimate deterministic in ``seed``.
-        """
-        return None if self.exact else self.estimate_distribution(n_draws, seed)
-
-    def estimate_distribution(self, n_draws: int, seed: int):
-        """Monte Carlo estimate of ``pi`` for ``L < n`` (deterministic in ``seed``).
-
-        Runs the uniformised chain from the last played vertex and keeps every
-        ``n_mcmc_steps``-th state, without touching the chain used for play.
-
-        Returns
-        -------
-        support : ndarray of uint8 of shape (n_distinct, n_vars)
-        probs : ndarray of shape (n_distinct,)
-        """
-        if self.exact:
-            raise ValueError("pi is an exact product here: use probabilities()")
-        rng = np.random.default_rng(seed)
-        rate_bound = float(np.maximum(self.table.rates, 0.0).sum())
-        state, draws = self._state, []
-        for _ in range(int(n_draws)):
-            state = self._sampler.sample(state, rate_bound, rng)
-            draws.append(state)
-        keys, counts = np.unique(np.array(draws, dtype=object), return_counts=True)
-        support = np.array([vertex_bits(k) for k in keys], dtype=np.uint8)
-        return support.reshape(len(keys), self.n_vars), counts / counts.sum()
+    def _rate_bound(self) -> float:
+        """A bound on the out-rate of every vertex: all positive regrets."""
+        return float(np.maximum(self.table.rates, 0.0).sum())
 
     # -- the update -------------------------------------------------------
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:

@@ -42,7 +42,7 @@ from ..engine.removal_clocks import (
     marginal_on_probabilities,
     on_probabilities,
 )
-from .hypercube import N_ESTIMATE_DRAWS, _flipped_keys, _HypercubeGraph, vertex_bits
+from .hypercube import _EstimatedByChain, _flipped_keys, _HypercubeGraph, vertex_bits
 
 __all__ = ["PoolRegretTable", "RemovalSetColoring", "disjunction_fire_probabilities"]
 
@@ -99,7 +99,7 @@ class PoolRegretTable(RegretTable):
         self._versions[rows] += 1
 
 
-class RemovalSetColoring(_HypercubeGraph):
+class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
     """Colored regret matching on disjunctions with removal sets.
 
     :attr:`table` holds every colour in one table (one discount scale): row
@@ -151,6 +151,8 @@ class RemovalSetColoring(_HypercubeGraph):
     >>> graph.positive_out_edges(bytes([1, 1, 0]))
     ([b'\\x00\\x00\\x00'], array([1.]))
     """
+
+    _EXACT_READER = "fire_probabilities()"
 
     def __init__(self, n_vars: int, max_level: int | None = None,
                  max_sets: int = 32, n_mcmc_steps: int = 200,
@@ -275,35 +277,6 @@ class RemovalSetColoring(_HypercubeGraph):
         times = group_clock_times(set_rates, rng.random((N_CLOCK_DRAWS, self.max_sets)))
         p = on_probabilities(off, on, latest_group_ring(self.sets, times))
         return disjunction_fire_probabilities(X, p).mean(axis=1)
-
-    def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
-        """``pi`` as ``(support, probabilities)`` for ``L < n``; None when exact.
-
-        With ``L < n`` a Monte Carlo estimate deterministic in ``seed``.
-        """
-        return None if self.exact else self.estimate_distribution(n_draws, seed)
-
-    def estimate_distribution(self, n_draws: int, seed):
-        """Monte Carlo estimate of ``pi`` for ``L < n`` (deterministic in ``seed``).
-
-        Runs the uniformised chain from the last played vertex and keeps every
-        ``n_mcmc_steps``-th state, without touching the chain used for play.
-
-        Returns
-        -------
-        support : ndarray of uint8 of shape (n_distinct, n_vars)
-        probs : ndarray of shape (n_distinct,)
-        """
-        if self.exact:
-            raise ValueError("pi is drawn exactly here: use fire_probabilities()")
-        rng = np.random.default_rng(seed)
-        bound, state, draws = self._rate_bound(), self._state, []
-        for _ in range(int(n_draws)):
-            state = self._sampler.sample(state, bound, rng)
-            draws.append(state)
-        keys, counts = np.unique(np.array(draws, dtype=object), return_counts=True)
-        support = np.array([vertex_bits(k) for k in keys], dtype=np.uint8)
-        return support.reshape(len(keys), self.n_vars), counts / counts.sum()
 
     # -- the pool -----------------------------------------------------------
     def is_tracked(self, row: np.ndarray) -> bool:
