@@ -32,7 +32,8 @@ from .locality.decision_tree import (
     tree_level,
 )
 from .locality.recent_rows import RecentRows
-from .locality.tree_coloring import TreeColoring, TreeRateGraph
+from .locality.tree_coloring import TreeColoring
+from .locality.tree_rate_graph import TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
 __all__ = ["LocalRegretTreeClassifier"]

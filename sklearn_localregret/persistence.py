@@ -35,7 +35,8 @@ from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.recent_rows import RecentRows
 from .locality.removal_sets import PoolRegretTable, RemovalSetColoring
-from .locality.tree_coloring import TreeColoring, TreeRateGraph
+from .locality.tree_coloring import TreeColoring
+from .locality.tree_rate_graph import TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
 __all__ = ["trusted_types"]

@@ -26,7 +26,8 @@ from sklearn_localregret.engine import (
 from sklearn_localregret.locality.decision_tree import Leaf, Split, compile_tree
 from sklearn_localregret.locality.hypercube import vertex_key
 from sklearn_localregret.locality.hypercube_swap import HypercubeSwapRegrets
-from sklearn_localregret.locality.tree_coloring import TreeColoring, TreeRateGraph
+from sklearn_localregret.locality.tree_coloring import TreeColoring
+from sklearn_localregret.locality.tree_rate_graph import TreeRateGraph
 from sklearn_localregret.thresholds import FixedThresholds, ThresholdTests
 
 ROUND_ROWS = 5

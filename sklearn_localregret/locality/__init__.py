@@ -15,8 +15,12 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   immutable nodes: routing, subtree replacement, text export.
 * :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph
   (replace a subtree by a leaf or a stump on a threshold test), its (path,
-  replacement) colouring, the vectorised statistics of a round, and per-edge
-  (swap) regrets.
+  replacement) colouring and the vectorised statistics of a round;
+  :mod:`~sklearn_localregret.locality.tree_rate_graph` -- its rates for the
+  chain samplers, per colour or per edge (swap).
+* :mod:`~sklearn_localregret.locality.removal_sets` and
+  :mod:`~sklearn_localregret.locality.removal_set_rounds` -- the disjunct
+  learner's removal-set graph and its rounds.
 * :mod:`~sklearn_localregret.locality.recent_rows` -- the window of recent rows
   that a new tree site starts from (the tree learner's warm start).
 """

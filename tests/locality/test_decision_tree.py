@@ -31,7 +31,8 @@ from sklearn_localregret.locality.decision_tree import (
     route_rows,
     tree_level,
 )
-from sklearn_localregret.locality.tree_coloring import TreeColoring, TreeRateGraph
+from sklearn_localregret.locality.tree_coloring import TreeColoring
+from sklearn_localregret.locality.tree_rate_graph import TreeRateGraph
 from sklearn_localregret.thresholds import (
     FixedThresholds,
     QuantileThresholds,
