@@ -30,7 +30,8 @@ from .product_sampler import (
 )
 from .rate_graph import RateGraph
 from .regret_table import RegretTable
-from .stump_table import StumpRegretTable, positive_pair_marginals, positive_pair_sums
+from .stump_pairs import positive_pair_marginals, positive_pair_sums
+from .stump_table import StumpRegretTable
 
 __all__ = [
     "FORGET_EVERY",
