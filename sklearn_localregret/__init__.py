@@ -14,17 +14,21 @@ sets in :mod:`sklearn_localregret.datasets` and its experiments in
 """
 
 from ._dimacs import WeightedFormula, read_dimacs
+from ._dimacs_reader import DimacsError
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._maxsat import OnlineMaxSAT
+from ._solve import solve_formula
 from ._tree_classifier import LocalRegretTreeClassifier
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "DimacsError",
     "LocalRegretDisjunctClassifier",
     "LocalRegretTreeClassifier",
     "OnlineMaxSAT",
     "WeightedFormula",
     "read_dimacs",
+    "solve_formula",
     "__version__",
 ]

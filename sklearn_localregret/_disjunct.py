@@ -178,7 +178,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_localregret._disjunct import LocalRegretDisjunctClassifier
+    >>> from sklearn_localregret import LocalRegretDisjunctClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(2000, 6))
     >>> y = X[:, 0] | X[:, 3]

@@ -226,7 +226,7 @@ class OnlineMaxSAT:
 
     Examples
     --------
-    >>> from sklearn_localregret._maxsat import OnlineMaxSAT
+    >>> from sklearn_localregret import OnlineMaxSAT
     >>> solver = OnlineMaxSAT(3, random_state=0)
     >>> solver.assignment()
     array([False, False, False])
