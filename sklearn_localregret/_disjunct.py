@@ -118,6 +118,11 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     n_nonzero_regrets_ : int
         Number of colours (edges for ``"swap"``) with a non-zero regret, the
         paper's measure of the learner's state.
+    regret_table_ : RegretTable
+        The regret table itself, for inspection (read it, never update it):
+        row ``k`` column ``x`` is "set feature ``k`` to ``x``" (hypercube
+        colours; removal sets follow in rows ``n_features_in_ + j``), or one
+        row per remembered played disjunction (``regret="swap"``).
 
     See Also
     --------
@@ -360,6 +365,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def n_nonzero_regrets_(self) -> int:
         check_is_fitted(self, "_graph")
         return self._graph.n_nonzero()
+
+    @property
+    def regret_table_(self):
+        """The regret table, for inspection: read it, never update it."""
+        check_is_fitted(self, "_graph")
+        return self._graph.table
 
     def _feature_names(self) -> np.ndarray:
         names = getattr(self, "feature_names_in_", None)

@@ -210,6 +210,10 @@ class OnlineMaxSAT:
     n_regret_rows_ : int
         Rows of the regret table: one per variable (``"external"``) or one
         per remembered played assignment (``"swap"``).
+    regret_table_ : RegretTable
+        The regret table itself, for inspection (read it, never update it):
+        row ``i`` column ``x`` is "set variable ``i + 1`` to ``x``", or one
+        row per remembered played assignment (``"swap"``).
 
     See Also
     --------
@@ -459,3 +463,8 @@ class OnlineMaxSAT:
     @property
     def n_regret_rows_(self) -> int:
         return self._graph.table.n_rows
+
+    @property
+    def regret_table_(self):
+        """The regret table, for inspection: read it, never update it."""
+        return self._graph.table

@@ -140,8 +140,8 @@ def test_partial_fit_in_chunks_equals_fit(params):
                             sample_weight=w[lo:hi])
     assert chunked.n_rounds_ == whole.n_rounds_ == 80
     assert chunked.n_online_mistakes_ == pytest.approx(whole.n_online_mistakes_)
-    np.testing.assert_array_equal(chunked._graph.table.biased,
-                                  whole._graph.table.biased)
+    np.testing.assert_array_equal(chunked.regret_table_.biased,
+                                  whole.regret_table_.biased)
     np.testing.assert_array_equal(chunked.feature_probabilities_,
                                   whole.feature_probabilities_)
     np.testing.assert_array_equal(chunked.predict_proba(X), whole.predict_proba(X))
@@ -152,11 +152,11 @@ def test_same_seed_same_model(regret):
     X, y = winnow_killer(n=6, n_rounds=200, seed=6)
     a = LocalRegretDisjunctClassifier(regret=regret, random_state=1).fit(X, y)
     b = LocalRegretDisjunctClassifier(regret=regret, random_state=1).fit(X, y)
-    assert pickle.dumps(a._graph.table.biased) == pickle.dumps(b._graph.table.biased)
+    assert pickle.dumps(a.regret_table_.biased) == pickle.dumps(b.regret_table_.biased)
     assert a.n_online_mistakes_ == b.n_online_mistakes_
     # Refitting resets: same model again.
     a.fit(X, y)
-    np.testing.assert_array_equal(a._graph.table.biased, b._graph.table.biased)
+    np.testing.assert_array_equal(a.regret_table_.biased, b.regret_table_.biased)
 
 
 @pytest.mark.parametrize("params", [{"regret": "external"},
@@ -221,8 +221,8 @@ def test_sparse_input_equals_dense(regret):
                                           random_state=0).fit(X, y)
     sparse = LocalRegretDisjunctClassifier(regret=regret, batch_size=2,
                                            random_state=0).fit(sp.csr_matrix(X), y)
-    np.testing.assert_array_equal(dense._graph.table.biased,
-                                  sparse._graph.table.biased)
+    np.testing.assert_array_equal(dense.regret_table_.biased,
+                                  sparse.regret_table_.biased)
     np.testing.assert_array_equal(dense.predict_proba(X),
                                   sparse.predict_proba(sp.csr_matrix(X)))
 
@@ -261,7 +261,7 @@ def test_bias_default_follows_the_paper():
     assert clf.round_bias(10.0) == pytest.approx(1.0)  # Delta / (L + 1)
     # Every round updates all n colours out of the played disjunction with -b,
     # so the biased and unbiased totals differ by n * b per round.
-    table = clf._graph.table
+    table = clf.regret_table_
     gap = table.unbiased.sum() - table.biased.sum()
     assert gap == pytest.approx(4 * clf.n_rounds_ * 10.0 / 10)
 
@@ -271,13 +271,17 @@ def test_bias_default_follows_the_paper():
 
 def test_graph_parameter():
     X, y = winnow_killer(n=5, n_rounds=50, seed=10)
+    # The graph shows in the regret table: 2 colours per feature, plus one
+    # row per removal-set slot (32 by default), or one row of 5 edges per
+    # played disjunction (swap).
     default = LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
-    assert type(default._graph).__name__ == "RemovalSetColoring"
-    assert default._graph.max_sets == 32
+    assert (default.regret_table_.n_rows, default.regret_table_.width) == (5 + 32, 2)
     paper = LocalRegretDisjunctClassifier(graph="hypercube").fit(X, y)
-    assert type(paper._graph).__name__ == "HypercubeColoring"
+    assert (paper.regret_table_.n_rows, paper.regret_table_.width) == (5, 2)
     swap = LocalRegretDisjunctClassifier(regret="swap").fit(X, y)
-    assert type(swap._graph).__name__ == "HypercubeSwapRegrets"
+    assert swap.regret_table_.width == 5
+    assert all(isinstance(key, bytes) and len(key) == 5
+               for key in swap.regret_table_.keys())
     with pytest.raises(ValueError, match="graph='hypercube' only"):
         LocalRegretDisjunctClassifier(regret="swap", graph="removal-sets").fit(X, y)
     with pytest.raises(ValueError, match="'graph' parameter"):
@@ -297,7 +301,8 @@ def test_no_removal_sets_is_the_papers_algorithm(batch_size):
     paper = LocalRegretDisjunctClassifier(graph="hypercube", batch_size=batch_size,
                                           random_state=3).fit(X, y)
     assert empty.n_online_mistakes_ == paper.n_online_mistakes_
-    np.testing.assert_array_equal(empty._graph.table.biased, paper._graph.table.biased)
+    np.testing.assert_array_equal(empty.regret_table_.biased,
+                                  paper.regret_table_.biased)
     np.testing.assert_array_equal(empty.predict_proba(X), paper.predict_proba(X))
 
 
@@ -319,7 +324,7 @@ def test_removal_sets_learn_mushroom():
     assert clf.classes_[1] == "p"
     assert np.mean(clf.predict(X[test]) != y[test]) <= 0.02
     assert clf.online_error_ <= 0.05
-    assert 0 < clf._graph.n_sets_tracked
+    assert 0 < clf._graph.n_sets_tracked  # the private pool is what this checks
     # Foul odor alone marks 2,160 of the 3,916 poisonous mushrooms and no
     # edible one; the other literals may be redundant, never wrong.
     assert "odor=f" in clf.disjunction()
@@ -342,7 +347,7 @@ def test_removal_set_probabilities_follow_the_draws():
     X = rng.integers(0, 2, size=(150, 6))
     y = X[:, 0] | X[:, 3] | X[:, 4]
     clf = LocalRegretDisjunctClassifier(max_removal_sets=2, random_state=0).fit(X, y)
-    graph = clf._graph
+    graph = clf._graph  # regrets planted in the learner's own (private) graph
     # Two removal sets with regret, on top of what was learnt.
     graph.track(np.array([[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 1, 1]], dtype=np.uint8))
     scale = graph.table.biased[:, 1].max()

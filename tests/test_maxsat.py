@@ -26,7 +26,7 @@ def test_regret_update_by_hand():
     np.testing.assert_array_equal(solver.assignment(), [False] * 3)  # the root
     # (x1 or not x2) is satisfied by all-false; setting x2 would break it.
     assert solver.observe([1, -2]) == 1.0
-    table = solver._graph.table
+    table = solver.regret_table_
     np.testing.assert_array_equal(table.biased, [[0, 0], [0, -1], [0, 0]])
     # Weighted round: (x2 or x3) w=2 and (x1) w=1, both unsatisfied.
     assert solver.observe([[2, 3], [1]], weights=[2, 1]) == 0.0
@@ -47,7 +47,7 @@ def test_regret_update_by_hand():
 def test_bias_with_finite_level():
     solver = OnlineMaxSAT(2, L=3, random_state=0)  # L >= n: exact, b = W / 4
     solver.observe([[1], [2]], weights=[1.0, 3.0])
-    np.testing.assert_array_equal(solver._graph.table.biased, [[0, 0], [0, 2]])
+    np.testing.assert_array_equal(solver.regret_table_.biased, [[0, 0], [0, 2]])
 
 
 def test_planted_formula_ends_mostly_satisfied():
@@ -186,8 +186,8 @@ def test_every_clause_form_is_one_clause_everywhere(form):
         solver = OnlineMaxSAT(3, random_state=0)
         play(solver)
         assert solver.total_weight_ == 1.0 and solver.n_rounds_ == 1
-        np.testing.assert_array_equal(solver._graph.table.biased,
-                                      reference._graph.table.biased)
+        np.testing.assert_array_equal(solver.regret_table_.biased,
+                                      reference.regret_table_.biased)
 
 
 def test_run_reads_a_pair_only_when_its_first_element_is_a_clause():
@@ -195,7 +195,7 @@ def test_run_reads_a_pair_only_when_its_first_element_is_a_clause():
     solver = OnlineMaxSAT(4, random_state=0)
     solver.run([[1.0, 2.0]])
     assert solver.total_weight_ == 1.0
-    np.testing.assert_array_equal(solver._graph.table.biased[:, 1], [1, 1, 0, 0])
+    np.testing.assert_array_equal(solver.regret_table_.biased[:, 1], [1, 1, 0, 0])
     solver = OnlineMaxSAT(4, random_state=0)
     solver.run([([1.0, 2.0], 3.0), ((3, 4), 0.5), 4, (3, -4)])
     assert solver.total_weight_ == 3.0 + 0.5 + 1 + 1

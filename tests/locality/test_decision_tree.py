@@ -467,7 +467,8 @@ def _random_colour_regrets(clf, rng, stump_boost=0.0):
     """Fill the learner's (fresh) regret table with random leaf regrets and stump
     factors (regrets spanning about 1e-2 .. 1e2, some zero, some negative).
 
-    Writes through the table's own update, one colour group at a time.
+    Writes through the table's own update, one colour group at a time (the
+    private model set-up and table are what these sampler tests plant into).
     """
     clf._init_model(2, 2)
     table = clf._table
@@ -518,6 +519,7 @@ def test_learner_sampler_matches_exact_distribution_74_trees(seed):
     pi = dense_stationary(chain_matrix(trees, _colour_rate(clf.regret_table_), 2, 2), 0)
     exact = {t: p for t, p in zip(trees, pi) if p > 1e-15}
     n_draws = 20_000
+    # The learner's own (private) draw is what is checked against pi.
     draws = Counter(clf._draw_tree(rng)[0] for _ in range(n_draws))
     empirical = {t: c / n_draws for t, c in draws.items()}
     assert set(empirical) <= set(exact)
@@ -540,7 +542,7 @@ def test_finite_L_draw_is_the_documented_mixture(L):
 
     pi_inf = dense_stationary(chain_matrix(trees, rate, 2, 2), 0)
     redirected = chain_matrix(trees, rate, 2, 2, levels, L)
-    bound = clf._graph.out_rate_bound(2 * L + 1)
+    bound = clf._graph.out_rate_bound(2 * L + 1)  # the private chain's bound
     assert bound >= redirected.sum(axis=1).max()
     step = np.eye(len(trees)) + (redirected - np.diag(redirected.sum(axis=1))) / bound
     k_step = np.linalg.matrix_power(step, n_steps)[trees.index(start)]
@@ -550,6 +552,7 @@ def test_finite_L_draw_is_the_documented_mixture(L):
     exact = {t: p for t, p in zip(trees, mixture) if p > 1e-15}
 
     n_draws = 20_000
+    # The learner's own (private) draw, with the redirect, under test.
     draws = Counter(clf._draw_tree(rng)[0] for _ in range(n_draws))
     empirical = {t: c / n_draws for t, c in draws.items()}
     assert all(levels[t] <= L for t in empirical)
@@ -563,7 +566,7 @@ def test_chain_sampler_graph_lists_positive_colour_edges():
     _random_colour_regrets(clf, rng)
     rate = _colour_rate(clf.regret_table_)
     for tree in all_trees(2, 2)[::5]:
-        targets, rates = clf._graph.positive_out_edges(tree)
+        targets, rates = clf._graph.positive_out_edges(tree)  # the rate graph
         expected = {s: rate(tree, p, c) for p, c, s in edges_by_definition(tree, 2, 2)
                     if rate(tree, p, c) > 0}
         assert dict(zip(targets, rates.tolist())) == pytest.approx(expected)
@@ -580,7 +583,7 @@ def test_swap_distribution_is_exact(L):
     levels = bfs_levels(trees, 2, 2, Leaf(0))
     pi = dense_stationary(chain_matrix(trees, rate, 2, 2, levels, L), 0)
     exact = {t: p for t, p in zip(trees, pi) if p > 1e-12}
-    got, probs = clf._sampler.distribution()
+    got, probs = clf._sampler.distribution()  # the swap sampler under test
     assert len(exact) > 1
     assert dict(zip(got, probs.tolist())) == pytest.approx(exact, abs=1e-9)
     assert clf.representative_tree() == max(exact, key=exact.get)
