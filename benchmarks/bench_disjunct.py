@@ -44,7 +44,7 @@ def streaming_rate(make, X, y, batch: int) -> float:
     est = make()
     start = time.perf_counter()
     for lo in range(0, len(y), batch):
-        est.partial_fit(X[lo:lo + batch], y[lo:lo + batch], classes=[0, 1])
+        est.partial_fit(X[lo : lo + batch], y[lo : lo + batch], classes=[0, 1])
     return len(y) / (time.perf_counter() - start)
 
 
@@ -68,56 +68,88 @@ def breakdown(X, y, seed: int, n_calls: int = 2000) -> list[tuple[str, float]]:
     clf.partial_fit(X[:1], y[:1], classes=[0, 1])
     sgd = SGDClassifier(random_state=seed).partial_fit(X[:1], y[:1], classes=[0, 1])
     rows = [
-        ("validate_data(X, y)", lambda i: validate_data(
-            clf, X[i:i + 1], y[i:i + 1], reset=False,
-            accept_sparse=["csr", "csc"], dtype="numeric")),
-        ("_partial_fit (validation + round)", lambda i: clf._partial_fit(
-            X[i:i + 1], y[i:i + 1], None, None)),
-        ("partial_fit (+ _fit_context)", lambda i: clf.partial_fit(
-            X[i:i + 1], y[i:i + 1])),
-        ("SGDClassifier.partial_fit", lambda i: sgd.partial_fit(
-            X[i:i + 1], y[i:i + 1])),
+        (
+            "validate_data(X, y)",
+            lambda i: validate_data(
+                clf,
+                X[i : i + 1],
+                y[i : i + 1],
+                reset=False,
+                accept_sparse=["csr", "csc"],
+                dtype="numeric",
+            ),
+        ),
+        (
+            "_partial_fit (validation + round)",
+            lambda i: clf._partial_fit(X[i : i + 1], y[i : i + 1], None, None),
+        ),
+        (
+            "partial_fit (+ _fit_context)",
+            lambda i: clf.partial_fit(X[i : i + 1], y[i : i + 1]),
+        ),
+        (
+            "SGDClassifier.partial_fit",
+            lambda i: sgd.partial_fit(X[i : i + 1], y[i : i + 1]),
+        ),
     ]
     return [(name, per_call_us(fn, n_calls)) for name, fn in rows]
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000,
-                        help="rows of the bulk runs (default 100000)")
-    parser.add_argument("--stream-rows", type=int, default=5_000,
-                        help="rows of the streaming runs (default 5000)")
+    parser.add_argument(
+        "--rows",
+        type=int,
+        default=100_000,
+        help="rows of the bulk runs (default 100000)",
+    )
+    parser.add_argument(
+        "--stream-rows",
+        type=int,
+        default=5_000,
+        help="rows of the streaming runs (default 5000)",
+    )
     parser.add_argument("--features", type=int, nargs="+", default=[20, 200])
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    header = (f"{'n':>4} {'batch':>5} {'mode':>9} {'local rows/s':>13} "
-              f"{'SGD rows/s':>11} {'ratio':>7} {'goal':>6}")
+    header = (
+        f"{'n':>4} {'batch':>5} {'mode':>9} {'local rows/s':>13} "
+        f"{'SGD rows/s':>11} {'ratio':>7} {'goal':>6}"
+    )
     print(header)
     print("-" * len(header))
     for n in args.features:
         X, y = make_stream(args.rows, n, args.seed)
         sgd_bulk = bulk_rate(lambda: SGDClassifier(random_state=args.seed), X, y)
         for batch in args.batch_sizes:
+
             def local(batch=batch):
-                return LocalRegretDisjunctClassifier(batch_size=batch,
-                                                     random_state=args.seed)
+                return LocalRegretDisjunctClassifier(
+                    batch_size=batch, random_state=args.seed
+                )
 
             def sgd():
                 return SGDClassifier(random_state=args.seed)
 
             s = slice(0, args.stream_rows)
             results = [
-                ("streaming", streaming_rate(local, X[s], y[s], batch),
-                 streaming_rate(sgd, X[s], y[s], batch), STREAM_GOAL),
+                (
+                    "streaming",
+                    streaming_rate(local, X[s], y[s], batch),
+                    streaming_rate(sgd, X[s], y[s], batch),
+                    STREAM_GOAL,
+                ),
                 ("bulk", bulk_rate(local, X, y), sgd_bulk, BULK_GOAL),
             ]
             for mode, ours, theirs, goal in results:
                 ratio = ours / theirs
                 mark = "met" if ratio >= goal else "MISSED"
-                print(f"{n:>4} {batch:>5} {mode:>9} {ours:>13,.0f} {theirs:>11,.0f} "
-                      f"{ratio:>6.2f}x {mark:>6}")
+                print(
+                    f"{n:>4} {batch:>5} {mode:>9} {ours:>13,.0f} {theirs:>11,.0f} "
+                    f"{ratio:>6.2f}x {mark:>6}"
+                )
     print()
     print("one-row streaming call, microseconds (n = %d):" % args.features[0])
     X, y = make_stream(4000, args.features[0], args.seed)

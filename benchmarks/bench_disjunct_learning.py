@@ -48,8 +48,13 @@ from sklearn_localregret.experiments.disjunct import (
 
 DEFAULT = "removal sets (default)"
 PAPER = "hypercube (paper)"
-GOALS = {"mushroom test": 0.02, "mushroom online": 0.05, "random vs Winnow2": 0.02,
-         "killer": 0.06, "speed": 0.5}
+GOALS = {
+    "mushroom test": 0.02,
+    "mushroom online": 0.05,
+    "random vs Winnow2": 0.02,
+    "killer": 0.06,
+    "speed": 0.5,
+}
 
 
 def removal_sets(**kw):
@@ -66,11 +71,13 @@ MUSHROOM_LEARNERS = {
     PAPER: lambda s: hypercube(random_state=s),
     "hypercube, L=5": lambda s: hypercube(L=5, random_state=s),
     "hypercube, L=5, bias=0": lambda s: hypercube(L=5, bias=0, random_state=s),
-    'regret="swap"': lambda s: LocalRegretDisjunctClassifier(regret="swap",
-                                                             random_state=s),
+    'regret="swap"': lambda s: LocalRegretDisjunctClassifier(
+        regret="swap", random_state=s
+    ),
     DEFAULT: lambda s: removal_sets(random_state=s),
-    "removal sets, discount=0.99": lambda s: removal_sets(discount=0.99,
-                                                          random_state=s),
+    "removal sets, discount=0.99": lambda s: removal_sets(
+        discount=0.99, random_state=s
+    ),
     "Winnow2": lambda s: Winnow2Classifier(),
 }
 
@@ -92,27 +99,44 @@ def mushroom_scores(make, X, y, seed):
 def mushroom_section(args, goals):
     X, y = load_mushroom(return_X_y=True, one_hot=True)
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
-    print(f"mushroom one-hot ({X.shape[1]} features, positive class "
-          f"{np.unique(y)[1]!r}): 15,000 rows with replacement, tested on "
-          f"5,000 more (draw {args.seed})")
+    print(
+        f"mushroom one-hot ({X.shape[1]} features, positive class "
+        f"{np.unique(y)[1]!r}): 15,000 rows with replacement, tested on "
+        f"5,000 more (draw {args.seed})"
+    )
     print(f"{'learner':<30} {'online error':>12} {'test error':>10} {'seconds':>8}")
     for name, make in MUSHROOM_LEARNERS.items():
         online, test, seconds = mushroom_scores(make, X, y, args.seed)
         print(f"{name:<30} {online:>12.3f} {test:>10.3f} {seconds:>8.1f}", flush=True)
-    print(f"\nover {args.draws} draws (seeds {args.seed}..{args.seed + args.draws - 1})"
-          ": mean +- sd (worst)")
+    print(
+        f"\nover {args.draws} draws (seeds {args.seed}..{args.seed + args.draws - 1})"
+        ": mean +- sd (worst)"
+    )
     for name in (DEFAULT, "Winnow2"):
-        runs = np.array([mushroom_scores(MUSHROOM_LEARNERS[name], X, y, args.seed + i)
-                         for i in range(args.draws)])
+        runs = np.array(
+            [
+                mushroom_scores(MUSHROOM_LEARNERS[name], X, y, args.seed + i)
+                for i in range(args.draws)
+            ]
+        )
         online, test = runs[:, 0], runs[:, 1]
-        print(f"{name:<30} online {online.mean():.4f} +- {online.std():.4f} "
-              f"({online.max():.4f})   test {test.mean():.4f} +- {test.std():.4f} "
-              f"({test.max():.4f})", flush=True)
+        print(
+            f"{name:<30} online {online.mean():.4f} +- {online.std():.4f} "
+            f"({online.max():.4f})   test {test.mean():.4f} +- {test.std():.4f} "
+            f"({test.max():.4f})",
+            flush=True,
+        )
         if name == DEFAULT:
-            goals.append(("mushroom test error (mean)", test.mean(),
-                          GOALS["mushroom test"]))
-            goals.append(("mushroom online error (mean)", online.mean(),
-                          GOALS["mushroom online"]))
+            goals.append(
+                ("mushroom test error (mean)", test.mean(), GOALS["mushroom test"])
+            )
+            goals.append(
+                (
+                    "mushroom online error (mean)",
+                    online.mean(),
+                    GOALS["mushroom online"],
+                )
+            )
 
 
 # -- the paper's two tasks -------------------------------------------------------
@@ -133,10 +157,11 @@ def window_errors(model, X, y, checkpoints=CHECKPOINTS, window=100):
     """
     out, seen = [], 0
     for stop in checkpoints:
-        model.partial_fit(X[seen:stop - window], y[seen:stop - window],
-                          classes=[0, 1])
+        model.partial_fit(
+            X[seen : stop - window], y[seen : stop - window], classes=[0, 1]
+        )
         before = model.n_online_mistakes_
-        model.partial_fit(X[stop - window:stop], y[stop - window:stop])
+        model.partial_fit(X[stop - window : stop], y[stop - window : stop])
         out.append((model.n_online_mistakes_ - before) / window)
         seen = stop
     return out
@@ -150,8 +175,10 @@ def interval(values):
 
 def paper_section(args, goals):
     n = 20
-    for task, stream in (("random disjunction", random_disjunction_stream),
-                         ("Winnow killer", winnow_killer_stream)):
+    for task, stream in (
+        ("random disjunction", random_disjunction_stream),
+        ("Winnow killer", winnow_killer_stream),
+    ):
         errors = {name: [] for name in PAPER_LEARNERS}
         for trial in range(args.trials):
             rng = np.random.default_rng([args.seed, trial, 17])
@@ -159,10 +186,14 @@ def paper_section(args, goals):
             model_seed = int(rng.integers(2**31))
             for name, make in PAPER_LEARNERS.items():
                 errors[name].append(window_errors(make(model_seed), X, y))
-        print(f"\n{task} (n = {n}, {args.trials} trials): error over the last 100 "
-              "rounds, mean [95% interval]")
-        print(f"{'learner':<24}" + "".join(f"{'by round ' + str(c):>24}"
-                                           for c in CHECKPOINTS))
+        print(
+            f"\n{task} (n = {n}, {args.trials} trials): error over the last 100 "
+            "rounds, mean [95% interval]"
+        )
+        print(
+            f"{'learner':<24}"
+            + "".join(f"{'by round ' + str(c):>24}" for c in CHECKPOINTS)
+        )
         means = {}
         for name, rows in errors.items():
             rows = np.array(rows)
@@ -174,12 +205,17 @@ def paper_section(args, goals):
             print(f"{name:<24}" + "".join(f"{c:>24}" for c in cells), flush=True)
         if task == "Winnow killer":
             print(f"{'best disjunction':<24}{1 / 21:>24.3f}{1 / 21:>24.3f}")
-            goals.append(("killer error by round 2000", means[DEFAULT],
-                          GOALS["killer"]))
+            goals.append(
+                ("killer error by round 2000", means[DEFAULT], GOALS["killer"])
+            )
         else:
-            goals.append(("random: minus Winnow2 by round 2000",
-                          means[DEFAULT] - means["Winnow2"],
-                          GOALS["random vs Winnow2"]))
+            goals.append(
+                (
+                    "random: minus Winnow2 by round 2000",
+                    means[DEFAULT] - means["Winnow2"],
+                    GOALS["random vs Winnow2"],
+                )
+            )
 
 
 # -- drift ---------------------------------------------------------------------------
@@ -195,7 +231,7 @@ def windowed(wrong, window):
 def recovery(wrong, point, window):
     """Rows after ``point`` until the windowed error is within 2 points of its
     level over the ``window`` rows before it (None: not within the stream)."""
-    before = wrong[max(point - window, 0):point].mean()
+    before = wrong[max(point - window, 0) : point].mean()
     curve = windowed(wrong, window)
     for t in range(point + window, len(wrong) + 1):
         if curve[t - 1] <= before + 0.02:
@@ -208,29 +244,36 @@ def drift_section(args):
     rng = np.random.default_rng(args.seed)
     X = (rng.random((rows, n)) < 0.15).astype(np.uint8)
     first, second = rng.choice(n, 3, replace=False), rng.choice(n, 3, replace=False)
-    y = np.where(np.arange(rows) < rows // 2, X[:, first].any(axis=1),
-                 X[:, second].any(axis=1)).astype(int)
+    y = np.where(
+        np.arange(rows) < rows // 2, X[:, first].any(axis=1), X[:, second].any(axis=1)
+    ).astype(int)
     models = {
         f"{DEFAULT}, discount=1": removal_sets(random_state=args.seed),
-        "removal sets, discount=0.99": removal_sets(discount=0.99,
-                                                    random_state=args.seed),
+        "removal sets, discount=0.99": removal_sets(
+            discount=0.99, random_state=args.seed
+        ),
         f"{PAPER}, discount=1": hypercube(random_state=args.seed),
         "hypercube, discount=0.99": hypercube(discount=0.99, random_state=args.seed),
         "Winnow2": Winnow2Classifier(),
     }
-    print("\ndisjunction switching at row 3,000 of 6,000 (20 features, rounds of 5):"
-          " error over the last 1,000 rows, rows to recover")
+    print(
+        "\ndisjunction switching at row 3,000 of 6,000 (20 features, rounds of 5):"
+        " error over the last 1,000 rows, rows to recover"
+    )
     for name, model in models.items():
         wrong = np.zeros(rows, dtype=bool)
         for lo in range(0, rows, 5):
             if lo:
-                wrong[lo:lo + 5] = model.predict(X[lo:lo + 5]) != y[lo:lo + 5]
+                wrong[lo : lo + 5] = model.predict(X[lo : lo + 5]) != y[lo : lo + 5]
             else:
                 wrong[:5] = y[:5] != 0
-            model.partial_fit(X[lo:lo + 5], y[lo:lo + 5], classes=[0, 1])
+            model.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
         rec = recovery(wrong, rows // 2, 250)
-        print(f"  {name:<38} {wrong[rows - 1000:].mean():.3f}   "
-              f"{'never' if rec is None else rec}", flush=True)
+        print(
+            f"  {name:<38} {wrong[rows - 1000 :].mean():.3f}   "
+            f"{'never' if rec is None else rec}",
+            flush=True,
+        )
 
 
 # -- speed ---------------------------------------------------------------------------
@@ -253,7 +296,7 @@ def rows_per_second(make, X, y, streaming, repeats):
         if streaming:
             model.partial_fit(X[:1], y[:1], classes=np.unique(y))
             for i in range(1, len(y)):
-                model.partial_fit(X[i:i + 1], y[i:i + 1])
+                model.partial_fit(X[i : i + 1], y[i : i + 1])
         else:
             model.partial_fit(X, y, classes=np.unique(y))
         best = min(best, time.perf_counter() - start)
@@ -264,26 +307,42 @@ def speed_section(args, goals):
     Xm, ym = load_mushroom(return_X_y=True, one_hot=True)
     Xm, ym = np.asarray(Xm, dtype=np.float64), np.asarray(ym)
     idx = np.random.default_rng(args.seed).integers(0, len(ym), args.bulk_rows)
-    streams = {"random n=20": random_stream(args.bulk_rows, 20, args.seed),
-               "random n=200": random_stream(args.bulk_rows, 200, args.seed),
-               "mushroom n=117": (Xm[idx], ym[idx])}
-    print(f"\nspeed: rows/s of partial_fit, best of {args.repeats} (streaming: one "
-          f"call per row on {args.stream_rows} rows; bulk: one call on "
-          f"{args.bulk_rows} rows)")
-    print(f"{'stream':<16}{'mode':>10}{'hypercube':>12}{'removal sets':>14}"
-          f"{'ratio':>8}")
+    streams = {
+        "random n=20": random_stream(args.bulk_rows, 20, args.seed),
+        "random n=200": random_stream(args.bulk_rows, 200, args.seed),
+        "mushroom n=117": (Xm[idx], ym[idx]),
+    }
+    print(
+        f"\nspeed: rows/s of partial_fit, best of {args.repeats} (streaming: one "
+        f"call per row on {args.stream_rows} rows; bulk: one call on "
+        f"{args.bulk_rows} rows)"
+    )
+    print(
+        f"{'stream':<16}{'mode':>10}{'hypercube':>12}{'removal sets':>14}{'ratio':>8}"
+    )
     worst = {}
     for name, (X, y) in streams.items():
         for mode in ("streaming", "bulk"):
             rows = slice(0, args.stream_rows if mode == "streaming" else None)
-            rates = [rows_per_second(lambda g=g: LocalRegretDisjunctClassifier(
-                         graph=g, random_state=args.seed), X[rows], y[rows],
-                         mode == "streaming", args.repeats)
-                     for g in ("hypercube", "removal-sets")]
+            rates = [
+                rows_per_second(
+                    lambda g=g: LocalRegretDisjunctClassifier(
+                        graph=g, random_state=args.seed
+                    ),
+                    X[rows],
+                    y[rows],
+                    mode == "streaming",
+                    args.repeats,
+                )
+                for g in ("hypercube", "removal-sets")
+            ]
             ratio = rates[1] / rates[0]
             worst[mode] = min(worst.get(mode, np.inf), ratio)
-            print(f"{name:<16}{mode:>10}{rates[0]:>12,.0f}{rates[1]:>14,.0f}"
-                  f"{ratio:>7.2f}x", flush=True)
+            print(
+                f"{name:<16}{mode:>10}{rates[0]:>12,.0f}{rates[1]:>14,.0f}"
+                f"{ratio:>7.2f}x",
+                flush=True,
+            )
     for mode, ratio in worst.items():
         goals.append((f"speed ratio, {mode} (worst stream)", ratio, GOALS["speed"]))
 
@@ -307,8 +366,10 @@ def main(argv=None):
     for name, value, goal in goals:
         met = value >= goal if name.startswith("speed") else value <= goal
         sign = ">=" if name.startswith("speed") else "<="
-        print(f"  {name:<40} {value:>7.3f}  goal {sign} {goal:<5} "
-              f"{'met' if met else 'NOT met'}")
+        print(
+            f"  {name:<40} {value:>7.3f}  goal {sign} {goal:<5} "
+            f"{'met' if met else 'NOT met'}"
+        )
     print(f"\n{time.perf_counter() - start:.0f} s")
 
 

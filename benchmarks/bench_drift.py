@@ -52,14 +52,22 @@ def learners(classes, seed, discounts):
     out = [Ours(classes, seed, discount=d) for d in discounts]
     for learner, d in zip(out, discounts):
         learner.name = f"ours d={d:g}"
-    out += [SkLearner("SGD", SGDClassifier(loss="log_loss", random_state=seed),
-                      classes, scale=True),
-            SkLearner("GaussianNB", GaussianNB(), classes, scale=False)]
+    out += [
+        SkLearner(
+            "SGD",
+            SGDClassifier(loss="log_loss", random_state=seed),
+            classes,
+            scale=True,
+        ),
+        SkLearner("GaussianNB", GaussianNB(), classes, scale=False),
+    ]
     try:
         from river import tree
 
-        out += [RiverLearner("HT", tree.HoeffdingTreeClassifier()),
-                RiverLearner("HAT", tree.HoeffdingAdaptiveTreeClassifier(seed=seed))]
+        out += [
+            RiverLearner("HT", tree.HoeffdingTreeClassifier()),
+            RiverLearner("HAT", tree.HoeffdingAdaptiveTreeClassifier(seed=seed)),
+        ]
     except ImportError:
         print("(River is not installed: HT and HAT are skipped)")
     return out
@@ -75,7 +83,7 @@ def windowed(wrong, window):
 def recovery(wrong, point, window):
     """Rows after ``point`` until the windowed error is within 2 points of its
     level over the ``window`` rows before it (None: never, within the stream)."""
-    before = wrong[max(point - window, 0):point].mean()
+    before = wrong[max(point - window, 0) : point].mean()
     curve = windowed(wrong, window)
     for t in range(point + window, len(wrong) + 1):
         if curve[t - 1] <= before + 0.02:
@@ -88,21 +96,26 @@ def disjunct_switch(discounts, seed, n=20, rows=6000):
     rng = np.random.default_rng(seed)
     X = (rng.random((rows, n)) < 0.15).astype(np.uint8)
     first, second = rng.choice(n, 3, replace=False), rng.choice(n, 3, replace=False)
-    y = np.where(np.arange(rows) < rows // 2, X[:, first].any(axis=1),
-                 X[:, second].any(axis=1)).astype(int)
+    y = np.where(
+        np.arange(rows) < rows // 2, X[:, first].any(axis=1), X[:, second].any(axis=1)
+    ).astype(int)
     out = {}
-    models = {f"disjunct d={d:g}": LocalRegretDisjunctClassifier(
-        discount=d, random_state=seed) for d in discounts}
+    models = {
+        f"disjunct d={d:g}": LocalRegretDisjunctClassifier(
+            discount=d, random_state=seed
+        )
+        for d in discounts
+    }
     models["Winnow2"] = Winnow2Classifier()
     for name, model in models.items():
         wrong = np.zeros(rows, dtype=bool)
         for lo in range(0, rows, 5):
             if lo:
-                wrong[lo:lo + 5] = model.predict(X[lo:lo + 5]) != y[lo:lo + 5]
+                wrong[lo : lo + 5] = model.predict(X[lo : lo + 5]) != y[lo : lo + 5]
             else:
                 wrong[:5] = y[:5] != 0
-            model.partial_fit(X[lo:lo + 5], y[lo:lo + 5], classes=[0, 1])
-        out[name] = (wrong[rows - 1000:].mean(), recovery(wrong, rows // 2, 250))
+            model.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
+        out[name] = (wrong[rows - 1000 :].mean(), recovery(wrong, rows // 2, 250))
     return out
 
 
@@ -124,7 +137,7 @@ def plot(curves, streams, window, out):
         ax.set_ylim(0, 1)
         ax.set_xlabel("rows")
         ax.set_ylabel(f"error over the last {window} rows")
-    for ax in list(axes.flat)[len(names):]:
+    for ax in list(axes.flat)[len(names) :]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
     fig.tight_layout()
@@ -135,14 +148,14 @@ def plot(curves, streams, window, out):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--discounts", type=float, nargs="+",
-                        default=[1.0, 0.99, 0.95])
+    parser.add_argument("--discounts", type=float, nargs="+", default=[1.0, 0.99, 0.95])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--window", type=int, default=250)
     parser.add_argument("--out", type=Path, default=Path("drift_results"))
     args = parser.parse_args(argv)
-    warnings.filterwarnings("ignore", category=RuntimeWarning,
-                            module="sklearn.naive_bayes")
+    warnings.filterwarnings(
+        "ignore", category=RuntimeWarning, module="sklearn.naive_bayes"
+    )
     start = time.perf_counter()
     streams, curves, errors, recoveries = {}, {}, {}, {}
     for name in DRIFTING + ADVERSARIAL + STATIONARY:
@@ -155,23 +168,32 @@ def main(argv=None):
             errors[name][learner.name] = wrong.mean()
             if stream.drift == "abrupt":
                 recoveries.setdefault(name, {})[learner.name] = [
-                    recovery(wrong, p, args.window) for p in stream.drift_points]
-        print(f"{name}: " + "  ".join(f"{k} {v:.3f}" for k, v in errors[name].items()),
-              flush=True)
+                    recovery(wrong, p, args.window) for p in stream.drift_points
+                ]
+        print(
+            f"{name}: " + "  ".join(f"{k} {v:.3f}" for k, v in errors[name].items()),
+            flush=True,
+        )
     names = list(next(iter(errors.values())))
-    print(f"\nerror over the whole stream (test-then-train, rounds of 5), seed "
-          f"{args.seed}")
+    print(
+        f"\nerror over the whole stream (test-then-train, rounds of 5), seed "
+        f"{args.seed}"
+    )
     print(f"{'stream':<14}" + "".join(f"{n:>13}" for n in names))
     for name in errors:
         print(f"{name:<14}" + "".join(f"{errors[name][n]:>13.3f}" for n in names))
-    print(f"\nrows to recover after each abrupt drift (within 2 points of the "
-          f"{args.window} rows before; '-' = not within the stream)")
+    print(
+        f"\nrows to recover after each abrupt drift (within 2 points of the "
+        f"{args.window} rows before; '-' = not within the stream)"
+    )
     for name, by_learner in recoveries.items():
         for learner, values in by_learner.items():
             text = ", ".join("-" if v is None else str(v) for v in values)
             print(f"  {name:<12} {learner:<12} {text}")
-    print("\ndisjunction switching halfway (20 features): error over the last "
-          "1000 rows, rows to recover")
+    print(
+        "\ndisjunction switching halfway (20 features): error over the last "
+        "1000 rows, rows to recover"
+    )
     for learner, (err, rec) in disjunct_switch(args.discounts, args.seed).items():
         print(f"  {learner:<16} {err:.3f}   {'-' if rec is None else rec}")
     png = plot(curves, streams, args.window, args.out)
@@ -181,12 +203,15 @@ def main(argv=None):
         for d in args.discounts:
             ours = f"ours d={d:g}"
             below = sum(errors[s][ours] < errors[s]["HAT"] for s in DRIFTING)
-            lowest = [s for s in ADVERSARIAL
-                      if errors[s][ours] <= min(errors[s].values())]
-            print(f"  {ours}: below HAT on {below} of {len(DRIFTING)} drifting "
-                  f"streams (goal >= {len(DRIFTING) / 2:g}); lowest of all on "
-                  f"{len(lowest)} of {len(ADVERSARIAL)} adversarial streams "
-                  f"{lowest} (goal: both)")
+            lowest = [
+                s for s in ADVERSARIAL if errors[s][ours] <= min(errors[s].values())
+            ]
+            print(
+                f"  {ours}: below HAT on {below} of {len(DRIFTING)} drifting "
+                f"streams (goal >= {len(DRIFTING) / 2:g}); lowest of all on "
+                f"{len(lowest)} of {len(ADVERSARIAL)} adversarial streams "
+                f"{lowest} (goal: both)"
+            )
     print(f"\n({time.perf_counter() - start:.0f} s)")
 
 

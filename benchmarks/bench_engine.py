@@ -59,8 +59,10 @@ def _grow_tree_table(n_features, n_classes, depth, rng) -> RegretTable:
             cols = np.arange(width)
             keep = np.ones(width, dtype=bool)
             for v in used:
-                keep[stump_column(v, 0, 0, n_classes) :
-                     stump_column(v, 0, 0, n_classes) + n_classes**2] = False
+                keep[
+                    stump_column(v, 0, 0, n_classes) : stump_column(v, 0, 0, n_classes)
+                    + n_classes**2
+                ] = False
             table.update_entries(np.full(keep.sum(), row), cols[keep], gains[keep])
             v = int(rng.choice([u for u in range(n_features) if u not in used]))
             col = stump_column(v, 1, 0, n_classes)

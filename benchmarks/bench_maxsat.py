@@ -46,8 +46,10 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    header = (f"{'n':>5} {'regret':>8} {'driver':>18} {'rounds':>7} "
-              f"{'rounds/s':>10} {'sat. last 20%':>14} {'non-zero':>9}")
+    header = (
+        f"{'n':>5} {'regret':>8} {'driver':>18} {'rounds':>7} "
+        f"{'rounds/s':>10} {'sat. last 20%':>14} {'non-zero':>9}"
+    )
     print(header)
     print("-" * len(header))
     for n in args.sizes:
@@ -57,14 +59,29 @@ def main(argv=None) -> None:
         solver = OnlineMaxSAT(n, random_state=args.seed)
         out = []
         seconds = timed(lambda: out.append(solver.run(stream)))
-        rows = [("external", "run", len(stream), seconds,
-                 out[0][tail].mean(), solver.n_nonzero_regrets_)]
+        rows = [
+            (
+                "external",
+                "run",
+                len(stream),
+                seconds,
+                out[0][tail].mean(),
+                solver.n_nonzero_regrets_,
+            )
+        ]
 
         solver = OnlineMaxSAT(n, random_state=args.seed)
         seconds = timed(lambda: solver.partial_fit(stream, batch_size=10))
-        rows.append(("external", "partial_fit(b=10)", len(stream) // 10, seconds,
-                     solver.satisfied_weight_ / solver.total_weight_,
-                     solver.n_nonzero_regrets_))
+        rows.append(
+            (
+                "external",
+                "partial_fit(b=10)",
+                len(stream) // 10,
+                seconds,
+                solver.satisfied_weight_ / solver.total_weight_,
+                solver.n_nonzero_regrets_,
+            )
+        )
 
         solver = OnlineMaxSAT(n, random_state=args.seed)
         short = stream[: max(1, len(stream) // 4)]
@@ -76,21 +93,38 @@ def main(argv=None) -> None:
                 got[t] = solver.observe(clause)
 
         seconds = timed(per_round)
-        rows.append(("external", "assignment+observe", len(short), seconds,
-                     got[int(0.8 * len(got)):].mean(), solver.n_nonzero_regrets_))
+        rows.append(
+            (
+                "external",
+                "assignment+observe",
+                len(short),
+                seconds,
+                got[int(0.8 * len(got)) :].mean(),
+                solver.n_nonzero_regrets_,
+            )
+        )
 
         if n <= 64 and args.swap_rounds > 0:
             swap_stream = stream[: args.swap_rounds]
             solver = OnlineMaxSAT(n, regret="swap", random_state=args.seed)
             out = []
             seconds = timed(lambda: out.append(solver.run(swap_stream)))
-            rows.append(("swap", "run", len(swap_stream), seconds,
-                         out[0][int(0.8 * len(swap_stream)):].mean(),
-                         solver.n_nonzero_regrets_))
+            rows.append(
+                (
+                    "swap",
+                    "run",
+                    len(swap_stream),
+                    seconds,
+                    out[0][int(0.8 * len(swap_stream)) :].mean(),
+                    solver.n_nonzero_regrets_,
+                )
+            )
 
         for regret, driver, rounds, seconds, sat, nonzero in rows:
-            print(f"{n:>5} {regret:>8} {driver:>18} {rounds:>7} "
-                  f"{rounds / seconds:>10,.0f} {sat:>14.3f} {nonzero:>9}")
+            print(
+                f"{n:>5} {regret:>8} {driver:>18} {rounds:>7} "
+                f"{rounds / seconds:>10,.0f} {sat:>14.3f} {nonzero:>9}"
+            )
 
 
 if __name__ == "__main__":

@@ -33,21 +33,24 @@ def main():
     X, y = np.asarray(X)[: args.rows], np.asarray(y)[: args.rows]
     learners = {
         "tree, external": LocalRegretTreeClassifier(random_state=0),
-        "tree, swap L=3": LocalRegretTreeClassifier(regret="swap", L=3,
-                                                    random_state=0),
+        "tree, swap L=3": LocalRegretTreeClassifier(regret="swap", L=3, random_state=0),
         "disjunct, external": LocalRegretDisjunctClassifier(random_state=0),
     }
-    print(f"{'learner':<20}{'regret KB':>10}{'pickle KB':>11}{'gzipped':>9}"
-          f"{'skops KB':>10}{'deflated':>10}")
+    print(
+        f"{'learner':<20}{'regret KB':>10}{'pickle KB':>11}{'gzipped':>9}"
+        f"{'skops KB':>10}{'deflated':>10}"
+    )
     for name, model in learners.items():
         model.fit(X, y)
         pickled = pickle.dumps(model)
         regret = getattr(model, "regret_nbytes_", None)
-        print(f"{name:<20}{'-' if regret is None else regret // 1024:>10}"
-              f"{len(pickled) // 1024:>11}{len(gzip.compress(pickled)) // 1024:>9}"
-              f"{len(sio.dumps(model)) // 1024:>10}"
-              f"{len(sio.dumps(model, compression=zipfile.ZIP_DEFLATED)) // 1024:>10}",
-              flush=True)
+        print(
+            f"{name:<20}{'-' if regret is None else regret // 1024:>10}"
+            f"{len(pickled) // 1024:>11}{len(gzip.compress(pickled)) // 1024:>9}"
+            f"{len(sio.dumps(model)) // 1024:>10}"
+            f"{len(sio.dumps(model, compression=zipfile.ZIP_DEFLATED)) // 1024:>10}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -66,8 +66,18 @@ def run_solve(path: Path, n_vars: int, extra: list[str]):
     """Run the command; (status, exit code, last o, assignment, seconds)."""
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "sklearn_localregret", "solve", str(path), "--quiet",
-         *extra], capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "sklearn_localregret",
+            "solve",
+            str(path),
+            "--quiet",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     if "Traceback" in proc.stderr:
         raise RuntimeError(proc.stderr)
@@ -107,8 +117,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seeds", type=int, default=5, help="instances per size")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--flips", type=int, default=100_000)
-    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
-                        help="write the instances into DIR and keep them")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the instances into DIR and keep them",
+    )
     args = parser.parse_args(argv)
     try:
         import pysat  # noqa: F401
@@ -118,12 +133,16 @@ def main(argv=None) -> None:
         have_rc2 = False
         print("python-sat is not installed: no RC2 optimum to compare with")
 
-    header = (f"{'n':>4} {'seed':>4} {'hard':>4} {'soft':>4} {'RC2 opt':>7} "
-              f"{'RC2 s':>6} {'solve':>6} {'exit':>4} {'secs':>6} {'s line':<14} "
-              f"{'learner':>7} {'walksat':>7}")
-    print(f"solve --time-limit {args.time_limit:g} --flips {args.flips}; costs are "
-          "the falsified soft weight, '-' when a hard clause is violated; secs "
-          "is solve's wall time")
+    header = (
+        f"{'n':>4} {'seed':>4} {'hard':>4} {'soft':>4} {'RC2 opt':>7} "
+        f"{'RC2 s':>6} {'solve':>6} {'exit':>4} {'secs':>6} {'s line':<14} "
+        f"{'learner':>7} {'walksat':>7}"
+    )
+    print(
+        f"solve --time-limit {args.time_limit:g} --flips {args.flips}; costs are "
+        "the falsified soft weight, '-' when a hard clause is violated; secs "
+        "is solve's wall time"
+    )
     print(header)
     print("-" * len(header))
     rows = []
@@ -138,25 +157,49 @@ def main(argv=None) -> None:
                 path.write_text(formula.to_wcnf(style="new"))
                 opt, rc2_s = rc2_optimum(formula) if have_rc2 else (None, np.nan)
                 status, code, last_o, a, seconds = run_solve(
-                    path, n, ["--time-limit", str(args.time_limit),
-                              "--flips", str(args.flips), "--seed", str(seed)])
+                    path,
+                    n,
+                    [
+                        "--time-limit",
+                        str(args.time_limit),
+                        "--flips",
+                        str(args.flips),
+                        "--seed",
+                        str(seed),
+                    ],
+                )
                 n_hard, cost = score(formula, a) if a is not None else (None, None)
                 if a is not None:
                     assert n_hard == 0 and cost == last_o, (n_hard, cost, last_o)
                 _, _, learner_o, learner_a, _ = run_solve(
-                    path, n, ["--flips", "0", "--seed", str(seed)])
-                ws = walksat(formula, max_flips=args.flips // 10, max_restarts=10,
-                             random_state=seed)
+                    path, n, ["--flips", "0", "--seed", str(seed)]
+                )
+                ws = walksat(
+                    formula,
+                    max_flips=args.flips // 10,
+                    max_restarts=10,
+                    random_state=seed,
+                )
                 ws_hard, ws_cost = score(formula, ws.assignment)
-                rows.append(dict(n=n, opt=opt, cost=cost, seconds=seconds,
-                                 learner=learner_o if learner_a is not None else None,
-                                 walksat=ws_cost if ws_hard == 0 else None,
-                                 rc2_s=rc2_s))
-                print(f"{n:>4} {seed:>4} {int(formula.hard.sum()):>4} "
-                      f"{int((~formula.hard).sum()):>4} {_fmt(opt):>7} "
-                      f"{rc2_s:>6.2f} {_fmt(cost):>6} {code:>4} {seconds:>6.2f} "
-                      f"{status:<14} {_fmt(rows[-1]['learner']):>7} "
-                      f"{_fmt(rows[-1]['walksat']):>7}", flush=True)
+                rows.append(
+                    dict(
+                        n=n,
+                        opt=opt,
+                        cost=cost,
+                        seconds=seconds,
+                        learner=learner_o if learner_a is not None else None,
+                        walksat=ws_cost if ws_hard == 0 else None,
+                        rc2_s=rc2_s,
+                    )
+                )
+                print(
+                    f"{n:>4} {seed:>4} {int(formula.hard.sum()):>4} "
+                    f"{int((~formula.hard).sum()):>4} {_fmt(opt):>7} "
+                    f"{rc2_s:>6.2f} {_fmt(cost):>6} {code:>4} {seconds:>6.2f} "
+                    f"{status:<14} {_fmt(rows[-1]['learner']):>7} "
+                    f"{_fmt(rows[-1]['walksat']):>7}",
+                    flush=True,
+                )
     summarise(rows, args.time_limit)
 
 
@@ -164,29 +207,39 @@ def summarise(rows, time_limit: float) -> None:
     feasible = [r for r in rows if r["opt"] is not None]
     solved = [r for r in feasible if r["cost"] is not None]
     print()
-    print(f"hard clauses satisfied by solve: {len(solved)} of {len(feasible)} "
-          "instances where RC2 finds them satisfiable")
+    print(
+        f"hard clauses satisfied by solve: {len(solved)} of {len(feasible)} "
+        "instances where RC2 finds them satisfiable"
+    )
     if solved:
         opt = np.mean([r["opt"] for r in solved])
         cost = np.mean([r["cost"] for r in solved])
-        print(f"mean soft cost: solve {cost:.2f}, RC2 optimum {opt:.2f}; goal "
-              f"<= 1.5 x {opt:.2f} + 1 = {1.5 * opt + 1:.2f}: "
-              f"{'met' if cost <= 1.5 * opt + 1 else 'NOT met'}")
+        print(
+            f"mean soft cost: solve {cost:.2f}, RC2 optimum {opt:.2f}; goal "
+            f"<= 1.5 x {opt:.2f} + 1 = {1.5 * opt + 1:.2f}: "
+            f"{'met' if cost <= 1.5 * opt + 1 else 'NOT met'}"
+        )
         at_opt = sum(r["cost"] == r["opt"] for r in solved)
         print(f"solve reaches the optimum on {at_opt} of {len(solved)}")
         learner = [r["learner"] for r in solved if r["learner"] is not None]
         if learner:
-            print(f"learner alone (--flips 0): hard clauses satisfied on "
-                  f"{len(learner)} of {len(solved)}, mean soft cost there "
-                  f"{np.mean(learner):.2f}")
+            print(
+                f"learner alone (--flips 0): hard clauses satisfied on "
+                f"{len(learner)} of {len(solved)}, mean soft cost there "
+                f"{np.mean(learner):.2f}"
+            )
         ws = [r["walksat"] for r in solved if r["walksat"] is not None]
-        print(f"walksat from random starts, same flips: hard satisfied on "
-              f"{len(ws)} of {len(solved)}, mean soft cost there {np.mean(ws):.2f}")
+        print(
+            f"walksat from random starts, same flips: hard satisfied on "
+            f"{len(ws)} of {len(solved)}, mean soft cost there {np.mean(ws):.2f}"
+        )
     seconds = max(r["seconds"] for r in rows)
     verdict = "within" if seconds <= time_limit else "OVER"
-    print(f"slowest solve run {seconds:.2f} s (Python's start included) with "
-          f"--time-limit {time_limit:g}: {verdict}; RC2 slowest "
-          f"{np.nanmax([r['rc2_s'] for r in rows]):.2f} s")
+    print(
+        f"slowest solve run {seconds:.2f} s (Python's start included) with "
+        f"--time-limit {time_limit:g}: {verdict}; RC2 slowest "
+        f"{np.nanmax([r['rc2_s'] for r in rows]):.2f} s"
+    )
 
 
 def _fmt(x) -> str:

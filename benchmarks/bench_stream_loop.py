@@ -92,12 +92,16 @@ def streams(n_rows: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     X, y = load_mushroom(return_X_y=True, one_hot=True)
     idx = rng.integers(0, len(y), n_rows)
-    numeric = make_classification(n_samples=n_rows, n_features=20,
-                                  n_informative=10, n_redundant=5, flip_y=0.05,
-                                  random_state=seed)
+    numeric = make_classification(
+        n_samples=n_rows,
+        n_features=20,
+        n_informative=10,
+        n_redundant=5,
+        flip_y=0.05,
+        random_state=seed,
+    )
     return {
-        "mushroom (117 one-hot)": (np.ascontiguousarray(X[idx], dtype=float),
-                                   y[idx]),
+        "mushroom (117 one-hot)": (np.ascontiguousarray(X[idx], dtype=float), y[idx]),
         "numeric (20 features)": numeric,
     }
 
@@ -138,16 +142,21 @@ def ht_loop(X, y, rows_per_call: int):
 
 
 def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
-    print("1. tree test-then-train (predict, then partial_fit), "
-          "LocalRegretTreeClassifier() defaults")
-    header = (f"{'stream':24} {'rows/call':>9} {'learner':>16} {'rows/s':>8} "
-              f"{'x HT':>6} {'error [95% CI]':>22} {'goal':>6}")
+    print(
+        "1. tree test-then-train (predict, then partial_fit), "
+        "LocalRegretTreeClassifier() defaults"
+    )
+    header = (
+        f"{'stream':24} {'rows/call':>9} {'learner':>16} {'rows/s':>8} "
+        f"{'x HT':>6} {'error [95% CI]':>22} {'goal':>6}"
+    )
     print(header)
     print("-" * len(header))
     fitted = None
     split = []
     for name, (X, y) in data.items():
         for per_call in (1, 5):
+
             def make():
                 return LocalRegretTreeClassifier(random_state=seed)
 
@@ -157,9 +166,11 @@ def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
             if fitted is None:
                 fitted = model
             n_calls = -(-(len(y) - 1) // per_call)
-            split.append(f"{name}, {per_call} row(s)/call: predict "
-                         f"{predicting / n_calls * 1e6:,.0f} us, partial_fit "
-                         f"{(seconds - predicting) / n_calls * 1e6:,.0f} us a call")
+            split.append(
+                f"{name}, {per_call} row(s)/call: predict "
+                f"{predicting / n_calls * 1e6:,.0f} us, partial_fit "
+                f"{(seconds - predicting) / n_calls * 1e6:,.0f} us a call"
+            )
             runs = [("ours", seconds, wrong)]
             if per_call == 1:
                 with full_validation():
@@ -172,9 +183,11 @@ def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
                 goal = ""
                 if learner == "ours":
                     goal = "met" if rate >= TREE_GOAL * ht_rate else "MISSED"
-                print(f"{name:24} {per_call:>9} {learner:>16} {rate:>8,.0f} "
-                      f"{rate / ht_rate:>5.2f}x "
-                      f"{bad / len(y):>7.3f} [{lo:.3f}, {hi:.3f}] {goal:>6}")
+                print(
+                    f"{name:24} {per_call:>9} {learner:>16} {rate:>8,.0f} "
+                    f"{rate / ht_rate:>5.2f}x "
+                    f"{bad / len(y):>7.3f} [{lo:.3f}, {hi:.3f}] {goal:>6}"
+                )
     print("ours, where the time goes:")
     for line in split:
         print(f"  {line}")
@@ -186,8 +199,10 @@ def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
 
 
 def proba_section(model, X) -> None:
-    print("2. tree predict_proba (the model of section 1 on mushroom, "
-          f"n_predict_trees={model.n_predict_trees})")
+    print(
+        "2. tree predict_proba (the model of section 1 on mushroom, "
+        f"n_predict_trees={model.n_predict_trees})"
+    )
     row = X[:1]
     model.predict_proba(row)
     times = []
@@ -202,10 +217,11 @@ def proba_section(model, X) -> None:
     model.predict_proba(big)
     many = time.perf_counter() - start
     mark = "met" if one <= PROBA_ONE_ROW_GOAL_US else "MISSED"
-    print(f"  one row: {one:10.1f} us (goal <= {PROBA_ONE_ROW_GOAL_US:.0f} us: "
-          f"{mark})")
-    print(f"  10,000 rows: {many:8.3f} s ({many / 10_000 * 1e6:.1f} us a row; "
-          "goal: 10x below the figure before issue 14 item 1)")
+    print(f"  one row: {one:10.1f} us (goal <= {PROBA_ONE_ROW_GOAL_US:.0f} us: {mark})")
+    print(
+        f"  10,000 rows: {many:8.3f} s ({many / 10_000 * 1e6:.1f} us a row; "
+        "goal: 10x below the figure before issue 14 item 1)"
+    )
     print()
 
 
@@ -218,35 +234,46 @@ def adapter_section(data: dict, seed: int) -> None:
 
     from sklearn_localregret.river import RiverAdapter
 
-    print("3. River's evaluate.progressive_val_score: RiverAdapter("
-          "LocalRegretTreeClassifier()) against HT")
-    header = (f"{'stream':24} {'learner':>16} {'rows/s':>8} {'x HT':>6} "
-              f"{'accuracy':>9} {'goal':>6}")
+    print(
+        "3. River's evaluate.progressive_val_score: RiverAdapter("
+        "LocalRegretTreeClassifier()) against HT"
+    )
+    header = (
+        f"{'stream':24} {'learner':>16} {'rows/s':>8} {'x HT':>6} "
+        f"{'accuracy':>9} {'goal':>6}"
+    )
     print(header)
     print("-" * len(header))
     for name, (X, y) in data.items():
         names = [f"x{j}" for j in range(X.shape[1])]
-        rows = [(dict(zip(names, x)), label)
-                for x, label in zip(X.tolist(), y.tolist())]
+        rows = [
+            (dict(zip(names, x)), label) for x, label in zip(X.tolist(), y.tolist())
+        ]
         results = []
         for learner, model in [
             ("river HT", HoeffdingTreeClassifier()),
-            ("adapter (tree)", RiverAdapter(
-                LocalRegretTreeClassifier(random_state=seed),
-                classes=np.unique(y).tolist())),
+            (
+                "adapter (tree)",
+                RiverAdapter(
+                    LocalRegretTreeClassifier(random_state=seed),
+                    classes=np.unique(y).tolist(),
+                ),
+            ),
         ]:
             start = time.perf_counter()
-            accuracy = evaluate.progressive_val_score(rows, model,
-                                                      metrics.Accuracy())
-            results.append((learner, len(rows) / (time.perf_counter() - start),
-                            accuracy.get()))
+            accuracy = evaluate.progressive_val_score(rows, model, metrics.Accuracy())
+            results.append(
+                (learner, len(rows) / (time.perf_counter() - start), accuracy.get())
+            )
         ht_rate = results[0][1]
         for learner, rate, accuracy in results:
             goal = ""
             if learner != "river HT":
                 goal = "met" if rate >= ADAPTER_GOAL * ht_rate else "MISSED"
-            print(f"{name:24} {learner:>16} {rate:>8,.0f} {rate / ht_rate:>5.2f}x "
-                  f"{accuracy:>9.3f} {goal:>6}")
+            print(
+                f"{name:24} {learner:>16} {rate:>8,.0f} {rate / ht_rate:>5.2f}x "
+                f"{accuracy:>9.3f} {goal:>6}"
+            )
     print()
 
 
@@ -258,8 +285,11 @@ def disjunct_section(n_rows: int, seed: int) -> None:
     X = (rng.random((n_rows, 20)) < 0.5).astype(np.float64)
     target = rng.random(20) < 4 / 20
     y = (X[:, target].sum(axis=1) > 0).astype(int)
-    print("4. disjunctions, 1 row per call (predict, then partial_fit), "
-          "20 boolean features")
+    print(
+        "4. disjunctions, 1 row per call (predict, then partial_fit), "
+        "20 boolean features"
+    )
+
     def ours():
         return LocalRegretDisjunctClassifier(batch_size=1, random_state=seed)
 
@@ -270,9 +300,11 @@ def disjunct_section(n_rows: int, seed: int) -> None:
         with full_validation():
             return ours_loop(ours, X, y, 1)
 
-    loops = {"ours": lambda: ours_loop(ours, X, y, 1),
-             "full validation": full,
-             "SGDClassifier": lambda: ours_loop(sgd, X, y, 1)}
+    loops = {
+        "ours": lambda: ours_loop(ours, X, y, 1),
+        "full validation": full,
+        "SGDClassifier": lambda: ours_loop(sgd, X, y, 1),
+    }
     runs = {}
     for _ in range(REPEATS):  # interleaved; the fastest of each is kept
         for learner, loop in loops.items():
@@ -286,14 +318,14 @@ def disjunct_section(n_rows: int, seed: int) -> None:
         goal = ""
         if learner == "ours":
             goal = "met" if rate >= DISJUNCT_GOAL * sgd_rate else "MISSED"
-        print(f"  {learner:>16} {rate:>8,.0f} rows/s {rate / sgd_rate:>5.2f}x SGD "
-              f"error {wrong / n_rows:.3f} {goal}")
+        print(
+            f"  {learner:>16} {rate:>8,.0f} rows/s {rate / sgd_rate:>5.2f}x SGD "
+            f"error {wrong / n_rows:.3f} {goal}"
+        )
     print()
 
 
 # -- 5. OnlineMaxSAT ------------------------------------------------------------
-
-
 
 
 @contextmanager
@@ -316,10 +348,17 @@ def bulk_as_before():
         for start in range(0, len(formula), batch_size):
             stop = min(start + batch_size, len(formula))
             lo, hi = csr.indptr[start], csr.indptr[stop]
-            args = (clause_of[lo:hi] - start, var_of[lo:hi], sign_of[lo:hi],
-                    n_neg[start:stop], weights[start:stop])
-            yield (lambda a, args=args: maxsat_round(a, *args)), float(
-                weights[start:stop].sum())
+            args = (
+                clause_of[lo:hi] - start,
+                var_of[lo:hi],
+                sign_of[lo:hi],
+                n_neg[start:stop],
+                weights[start:stop],
+            )
+            yield (
+                (lambda a, args=args: maxsat_round(a, *args)),
+                float(weights[start:stop].sum()),
+            )
 
     saved = _maxsat._rounds
     _maxsat._rounds = rounds
@@ -345,8 +384,10 @@ def maxsat_section(seed: int) -> None:
         us = min(times) / n_rounds * 1e6
         goal = OBSERVE_GOAL_US[regret]
         mark = "met" if us <= goal else "MISSED"
-        print(f"  assignment() + observe(clause), {regret:>8}: {us:7.1f} us a "
-              f"clause over {n_rounds} rounds (goal <= {goal:.0f} us: {mark})")
+        print(
+            f"  assignment() + observe(clause), {regret:>8}: {us:7.1f} us a "
+            f"clause over {n_rounds} rounds (goal <= {goal:.0f} us: {mark})"
+        )
     rates = {}
     for _ in range(REPEATS):  # interleaved; the fastest of each is kept
         for label, context in (("before", bulk_as_before), ("now", None)):
@@ -363,16 +404,19 @@ def maxsat_section(seed: int) -> None:
     same = np.array_equal(rates["before"][1], rates["now"][1])
     ratio = rates["now"][0] / rates["before"][0]
     mark = "met" if ratio >= 1 else "MISSED"
-    print(f"  run() of {len(stream)} clauses: {rates['now'][0]:,.0f} rounds/s, "
-          f"before {rates['before'][0]:,.0f} ({ratio:.2f}x; same rounds played: "
-          f"{same}; goal >= 1x: {mark})")
+    print(
+        f"  run() of {len(stream)} clauses: {rates['now'][0]:,.0f} rounds/s, "
+        f"before {rates['before'][0]:,.0f} ({ratio:.2f}x; same rounds played: "
+        f"{same}; goal >= 1x: {mark})"
+    )
     print()
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=2000,
-                        help="rows of each stream (default 2000)")
+    parser.add_argument(
+        "--rows", type=int, default=2000, help="rows of each stream (default 2000)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     data = streams(args.rows, args.seed)

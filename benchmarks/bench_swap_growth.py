@@ -45,16 +45,21 @@ def peak_rss_mb() -> float:
 
 
 def tree_stream(args):
-    model = LocalRegretTreeClassifier(regret="swap", L=3, discount=args.discount,
-                                      random_state=0)
+    model = LocalRegretTreeClassifier(
+        regret="swap", L=3, discount=args.discount, random_state=0
+    )
     rng = np.random.default_rng(0)
     X_test, y_test = planted_rows(2000, np.random.default_rng(1), 0.0)
     classes = np.array([0, 1])
-    print(f"tree, swap, L=3, discount={args.discount}, {args.flip:.0%} of labels "
-          f"flipped: calls of {CALL_ROWS} rows; test error on clean labels")
-    print(f"{'rows':>8}{'rows/s':>9}{'peak RSS MB':>13}{'table rows':>12}"
-          f"{'regret KB':>11}{'pickle KB':>11}{'predict s':>11}{'test error':>12}",
-          flush=True)
+    print(
+        f"tree, swap, L=3, discount={args.discount}, {args.flip:.0%} of labels "
+        f"flipped: calls of {CALL_ROWS} rows; test error on clean labels"
+    )
+    print(
+        f"{'rows':>8}{'rows/s':>9}{'peak RSS MB':>13}{'table rows':>12}"
+        f"{'regret KB':>11}{'pickle KB':>11}{'predict s':>11}{'test error':>12}",
+        flush=True,
+    )
     seen, rates = 0, []
     for checkpoint in args.checkpoints:
         timed = 0.0
@@ -69,10 +74,13 @@ def tree_stream(args):
         start = time.perf_counter()
         error = float(np.mean(model.predict(X_test) != y_test))
         predict_s = time.perf_counter() - start
-        print(f"{seen:>8}{rates[-1]:>9.0f}{peak_rss_mb():>13.0f}"
-              f"{model.n_sites_:>12}{model.regret_nbytes_ // 1024:>11}"
-              f"{len(pickle.dumps(model)) // 1024:>11}"
-              f"{predict_s:>11.3f}{error:>12.3f}", flush=True)
+        print(
+            f"{seen:>8}{rates[-1]:>9.0f}{peak_rss_mb():>13.0f}"
+            f"{model.n_sites_:>12}{model.regret_nbytes_ // 1024:>11}"
+            f"{len(pickle.dumps(model)) // 1024:>11}"
+            f"{predict_s:>11.3f}{error:>12.3f}",
+            flush=True,
+        )
     return rates
 
 
@@ -81,38 +89,50 @@ def maxsat_stream(args):
 
     n_vars = 50
     clauses = planted_stream(n_vars, max(args.checkpoints), seed=0)
-    solver = OnlineMaxSAT(n_vars, regret="swap", discount=args.discount,
-                          random_state=0)
+    solver = OnlineMaxSAT(n_vars, regret="swap", discount=args.discount, random_state=0)
     print(f"OnlineMaxSAT, swap, {n_vars} variables, discount={args.discount}")
-    print(f"{'clauses':>8}{'clauses/s':>11}{'peak RSS MB':>13}{'table rows':>12}"
-          f"{'pickle KB':>11}", flush=True)
+    print(
+        f"{'clauses':>8}{'clauses/s':>11}{'peak RSS MB':>13}{'table rows':>12}"
+        f"{'pickle KB':>11}",
+        flush=True,
+    )
     seen, rates = 0, []
     for checkpoint in args.checkpoints:
-        solver.run(clauses[seen:checkpoint - args.window])
+        solver.run(clauses[seen : checkpoint - args.window])
         start = time.perf_counter()
-        solver.run(clauses[checkpoint - args.window:checkpoint])
+        solver.run(clauses[checkpoint - args.window : checkpoint])
         rates.append(args.window / (time.perf_counter() - start))
         seen = checkpoint
-        print(f"{seen:>8}{rates[-1]:>11.0f}{peak_rss_mb():>13.0f}"
-              f"{solver.n_regret_rows_:>12}{len(pickle.dumps(solver)) // 1024:>11}",
-              flush=True)
+        print(
+            f"{seen:>8}{rates[-1]:>11.0f}{peak_rss_mb():>13.0f}"
+            f"{solver.n_regret_rows_:>12}{len(pickle.dumps(solver)) // 1024:>11}",
+            flush=True,
+        )
     return rates
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoints", type=int, nargs="+",
-                        default=[10_000, 50_000, 200_000])
-    parser.add_argument("--window", type=int, default=2_000,
-                        help="rows timed before each checkpoint")
+    parser.add_argument(
+        "--checkpoints", type=int, nargs="+", default=[10_000, 50_000, 200_000]
+    )
+    parser.add_argument(
+        "--window", type=int, default=2_000, help="rows timed before each checkpoint"
+    )
     parser.add_argument("--discount", type=float, default=0.99)
-    parser.add_argument("--flip", type=float, default=0.05,
-                        help="fraction of labels flipped (0.5: pure noise)")
+    parser.add_argument(
+        "--flip",
+        type=float,
+        default=0.05,
+        help="fraction of labels flipped (0.5: pure noise)",
+    )
     parser.add_argument("--maxsat", action="store_true")
     args = parser.parse_args()
     rates = maxsat_stream(args) if args.maxsat else tree_stream(args)
-    print(f"time per row at {args.checkpoints[-1]} / at {args.checkpoints[0]}: "
-          f"{rates[0] / rates[-1]:.2f} (goal: at most 2)")
+    print(
+        f"time per row at {args.checkpoints[-1]} / at {args.checkpoints[0]}: "
+        f"{rates[0] / rates[-1]:.2f} (goal: at most 2)"
+    )
 
 
 if __name__ == "__main__":

@@ -90,16 +90,36 @@ def main(argv=None) -> None:
 
     seed = args.seed
     runs = [
-        ("local external, L=100 (one call)",
-         lambda: _local(Xs, ys, classes, False, batch, random_state=seed), len(ys)),
-        ("local external, L=100 (call per round)",
-         lambda: _local(Xs, ys, classes, True, batch, random_state=seed), len(ys)),
-        (f"local swap, L=3 ({args.swap_rounds} rounds)",
-         lambda: _local(Xs[:n_swap], ys[:n_swap], classes, False, batch,
-                        regret="swap", L=3, random_state=args.seed), n_swap),
+        (
+            "local external, L=100 (one call)",
+            lambda: _local(Xs, ys, classes, False, batch, random_state=seed),
+            len(ys),
+        ),
+        (
+            "local external, L=100 (call per round)",
+            lambda: _local(Xs, ys, classes, True, batch, random_state=seed),
+            len(ys),
+        ),
+        (
+            f"local swap, L=3 ({args.swap_rounds} rounds)",
+            lambda: _local(
+                Xs[:n_swap],
+                ys[:n_swap],
+                classes,
+                False,
+                batch,
+                regret="swap",
+                L=3,
+                random_state=args.seed,
+            ),
+            n_swap,
+        ),
         ("river HoeffdingTreeClassifier", lambda: _river(Xs, ys), len(ys)),
-        ("sklearn DecisionTree refit per round",
-         lambda: _refit(Xs, ys, batch, args.seed), len(ys)),
+        (
+            "sklearn DecisionTree refit per round",
+            lambda: _refit(Xs, ys, batch, args.seed),
+            len(ys),
+        ),
     ]
     results = []
     for name, run, n_rows in runs:
@@ -108,14 +128,19 @@ def main(argv=None) -> None:
     river = next(r for r in results if r[0].startswith("river"))
     river_speed = river[1] / river[2]
 
-    print(f"mushroom, {X.shape[1]} boolean features, batch_size={batch}, "
-          f"seed={args.seed}")
-    print(f"{'learner':44s} {'rows':>6s} {'seconds':>8s} {'rows/s':>9s} "
-          f"{'x river':>8s} {'online err':>10s}")
+    print(
+        f"mushroom, {X.shape[1]} boolean features, batch_size={batch}, seed={args.seed}"
+    )
+    print(
+        f"{'learner':44s} {'rows':>6s} {'seconds':>8s} {'rows/s':>9s} "
+        f"{'x river':>8s} {'online err':>10s}"
+    )
     for name, n_rows, seconds, err in results:
         speed = n_rows / seconds
-        print(f"{name:44s} {n_rows:6d} {seconds:8.2f} {speed:9.0f} "
-              f"{speed / river_speed:8.2f} {err:10.3f}")
+        print(
+            f"{name:44s} {n_rows:6d} {seconds:8.2f} {speed:9.0f} "
+            f"{speed / river_speed:8.2f} {err:10.3f}"
+        )
 
 
 if __name__ == "__main__":

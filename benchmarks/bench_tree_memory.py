@@ -32,9 +32,11 @@ from sklearn_localregret import LocalRegretTreeClassifier
 def planted_stream(n_rows, seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n_rows, 20))
-    y = np.where(X[:, 0] > 0.3,
-                 np.where(X[:, 1] > -0.5, 1, X[:, 2] > 0.8),
-                 np.where(X[:, 3] > 0.0, X[:, 1] > 1.0, 0)).astype(int)
+    y = np.where(
+        X[:, 0] > 0.3,
+        np.where(X[:, 1] > -0.5, 1, X[:, 2] > 0.8),
+        np.where(X[:, 3] > 0.0, X[:, 1] > 1.0, 0),
+    ).astype(int)
     flip = rng.random(n_rows) < 0.05
     return X, np.where(flip, 1 - y, y)
 
@@ -52,24 +54,31 @@ def main(argv=None):
     args = parser.parse_args(argv)
     X, y = planted_stream(args.rows, args.seed)
     clf = LocalRegretTreeClassifier(random_state=args.seed)
-    print(f"{'rows':>9} {'rows/s':>8} {'online err':>10} {'peak RSS MB':>12} "
-          f"{'regret MB':>10} {'sites':>7} {'tests':>6}")
+    print(
+        f"{'rows':>9} {'rows/s':>8} {'online err':>10} {'peak RSS MB':>12} "
+        f"{'regret MB':>10} {'sites':>7} {'tests':>6}"
+    )
     chunk, seen, mistakes = 10_000, 0, 0.0
     start = time.perf_counter()
     for lo in range(0, args.rows, chunk):
-        clf.partial_fit(X[lo:lo + chunk], y[lo:lo + chunk], classes=[0, 1])
+        clf.partial_fit(X[lo : lo + chunk], y[lo : lo + chunk], classes=[0, 1])
         seen += min(chunk, args.rows - lo)
         if seen % args.every == 0 or seen == args.rows:
             elapsed = time.perf_counter() - start
             err = (clf.n_online_mistakes_ - mistakes) / args.every
-            print(f"{seen:>9,} {args.every / elapsed:>8,.0f} {err:>10.3f} "
-                  f"{peak_rss_mb():>12.0f} {clf.regret_nbytes_ / 2**20:>10.1f} "
-                  f"{clf.n_sites_:>7,} {clf.test_features_.size:>6}", flush=True)
+            print(
+                f"{seen:>9,} {args.every / elapsed:>8,.0f} {err:>10.3f} "
+                f"{peak_rss_mb():>12.0f} {clf.regret_nbytes_ / 2**20:>10.1f} "
+                f"{clf.n_sites_:>7,} {clf.test_features_.size:>6}",
+                flush=True,
+            )
             mistakes = clf.n_online_mistakes_
             start = time.perf_counter()
     accuracy = np.mean(clf.predict(X[-10_000:]) == y[-10_000:])
-    print(f"accuracy of predict on the last 10,000 rows: {accuracy:.3f} "
-          "(the noise allows 0.95)")
+    print(
+        f"accuracy of predict on the last 10,000 rows: {accuracy:.3f} "
+        "(the noise allows 0.95)"
+    )
 
 
 if __name__ == "__main__":

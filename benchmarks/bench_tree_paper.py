@@ -40,24 +40,37 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=10)
     args = parser.parse_args(argv)
-    configs = {"default": {}, "warm_start=0 (paper)": {"warm_start": 0,
-                                                       "discount": 1.0},
-               "discount=1": {"discount": 1.0}, "discount=0.99": {"discount": 0.99}}
+    configs = {
+        "default": {},
+        "warm_start=0 (paper)": {"warm_start": 0, "discount": 1.0},
+        "discount=1": {"discount": 1.0},
+        "discount=0.99": {"discount": 0.99},
+    }
     print(f"paper protocol, {args.trials} trials, error over the last 100 rounds")
-    print(f"{'dataset':<10}" + "".join(f"{name:>24}" for name in configs)
-          + f"{'seconds':>9}")
+    print(
+        f"{'dataset':<10}"
+        + "".join(f"{name:>24}" for name in configs)
+        + f"{'seconds':>9}"
+    )
     for loader in (load_nursery, load_mushroom, load_kr_vs_kp):
         X, y = loader(return_X_y=True, one_hot=True)
         start, cells = time.perf_counter(), []
         for params in configs.values():
-            errors = np.array([last_100_rounds_error(X, y, t, **params)
-                               for t in range(args.trials)])
-            half = stats.t.ppf(0.975, len(errors) - 1) * errors.std(ddof=1) \
+            errors = np.array(
+                [last_100_rounds_error(X, y, t, **params) for t in range(args.trials)]
+            )
+            half = (
+                stats.t.ppf(0.975, len(errors) - 1)
+                * errors.std(ddof=1)
                 / np.sqrt(len(errors))
+            )
             cells.append(f"{errors.mean():.3f} +- {half:.3f}")
         name = loader.__name__.removeprefix("load_")
-        print(f"{name:<10}" + "".join(f"{c:>24}" for c in cells)
-              + f"{time.perf_counter() - start:>9.1f}")
+        print(
+            f"{name:<10}"
+            + "".join(f"{c:>24}" for c in cells)
+            + f"{time.perf_counter() - start:>9.1f}"
+        )
 
 
 if __name__ == "__main__":

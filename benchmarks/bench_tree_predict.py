@@ -60,23 +60,28 @@ def main():
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--repeats", type=int, default=200)
     args = parser.parse_args()
-    print(f"{'dataset':<22}{'sites':>6}{'tests':>6}"
-          f"{'1 row exact':>13}{'1 row 100 trees':>17}"
-          f"{'10k exact':>11}{'10k 100 trees':>15}{'max |diff|':>12}")
+    print(
+        f"{'dataset':<22}{'sites':>6}{'tests':>6}"
+        f"{'1 row exact':>13}{'1 row 100 trees':>17}"
+        f"{'10k exact':>11}{'10k 100 trees':>15}{'max |diff|':>12}"
+    )
     for name, X, y in datasets(args.rows):
         n = min(args.rows, len(y))
         model = LocalRegretTreeClassifier(random_state=0)
         classes = np.unique(y)
         for lo in range(0, n, 5):
-            model.partial_fit(X[lo:lo + 5], y[lo:lo + 5], classes=classes)
+            model.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=classes)
         rows = np.resize(X, (10_000, X.shape[1]))
         one_exact, many_exact, exact = timed(model, rows, args.repeats)
         model.set_params(n_predict_trees=100)
         one_drawn, many_drawn, drawn = timed(model, rows, args.repeats)
-        print(f"{name:<22}{model.n_sites_:>6}{model.test_features_.size:>6}"
-              f"{one_exact * 1e6:>10.0f} us{one_drawn * 1e6:>14.0f} us"
-              f"{many_exact:>9.2f} s{many_drawn:>13.2f} s"
-              f"{np.abs(exact - drawn).max():>12.3f}", flush=True)
+        print(
+            f"{name:<22}{model.n_sites_:>6}{model.test_features_.size:>6}"
+            f"{one_exact * 1e6:>10.0f} us{one_drawn * 1e6:>14.0f} us"
+            f"{many_exact:>9.2f} s{many_drawn:>13.2f} s"
+            f"{np.abs(exact - drawn).max():>12.3f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

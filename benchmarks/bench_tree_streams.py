@@ -125,8 +125,12 @@ class RiverLearner:
 def learners(classes, seed, ours=None):
     out = [
         Ours(classes, seed, **(ours or {})),
-        SkLearner("SGD", SGDClassifier(loss="log_loss", random_state=seed), classes,
-                  scale=True),
+        SkLearner(
+            "SGD",
+            SGDClassifier(loss="log_loss", random_state=seed),
+            classes,
+            scale=True,
+        ),
         SkLearner("GaussianNB", GaussianNB(), classes, scale=False),
     ]
     try:
@@ -144,8 +148,8 @@ def progressive(learner, X, y, batch):
     wrong = np.zeros(len(y), dtype=bool)
     learn_time = 0.0
     for lo in range(0, len(y), batch):
-        Xb, yb = X[lo:lo + batch], y[lo:lo + batch]
-        wrong[lo:lo + batch] = np.asarray(learner.predict(Xb)) != yb
+        Xb, yb = X[lo : lo + batch], y[lo : lo + batch]
+        wrong[lo : lo + batch] = np.asarray(learner.predict(Xb)) != yb
         start = time.perf_counter()
         learner.learn(Xb, yb)
         learn_time += time.perf_counter() - start
@@ -162,32 +166,49 @@ def wilson(k, n, z=1.96):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--batch", type=int, default=5)
-    parser.add_argument("--rows", type=int, default=5000,
-                        help="rows drawn from each scikit-learn dataset (5000)")
+    parser.add_argument(
+        "--rows",
+        type=int,
+        default=5000,
+        help="rows drawn from each scikit-learn dataset (5000)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--ours", nargs="*", default=[], metavar="NAME=VALUE",
-                        help="parameters of LocalRegretTreeClassifier")
+    parser.add_argument(
+        "--ours",
+        nargs="*",
+        default=[],
+        metavar="NAME=VALUE",
+        help="parameters of LocalRegretTreeClassifier",
+    )
     args = parser.parse_args(argv)
-    ours = {name: ast.literal_eval(value)
-            for name, value in (item.split("=", 1) for item in args.ours)}
+    ours = {
+        name: ast.literal_eval(value)
+        for name, value in (item.split("=", 1) for item in args.ours)
+    }
     # GaussianNB warns (log of a zero prior) before it has seen every class.
-    warnings.filterwarnings("ignore", category=RuntimeWarning,
-                            module="sklearn.naive_bayes")
-    print(f"test-then-train, rounds of {args.batch} rows, seed {args.seed}, "
-          f"ours: LocalRegretTreeClassifier({ours or ''})")
+    warnings.filterwarnings(
+        "ignore", category=RuntimeWarning, module="sklearn.naive_bayes"
+    )
+    print(
+        f"test-then-train, rounds of {args.batch} rows, seed {args.seed}, "
+        f"ours: LocalRegretTreeClassifier({ours or ''})"
+    )
     results = {}
     for stream, (X, y) in streams(args.rows, args.seed).items():
         classes = np.unique(y)
-        print(f"\n{stream}: {len(y)} rows, {X.shape[1]} features, "
-              f"{len(classes)} classes")
+        print(
+            f"\n{stream}: {len(y)} rows, {X.shape[1]} features, {len(classes)} classes"
+        )
         print(f"{'learner':<12}{'error':>8}{'95% CI':>16}{'rows/s':>10}")
         row = {}
         for learner in learners(classes, args.seed, ours):
             wrong, seconds = progressive(learner, X, y, args.batch)
             row[learner.name] = (wrong, len(y) / seconds)
             lo, hi = wilson(wrong.sum(), len(y))
-            print(f"{learner.name:<12}{wrong.mean():>8.3f}   [{lo:.3f}, {hi:.3f}]"
-                  f"{len(y) / seconds:>10,.0f}")
+            print(
+                f"{learner.name:<12}{wrong.mean():>8.3f}   [{lo:.3f}, {hi:.3f}]"
+                f"{len(y) / seconds:>10,.0f}"
+            )
         fifths = [f"{part.mean():.2f}" for part in np.array_split(row["ours"][0], 5)]
         print(f"ours by fifths: {' '.join(fifths)}")
         results[stream] = row
@@ -200,12 +221,16 @@ def main(argv=None):
             at_most += ratio <= 1.0
             worst = max(worst, ratio)
             print(f"  {stream:<14} error x{ratio:5.2f}   rows/s x{speed:5.2f}")
-        print(f"goal: error <= HT's on >= 4 of {len(results)} streams: {at_most} "
-              f"({'met' if at_most >= 4 else 'not met'}); nowhere above 1.5x HT: "
-              f"worst x{worst:.2f} ({'met' if worst <= 1.5 else 'not met'})")
+        print(
+            f"goal: error <= HT's on >= 4 of {len(results)} streams: {at_most} "
+            f"({'met' if at_most >= 4 else 'not met'}); nowhere above 1.5x HT: "
+            f"worst x{worst:.2f} ({'met' if worst <= 1.5 else 'not met'})"
+        )
         speed = results["digits"]["ours"][1] / results["digits"]["HT"][1]
-        print(f"goal: partial_fit rows/s on digits >= HT's: x{speed:.2f} "
-              f"({'met' if speed >= 1 else 'not met'})")
+        print(
+            f"goal: partial_fit rows/s on digits >= HT's: x{speed:.2f} "
+            f"({'met' if speed >= 1 else 'not met'})"
+        )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,12 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "**.py.md5",
-                    "auto_examples/*.zip"]
+exclude_patterns = [
+    "_build",
+    "auto_examples/*.ipynb",
+    "**.py.md5",
+    "auto_examples/*.zip",
+]
 root_doc = "index"
 
 # -- API reference --------------------------------------------------------

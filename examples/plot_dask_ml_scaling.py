@@ -43,8 +43,10 @@ CHUNK = 250
 dX = da.from_array(X_train, chunks=(CHUNK, X.shape[1]))
 dy = da.from_array(y_train, chunks=CHUNK)
 classes = np.unique(y)
-print(f"training data: {dX.shape[0]} rows in {dX.numblocks[0]} blocks of "
-      f"at most {CHUNK}; test data: {len(y_test)} rows")
+print(
+    f"training data: {dX.shape[0]} rows in {dX.numblocks[0]} blocks of "
+    f"at most {CHUNK}; test data: {len(y_test)} rows"
+)
 
 # %%
 # ``Incremental.fit`` equals ``partial_fit`` on the same chunks
@@ -64,21 +66,25 @@ print(f"training data: {dX.shape[0]} rows in {dX.numblocks[0]} blocks of "
 # hand on the same chunks gives.
 
 with dask.config.set(scheduler="synchronous"):
-    inc = Incremental(LocalRegretTreeClassifier(random_state=0),
-                      shuffle_blocks=False)
+    inc = Incremental(LocalRegretTreeClassifier(random_state=0), shuffle_blocks=False)
     inc.fit(dX, dy, classes=classes)
 
 by_hand = LocalRegretTreeClassifier(random_state=0)
 for start in range(0, len(y_train), CHUNK):
-    by_hand.partial_fit(X_train[start:start + CHUNK], y_train[start:start + CHUNK],
-                        classes=classes)
+    by_hand.partial_fit(
+        X_train[start : start + CHUNK], y_train[start : start + CHUNK], classes=classes
+    )
 
 fitted = inc.estimator_
-print("same rounds and mistakes:",
-      (fitted.n_rounds_, fitted.n_online_mistakes_)
-      == (by_hand.n_rounds_, by_hand.n_online_mistakes_))
-print("same predicted probabilities:",
-      np.array_equal(fitted.predict_proba(X_test), by_hand.predict_proba(X_test)))
+print(
+    "same rounds and mistakes:",
+    (fitted.n_rounds_, fitted.n_online_mistakes_)
+    == (by_hand.n_rounds_, by_hand.n_online_mistakes_),
+)
+print(
+    "same predicted probabilities:",
+    np.array_equal(fitted.predict_proba(X_test), by_hand.predict_proba(X_test)),
+)
 
 # %%
 # ``Incremental`` also predicts block by block, returning a lazy dask array.
@@ -114,11 +120,15 @@ with dask.config.set(scheduler="synchronous"):
         curves[name] = (np.array(accuracy), np.array(seconds))
 
 rows_seen = np.minimum(np.arange(1, dX.numblocks[0] + 1) * CHUNK, len(y_train))
-print(f"{'learner':<27}{'accuracy after 1 block':>23}{'at the end':>12}"
-      f"{'ms per block':>14}")
+print(
+    f"{'learner':<27}{'accuracy after 1 block':>23}{'at the end':>12}"
+    f"{'ms per block':>14}"
+)
 for name, (accuracy, seconds) in curves.items():
-    print(f"{name:<27}{accuracy[0]:>23.3f}{accuracy[-1]:>12.3f}"
-          f"{1000 * np.median(seconds):>14.1f}")
+    print(
+        f"{name:<27}{accuracy[0]:>23.3f}{accuracy[-1]:>12.3f}"
+        f"{1000 * np.median(seconds):>14.1f}"
+    )
 print("(ms per block: the median over the blocks)")
 
 # %%

@@ -35,8 +35,10 @@ X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
 model = make_pipeline(boolean_encoder(), LocalRegretTreeClassifier(random_state=0))
 model.fit(X_train, y_train)
 tree = model[-1]
-print(f"test accuracy {model.score(X_test, y_test):.3f}; online error of the "
-      f"played trees {tree.online_error_:.3f} over {tree.n_rounds_} rounds")
+print(
+    f"test accuracy {model.score(X_test, y_test):.3f}; online error of the "
+    f"played trees {tree.online_error_:.3f} over {tree.n_rounds_} rounds"
+)
 
 # %%
 # The learned tree
@@ -81,8 +83,9 @@ stream_tree = LocalRegretTreeClassifier(random_state=0)
 seen, acc_ours, acc_offline, online_error, leaves = [], [], [], [], []
 for start in range(0, len(y_train_arr), CHUNK):
     stop = min(start + CHUNK, len(y_train_arr))
-    stream_tree.partial_fit(X_train_bool[start:stop], y_train_arr[start:stop],
-                            classes=tree.classes_)
+    stream_tree.partial_fit(
+        X_train_bool[start:stop], y_train_arr[start:stop], classes=tree.classes_
+    )
     n_leaves = stream_tree.get_n_leaves()
     offline = DecisionTreeClassifier(max_leaf_nodes=max(n_leaves, 2), random_state=0)
     offline.fit(X_train_bool[:stop], y_train_arr[:stop])
@@ -92,15 +95,15 @@ for start in range(0, len(y_train_arr), CHUNK):
     online_error.append(stream_tree.online_error_)
     leaves.append(n_leaves)
 
-same = np.array_equal(stream_tree.predict_proba(X_test_bool),
-                      tree.predict_proba(X_test_bool))
+same = np.array_equal(
+    stream_tree.predict_proba(X_test_bool), tree.predict_proba(X_test_bool)
+)
 print(f"partial_fit in chunks gives the same model as fit: {same}")
 majority = y_test.value_counts(normalize=True).max()
 
 print(f"{'rows seen':>9}  {'ours':>6}  {'offline, same leaves':>20}  {'leaves':>6}")
 for i in sorted(set(range(0, len(seen), 3)) | {len(seen) - 1}):
-    print(f"{seen[i]:>9}  {acc_ours[i]:>6.3f}  {acc_offline[i]:>20.3f}  "
-          f"{leaves[i]:>6}")
+    print(f"{seen[i]:>9}  {acc_ours[i]:>6.3f}  {acc_offline[i]:>20.3f}  {leaves[i]:>6}")
 
 # %%
 # The online tree's test accuracy rises over the first few thousand rows,
@@ -118,8 +121,11 @@ for i in sorted(set(range(0, len(seen), 3)) | {len(seen) - 1}):
 fig, (ax_acc, ax_size) = plt.subplots(1, 2, figsize=(11, 4))
 ax_acc.plot(seen, acc_ours, label="local regret tree (test accuracy)")
 ax_acc.plot(seen, acc_offline, label="DecisionTree, same leaves, retrained")
-ax_acc.plot(seen, 1 - np.array(online_error),
-            label="local regret tree (online accuracy of played trees)")
+ax_acc.plot(
+    seen,
+    1 - np.array(online_error),
+    label="local regret tree (online accuracy of played trees)",
+)
 ax_acc.axhline(majority, color="gray", linestyle=":", label="majority class")
 ax_acc.set_xlabel("training rows seen")
 ax_acc.set_ylabel("accuracy")

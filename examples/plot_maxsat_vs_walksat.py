@@ -89,7 +89,7 @@ checkpoints = np.arange(SEGMENT, N_ROUNDS + 1, SEGMENT)
 for name, solver in solvers.items():
     rounds, scores = [], []
     for start in range(0, N_ROUNDS, SEGMENT):
-        rounds.append(solver.run(stream[start:start + SEGMENT]))
+        rounds.append(solver.run(stream[start : start + SEGMENT]))
         scores.append(fraction_satisfied(solver.most_probable_assignment_))
     played[name] = np.concatenate(rounds)
     mode_score[name] = np.array(scores)
@@ -103,11 +103,15 @@ for name, solver in solvers.items():
 # the end. A uniformly random assignment satisfies 7/8 of 3-literal clauses
 # on average.
 
-print(f"{'':<22}{'last 500 rounds':>16}{'most probable assignment':>26}"
-      f"{'non-zero regrets':>18}")
+print(
+    f"{'':<22}{'last 500 rounds':>16}{'most probable assignment':>26}"
+    f"{'non-zero regrets':>18}"
+)
 for name, solver in solvers.items():
-    print(f"{name:<22}{played[name][-500:].mean():>16.3f}"
-          f"{mode_score[name][-1]:>26.3f}{solver.n_nonzero_regrets_:>18}")
+    print(
+        f"{name:<22}{played[name][-500:].mean():>16.3f}"
+        f"{mode_score[name][-1]:>26.3f}{solver.n_nonzero_regrets_:>18}"
+    )
 print(f"{'WalkSAT (offline)':<22}{'':>16}{walksat_fraction:>26.3f}")
 print(f"{'RC2 optimum (exact)':<22}{'':>16}{optimum_fraction:>26.3f}")
 print(f"{'random assignment':<22}{'':>16}{7 / 8:>26.3f}")
@@ -130,10 +134,19 @@ WINDOW = 250
 fig, ax = plt.subplots(figsize=(10, 4.5))
 for (name, sat), color in zip(played.items(), ["C0", "C1"]):
     moving = np.convolve(sat, np.ones(WINDOW) / WINDOW, mode="valid")
-    ax.plot(np.arange(WINDOW, N_ROUNDS + 1), moving, color=color,
-            label=f"{name}: played, last {WINDOW} clauses")
-    ax.plot(checkpoints, mode_score[name], color=color, linestyle="--",
-            label=f"{name}: most probable assignment")
+    ax.plot(
+        np.arange(WINDOW, N_ROUNDS + 1),
+        moving,
+        color=color,
+        label=f"{name}: played, last {WINDOW} clauses",
+    )
+    ax.plot(
+        checkpoints,
+        mode_score[name],
+        color=color,
+        linestyle="--",
+        label=f"{name}: most probable assignment",
+    )
 ax.axhline(optimum_fraction, color="k", label="exact optimum (RC2)")
 ax.axhline(walksat_fraction, color="k", linestyle=":", label="WalkSAT (offline)")
 ax.axhline(7 / 8, color="gray", linestyle="-.", label="random assignment")

@@ -61,13 +61,18 @@ cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
 search = GridSearchCV(pipe, param_grid, cv=cv).fit(X_search, y_search)
 
 results = pd.DataFrame(search.cv_results_)
-results = results.rename(columns={
-    "param_localregrettreeclassifier__L": "L",
-    "param_localregrettreeclassifier__batch_size": "batch_size",
-})
+results = results.rename(
+    columns={
+        "param_localregrettreeclassifier__L": "L",
+        "param_localregrettreeclassifier__batch_size": "batch_size",
+    }
+)
 results["L"] = results["L"].map(lambda L: "inf" if L is None else str(L))
-print(results[["L", "batch_size", "mean_test_score", "std_test_score",
-               "mean_fit_time"]].to_string(index=False, float_format="%.3f"))
+print(
+    results[
+        ["L", "batch_size", "mean_test_score", "std_test_score", "mean_fit_time"]
+    ].to_string(index=False, float_format="%.3f")
+)
 print("best parameters:", search.best_params_)
 
 # %%
@@ -84,12 +89,16 @@ print("best parameters:", search.best_params_)
 fig, ax = plt.subplots(figsize=(7, 4))
 L_labels = results["L"].unique()
 positions = np.arange(len(L_labels))
-for shift, (batch_size, group) in zip([-0.05, 0.05],
-                                      results.groupby("batch_size")):
+for shift, (batch_size, group) in zip([-0.05, 0.05], results.groupby("batch_size")):
     group = group.set_index("L").loc[L_labels]
-    ax.errorbar(positions + shift, group["mean_test_score"],
-                yerr=group["std_test_score"], marker="o", capsize=3,
-                label=f"batch_size={batch_size}")
+    ax.errorbar(
+        positions + shift,
+        group["mean_test_score"],
+        yerr=group["std_test_score"],
+        marker="o",
+        capsize=3,
+        label=f"batch_size={batch_size}",
+    )
 ax.set_xticks(positions, L_labels)
 ax.set_xlabel("L (levels of the locality graph)")
 ax.set_ylabel("mean CV accuracy (3 folds)")
@@ -111,7 +120,8 @@ candidates = {
     "tuned local regret tree": search.best_estimator_,
     "default local regret tree": pipe,
     "DecisionTreeClassifier": make_pipeline(
-        boolean_encoder(), DecisionTreeClassifier(random_state=0)),
+        boolean_encoder(), DecisionTreeClassifier(random_state=0)
+    ),
 }
 for name, estimator in candidates.items():
     scores = cross_val_score(estimator, X_check, y_check, cv=cv)

@@ -38,13 +38,14 @@ classes = sorted(y.unique())
 
 def rows():
     """A fresh stream of (features dict, label) pairs."""
-    return stream.iter_array(X.to_numpy(), y.to_numpy(),
-                             feature_names=list(X.columns))
+    return stream.iter_array(X.to_numpy(), y.to_numpy(), feature_names=list(X.columns))
 
 
 x_first, y_first = next(rows())
-print(f"{len(X)} rows, {len(x_first)} features per row, label {y_first!r}; "
-      f"classes {classes}")
+print(
+    f"{len(X)} rows, {len(x_first)} features per row, label {y_first!r}; "
+    f"classes {classes}"
+)
 
 # %%
 # The models
@@ -61,7 +62,8 @@ def make_models():
     local_regret = LocalRegretTreeClassifier(random_state=0)
     return {
         "LocalRegretTreeClassifier": compat.convert_sklearn_to_river(
-            local_regret, classes=classes),
+            local_regret, classes=classes
+        ),
         "river HoeffdingTreeClassifier": tree.HoeffdingTreeClassifier(),
         "river BernoulliNB": naive_bayes.BernoulliNB(),
     }
@@ -80,7 +82,8 @@ curves, seconds = {}, {}
 for name, model in make_models().items():
     tic = time.perf_counter()
     checkpoints = evaluate.iter_progressive_val_score(
-        rows(), model, metrics.Accuracy(), step=STEP)
+        rows(), model, metrics.Accuracy(), step=STEP
+    )
     steps, accuracy = [], []
     for checkpoint in checkpoints:
         steps.append(checkpoint["Step"])
@@ -88,11 +91,12 @@ for name, model in make_models().items():
     seconds[name] = time.perf_counter() - tic
     curves[name] = (steps, accuracy)
 
-print(f"{'model':<32}{'after 500 rows':>16}{f'after {len(X)} rows':>17}"
-      f"{'seconds':>9}")
+print(f"{'model':<32}{'after 500 rows':>16}{f'after {len(X)} rows':>17}{'seconds':>9}")
 for name, (steps, accuracy) in curves.items():
-    print(f"{name:<32}{accuracy[steps.index(500)]:>16.3f}{accuracy[-1]:>17.3f}"
-          f"{seconds[name]:>9.1f}")
+    print(
+        f"{name:<32}{accuracy[steps.index(500)]:>16.3f}{accuracy[-1]:>17.3f}"
+        f"{seconds[name]:>9.1f}"
+    )
 
 # %%
 # Progressive accuracy counts every prediction made so far, so early

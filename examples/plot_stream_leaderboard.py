@@ -39,8 +39,12 @@ board = run_streams(
     None,
     streams=["mushroom", "inverted", "alternating"],
     learners=["lr-tree", "lr-disjunct", "sgd", "gaussian-nb", "tree-retrained"],
-    n_rows=400, n_seeds=2, batch_size=10, window=100,
-    progress=False, isolate=False,
+    n_rows=400,
+    n_seeds=2,
+    batch_size=10,
+    window=100,
+    progress=False,
+    isolate=False,
 )
 
 # %%
@@ -91,8 +95,10 @@ y = np.where(X[:, 0] == 1, X[:, 1], X[:, 2])
 tree = LocalRegretTreeClassifier(random_state=0)
 for model in (tree, SGDClassifier(random_state=0)):
     result = progressive_score(model, X, y, batch_size=10, window=500)
-    print(f"{type(model).__name__:26} error {result.error:.3f}, over the last "
-          f"500 rows {result.window_error:.3f}")
+    print(
+        f"{type(model).__name__:26} error {result.error:.3f}, over the last "
+        f"500 rows {result.window_error:.3f}"
+    )
 print(tree.export_text(feature_names=[f"x{i}" for i in range(12)]))
 
 # %%

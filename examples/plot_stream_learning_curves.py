@@ -58,8 +58,9 @@ def noisy_disjunction_stream():
 
 
 def winnow_killer_stream():
-    pool = np.vstack([np.eye(N_FEATURES, dtype=np.uint8),
-                      np.ones((1, N_FEATURES), dtype=np.uint8)])
+    pool = np.vstack(
+        [np.eye(N_FEATURES, dtype=np.uint8), np.ones((1, N_FEATURES), dtype=np.uint8)]
+    )
     labels = np.r_[np.ones(N_FEATURES, dtype=int), 0]
     rows = rng.integers(0, N_FEATURES + 1, size=N_ROWS)
     y = labels[rows]
@@ -101,7 +102,7 @@ def make_learners():
 def prequential_curve(model, X, y):
     mistakes = []
     for start in range(0, len(y), CHUNK):
-        X_chunk, y_chunk = X[start:start + CHUNK], y[start:start + CHUNK]
+        X_chunk, y_chunk = X[start : start + CHUNK], y[start : start + CHUNK]
         if start == 0:
             mistakes.append(len(y_chunk) / 2)
         else:
@@ -114,8 +115,9 @@ def prequential_curve(model, X, y):
 curves, fitted = {}, {}
 for stream_name, (X, y, _) in streams.items():
     learners = make_learners()
-    curves[stream_name] = {name: prequential_curve(model, X, y)
-                           for name, model in learners.items()}
+    curves[stream_name] = {
+        name: prequential_curve(model, X, y) for name, model in learners.items()
+    }
     fitted[stream_name] = learners
 
 # %%
@@ -136,8 +138,10 @@ for stream_name, learners in fitted.items():
     model = learners["local regret (external)"]
     literals = model.disjunction()
     shown = " OR ".join(literals[:4]) + (" OR ..." if len(literals) > 4 else "")
-    print(f"{stream_name}: online_error_ = {model.online_error_:.3f}; "
-          f"learned a disjunction of {len(literals)} features: {shown or 'empty'}")
+    print(
+        f"{stream_name}: online_error_ = {model.online_error_:.3f}; "
+        f"learned a disjunction of {len(literals)} features: {shown or 'empty'}"
+    )
 
 # %%
 # On the noisy stream the local regret learner finds the planted disjunction

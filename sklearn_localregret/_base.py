@@ -58,8 +58,9 @@ class _OneBlasThread:
         if _BLAS_LIBRARIES is None:
             from threadpoolctl import ThreadpoolController
 
-            _BLAS_LIBRARIES = ThreadpoolController().select(
-                user_api="blas").lib_controllers
+            _BLAS_LIBRARIES = (
+                ThreadpoolController().select(user_api="blas").lib_controllers
+            )
         self._restore = []
         for library in _BLAS_LIBRARIES:
             threads = library.num_threads
@@ -343,9 +344,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         then takes the full validation, which raises the errors.
         """
         n_features = getattr(self, "n_features_in_", None)
-        if (sample_weight is not None or type(X) is not np.ndarray
-                or X.shape != (1, n_features) or X.dtype.kind not in "biuf"
-                or hasattr(self, "feature_names_in_")):
+        if (
+            sample_weight is not None
+            or type(X) is not np.ndarray
+            or X.shape != (1, n_features)
+            or X.dtype.kind not in "biuf"
+            or hasattr(self, "feature_names_in_")
+        ):
             return None
         if X.dtype.kind == "f" and not np.isfinite(X).all():
             return None
@@ -529,11 +534,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         """Whether predicting on ``X`` may skip validation: one finite row of a
         plain numeric ndarray, of the width of a model fitted without feature
         names (the full validation would pass it unchanged)."""
-        return (type(X) is np.ndarray
-                and X.shape == (1, getattr(self, "n_features_in_", None))
-                and X.dtype.kind in "biuf"
-                and not hasattr(self, "feature_names_in_")
-                and (X.dtype.kind != "f" or bool(np.isfinite(X).all())))
+        return (
+            type(X) is np.ndarray
+            and X.shape == (1, getattr(self, "n_features_in_", None))
+            and X.dtype.kind in "biuf"
+            and not hasattr(self, "feature_names_in_")
+            and (X.dtype.kind != "f" or bool(np.isfinite(X).all()))
+        )
 
     def _validate_for_predict(self, X) -> np.ndarray:
         if self._is_clean_row(X):
@@ -647,15 +654,19 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         if X.shape[0] == 1 and not sp.issparse(X):
             with _one_blas_thread():
                 return self._predict_proba_encoded(
-                    np.asarray(X, dtype=self._block_dtype))
+                    np.asarray(X, dtype=self._block_dtype)
+                )
         out = []
         for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
             block = X[start : start + _DENSE_CHUNK_ROWS]
             if sp.issparse(block):
                 block = block.toarray()
             with _one_blas_thread():
-                out.append(self._predict_proba_encoded(
-                    np.asarray(block, dtype=self._block_dtype)))
+                out.append(
+                    self._predict_proba_encoded(
+                        np.asarray(block, dtype=self._block_dtype)
+                    )
+                )
         if not out:
             return np.zeros((0, len(self.classes_)))
         return np.vstack(out)

@@ -78,14 +78,17 @@ def clause_matrix(clauses, n_vars: int | None = None) -> ClauseMatrix:
     """
     formula = as_formula(clauses, n_vars=n_vars)
     lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
-    lits = np.fromiter(chain.from_iterable(formula), dtype=np.int64,
-                       count=int(lengths.sum()))
+    lits = np.fromiter(
+        chain.from_iterable(formula), dtype=np.int64, count=int(lengths.sum())
+    )
     rows = np.repeat(np.arange(len(formula)), lengths)
     mats = []
     for mask in (lits > 0, lits < 0):
         data = np.ones(int(mask.sum()), dtype=np.int8)
-        mat = sp.csr_array((data, (rows[mask], np.abs(lits[mask]) - 1)),
-                           shape=(len(formula), formula.n_vars))
+        mat = sp.csr_array(
+            (data, (rows[mask], np.abs(lits[mask]) - 1)),
+            shape=(len(formula), formula.n_vars),
+        )
         mat.sum_duplicates()
         mat.data[:] = 1
         mats.append(mat)

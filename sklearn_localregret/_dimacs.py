@@ -45,8 +45,7 @@ def _literal(x, index: int, clause, n_vars: int | None) -> int:
     if type(x) is not int:
         if isinstance(x, (bool, np.bool_)) or not isinstance(x, Real):
             raise TypeError(
-                f"clause {index} {_short.repr(clause)}: literal {x!r} is not an "
-                "integer"
+                f"clause {index} {_short.repr(clause)}: literal {x!r} is not an integer"
             )
         if not isinstance(x, Integral):
             if not (math.isfinite(x) and float(x).is_integer()):
@@ -193,15 +192,18 @@ class WeightedFormula:
             given = np.asarray(self.hard)
             if given.shape != hard.shape:
                 raise ValueError(
-                    f"hard has shape {given.shape} but there are {len(clauses)} "
-                    "clauses"
+                    f"hard has shape {given.shape} but there are {len(clauses)} clauses"
                 )
             hard = given.astype(bool)
         w[hard] = _top(w[~hard])
         w.flags.writeable = False
         hard.flags.writeable = False
-        for name, value in [("clauses", clauses), ("n_vars", n_vars),
-                            ("weights", w), ("hard", hard)]:
+        for name, value in [
+            ("clauses", clauses),
+            ("n_vars", n_vars),
+            ("weights", w),
+            ("hard", hard),
+        ]:
             object.__setattr__(self, name, value)
 
     @property
@@ -218,17 +220,23 @@ class WeightedFormula:
     def __eq__(self, other) -> bool:
         if not isinstance(other, WeightedFormula):
             return NotImplemented
-        return (self.n_vars == other.n_vars and self.clauses == other.clauses
-                and np.array_equal(self.hard, other.hard)
-                and np.array_equal(self.weights, other.weights))
+        return (
+            self.n_vars == other.n_vars
+            and self.clauses == other.clauses
+            and np.array_equal(self.hard, other.hard)
+            and np.array_equal(self.weights, other.weights)
+        )
 
     def __hash__(self) -> int:
-        return hash((self.n_vars, self.clauses, self.weights.tobytes(),
-                     self.hard.tobytes()))
+        return hash(
+            (self.n_vars, self.clauses, self.weights.tobytes(), self.hard.tobytes())
+        )
 
     def __repr__(self) -> str:
-        return (f"WeightedFormula(n_vars={self.n_vars}, n_clauses={len(self)}, "
-                f"n_hard={int(self.hard.sum())})")
+        return (
+            f"WeightedFormula(n_vars={self.n_vars}, n_clauses={len(self)}, "
+            f"n_hard={int(self.hard.sum())})"
+        )
 
     def to_dimacs(self, *, drop_weights: bool = False) -> str:
         """DIMACS CNF text (``p cnf V C``) of the clauses.
@@ -368,8 +376,9 @@ def as_formula(obj, n_vars: int | None = None, weights=None) -> WeightedFormula:
     formula = WeightedFormula(clauses, n_vars=n_vars, weights=own_w, hard=hard)
     if n_vars is None and nv is not None and nv > formula.n_vars:
         # A declared count may be stale (PySAT's nv), so it only ever widens.
-        formula = WeightedFormula(formula.clauses, n_vars=int(nv),
-                                  weights=formula.weights, hard=formula.hard)
+        formula = WeightedFormula(
+            formula.clauses, n_vars=int(nv), weights=formula.weights, hard=formula.hard
+        )
     return formula
 
 
@@ -393,8 +402,10 @@ def _clauses_of_sequence(obj) -> list:
 
 def _is_scalar(x) -> bool:
     """A literal-like item (a number, bool or None): not a clause of its own."""
-    return isinstance(x, (Real, np.number, np.bool_)) or x is None or (
-        isinstance(x, np.ndarray) and x.ndim == 0
+    return (
+        isinstance(x, (Real, np.number, np.bool_))
+        or x is None
+        or (isinstance(x, np.ndarray) and x.ndim == 0)
     )
 
 
@@ -437,8 +448,11 @@ def split_weighted(items) -> tuple[list, list]:
     clauses, weights = [], []
     for index, item in enumerate(items):
         weight = 1.0
-        if (isinstance(item, (tuple, list)) and len(item) == 2
-                and not _is_scalar(item[0])):
+        if (
+            isinstance(item, (tuple, list))
+            and len(item) == 2
+            and not _is_scalar(item[0])
+        ):
             item, weight = item
             if isinstance(weight, (bool, np.bool_)) or not isinstance(
                 weight, (Real, np.number)
@@ -573,11 +587,12 @@ def read_dimacs(
     """
     if format not in (None, "cnf", "wcnf"):
         raise ValueError(f"format must be None, 'cnf' or 'wcnf', got {format!r}")
-    if max_vars is not None and (isinstance(max_vars, bool)
-                                 or not isinstance(max_vars, Integral)
-                                 or max_vars < 0):
+    if max_vars is not None and (
+        isinstance(max_vars, bool) or not isinstance(max_vars, Integral) or max_vars < 0
+    ):
         raise ValueError(
-            f"max_vars must be None or a non-negative integer, got {max_vars!r}")
+            f"max_vars must be None or a non-negative integer, got {max_vars!r}"
+        )
     text, name = read_source(source)
     clauses, weights, hard, n_vars = parse_dimacs(text, name, format, max_vars)
     return WeightedFormula(clauses, n_vars=n_vars, weights=weights, hard=hard)

@@ -65,8 +65,7 @@ class DimacsError(ValueError):
     ('f.cnf: line 3: empty clause', True)
     """
 
-    def __init__(self, reason: str, source: str | None = None,
-                 line: int | None = None):
+    def __init__(self, reason: str, source: str | None = None, line: int | None = None):
         self.reason, self.source, self.line = reason, source, line
         where = (f"{source}: " if source else "") + (f"line {line}: " if line else "")
         super().__init__(where + reason)
@@ -120,8 +119,9 @@ def read_source(source) -> tuple[str, str | None]:
         try:
             data = source.read()
         except UnicodeDecodeError as exc:
-            raise DimacsError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
-                              name) from None
+            raise DimacsError(
+                f"not UTF-8 text ({exc.reason} at byte {exc.start})", name
+            ) from None
         return (_decode(data) if isinstance(data, bytes) else data), name
     if isinstance(source, (bytes, bytearray)):
         return _decode(bytes(source)), None
@@ -145,21 +145,32 @@ def _read_path(path: str) -> bytes:
         if ext not in _COMPRESSED:
             if found is not None:
                 kind, fix = found
-                raise DimacsError(f"the file is {kind}-compressed but its name does "
-                                  f"not end in {fix}: rename it to read it", path)
+                raise DimacsError(
+                    f"the file is {kind}-compressed but its name does "
+                    f"not end in {fix}: rename it to read it",
+                    path,
+                )
             return raw.read()
         kind, _, opener = _COMPRESSED[ext]
         if found is None or found[0] != kind:
-            actual = (f"its first bytes are {head[:8]!r}" if found is None
-                      else f"it is {found[0]} data")
-            raise DimacsError(f"the name ends in {ext} but the file is not {kind} "
-                              f"data ({actual})", path)
+            actual = (
+                f"its first bytes are {head[:8]!r}"
+                if found is None
+                else f"it is {found[0]} data"
+            )
+            raise DimacsError(
+                f"the name ends in {ext} but the file is not {kind} data ({actual})",
+                path,
+            )
         try:
             with opener(raw, "rb") as fh:
                 return fh.read()
         except EOFError:
-            raise DimacsError(f"the {kind} data is truncated (it ends before its "
-                              "end-of-stream marker)", path) from None
+            raise DimacsError(
+                f"the {kind} data is truncated (it ends before its "
+                "end-of-stream marker)",
+                path,
+            ) from None
         except (OSError, zlib.error, lzma.LZMAError) as exc:
             raise DimacsError(f"the {kind} data is corrupt ({exc})", path) from None
 
@@ -167,7 +178,7 @@ def _read_path(path: str) -> bytes:
 def _sniff(head: bytes) -> tuple[str, str] | None:
     """(format, extension) of compressed data by its magic number, else None."""
     for ext, (kind, magic, _) in _COMPRESSED.items():
-        block_size = head[len(magic):len(magic) + 1]
+        block_size = head[len(magic) : len(magic) + 1]
         if head.startswith(magic) and (kind != "bzip2" or block_size in _BZ2_BLOCKS):
             return kind, ext
     return None
@@ -188,7 +199,9 @@ def _looks_like_text(s: str) -> bool:
 
 
 def parse_dimacs(
-    text: str, name: str | None = None, format: str | None = None,
+    text: str,
+    name: str | None = None,
+    format: str | None = None,
     max_vars: int | None = None,
 ) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray, int | None]:
     """Parse DIMACS text (see :func:`~sklearn_localregret.read_dimacs`).
@@ -277,8 +290,11 @@ class _Parser:
                 kind, n_vars, n_decl, top = self._p_line(tokens, number)
                 p_line = number
                 if limit is not None and n_vars > limit:
-                    raise self.error(f"the p-line declares {n_vars} variables, "
-                                     f"beyond the limit of {limit}{_LIMIT}", number)
+                    raise self.error(
+                        f"the p-line declares {n_vars} variables, "
+                        f"beyond the limit of {limit}{_LIMIT}",
+                        number,
+                    )
                 continue
             for tok in tokens:
                 if kind != "cnf" and head is None:
@@ -287,17 +303,24 @@ class _Parser:
                 try:
                     lit = int(tok)
                 except ValueError:
-                    raise self.error(f"{_short.repr(tok)} is not an integer literal",
-                                     number) from None
+                    raise self.error(
+                        f"{_short.repr(tok)} is not an integer literal", number
+                    ) from None
                 if not lits and kind == "cnf":
                     start = number
                 if lit:
                     if n_vars is not None and abs(lit) > n_vars:
-                        raise self.error(f"literal {_short.repr(lit)} is beyond the "
-                                         f"{n_vars} variables of the p-line", number)
+                        raise self.error(
+                            f"literal {_short.repr(lit)} is beyond the "
+                            f"{n_vars} variables of the p-line",
+                            number,
+                        )
                     if limit is not None and abs(lit) > limit:
-                        raise self.error(f"variable {_short.repr(abs(lit))} is beyond "
-                                         f"the limit of {limit}{_LIMIT}", number)
+                        raise self.error(
+                            f"variable {_short.repr(abs(lit))} is beyond "
+                            f"the limit of {limit}{_LIMIT}",
+                            number,
+                        )
                     lits.append(lit)
                     continue
                 if not lits:
@@ -308,41 +331,53 @@ class _Parser:
                 hard.append(is_hard)
                 lits, head = [], None
         if lits or head is not None:
-            raise self.error("the clause starting here is missing its terminating 0",
-                             start)
+            raise self.error(
+                "the clause starting here is missing its terminating 0", start
+            )
         if n_decl is not None and n_decl != len(clauses):
-            raise self.error(f"the p-line declares {n_decl} clauses but "
-                             f"{len(clauses)} were read", p_line)
+            raise self.error(
+                f"the p-line declares {n_decl} clauses but {len(clauses)} were read",
+                p_line,
+            )
         if not p_line and not clauses:
-            raise self.error("no p-line and no clauses: the input is empty or only "
-                             "comments")
+            raise self.error(
+                "no p-line and no clauses: the input is empty or only comments"
+            )
         return clauses, np.asarray(weights), np.asarray(hard, dtype=bool), n_vars
 
     def _bad_characters(self, line: str, number: int) -> DimacsError:
         if line.isascii():
-            return self.error("'_' in a number: clause lines hold plain numbers",
-                              number)
+            return self.error(
+                "'_' in a number: clause lines hold plain numbers", number
+            )
         char = next(ch for ch in line if not ch.isascii())
         if "\udc80" <= char <= "\udcff":  # an undecodable byte (surrogateescape)
-            return self.error(f"byte 0x{ord(char) - 0xDC00:02x} is not UTF-8 text "
-                              "(is this a binary file?)", number)
-        return self.error(f"character {char!r} is not ASCII: clause lines hold "
-                          "plain numbers", number)
+            return self.error(
+                f"byte 0x{ord(char) - 0xDC00:02x} is not UTF-8 text "
+                "(is this a binary file?)",
+                number,
+            )
+        return self.error(
+            f"character {char!r} is not ASCII: clause lines hold plain numbers", number
+        )
 
     def _p_line(self, tokens: list[str], number: int):
         kind = tokens[1] if len(tokens) > 1 else ""
         sizes = (4,) if kind == "cnf" else (4, 5) if kind == "wcnf" else ()
         shown = _short.repr(" ".join(tokens))
         if len(tokens) not in sizes:
-            raise self.error(f"bad p-line {shown}; expected 'p cnf V C' or "
-                             "'p wcnf V C [top]'", number)
+            raise self.error(
+                f"bad p-line {shown}; expected 'p cnf V C' or 'p wcnf V C [top]'",
+                number,
+            )
         try:
             n_vars, n_clauses = int(tokens[2]), int(tokens[3])
         except ValueError:
             n_vars = n_clauses = -1
         if n_vars < 0 or n_clauses < 0:
-            raise self.error(f"bad p-line {shown}; V and C must be non-negative "
-                             "integers", number)
+            raise self.error(
+                f"bad p-line {shown}; V and C must be non-negative integers", number
+            )
         top = None
         if len(tokens) == 5:
             top = self._weight(tokens[4], number)
@@ -358,6 +393,7 @@ class _Parser:
         except ValueError:
             w = math.nan
         if not (math.isfinite(w) and w >= 0):
-            raise self.error(f"weight {_short.repr(tok)} is not a finite "
-                             "non-negative number", number)
+            raise self.error(
+                f"weight {_short.repr(tok)} is not a finite non-negative number", number
+            )
         return w

@@ -254,11 +254,17 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 )
             self._graph = HypercubeSwapRegrets(n_features, self.L, self.discount)
         elif graph == "hypercube":
-            self._graph = HypercubeColoring(n_features, self.L, self.n_mcmc_steps,
-                                            self.discount)
+            self._graph = HypercubeColoring(
+                n_features, self.L, self.n_mcmc_steps, self.discount
+            )
         else:
-            self._graph = RemovalSetColoring(n_features, self.L, self.max_removal_sets,
-                                             self.n_mcmc_steps, self.discount)
+            self._graph = RemovalSetColoring(
+                n_features,
+                self.L,
+                self.max_removal_sets,
+                self.n_mcmc_steps,
+                self.discount,
+            )
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
 
     def _play_round(self, X, y, weight) -> float:
@@ -268,8 +274,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         if len(self.classes_) == 1:
             # Every disjunction predicts the only class: equal utilities.
             if isinstance(graph, RemovalSetColoring):
-                graph.update(a, np.zeros(graph.n_vars), np.zeros(graph.max_sets),
-                             bias)
+                graph.update(a, np.zeros(graph.n_vars), np.zeros(graph.max_sets), bias)
             else:
                 graph.update(a, np.zeros(graph.n_vars), bias)
             return 0.0
@@ -283,8 +288,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         graph = self._graph
         # A single round (streaming calls) is cheaper without the block
         # machinery; both consume the random stream identically.
-        if (len(self.classes_) == 1 or isinstance(graph, HypercubeSwapRegrets)
-                or not graph.exact or len(y) <= self.batch_size):
+        if (
+            len(self.classes_) == 1
+            or isinstance(graph, HypercubeSwapRegrets)
+            or not graph.exact
+            or len(y) <= self.batch_size
+        ):
             super()._play_rounds(X, y, weight)
             return
         batch = self.batch_size
@@ -293,11 +302,15 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             biases = np.array([self.round_bias(rw) for rw in round_weights])
         else:  # round_bias does not depend on the round's weight
             biases = self.round_bias(0.0)
-        player = (play_removal_set_rounds if isinstance(graph, RemovalSetColoring)
-                  else play_disjunction_rounds)
+        player = (
+            play_removal_set_rounds
+            if isinstance(graph, RemovalSetColoring)
+            else play_disjunction_rounds
+        )
         # The rounds are drawn and applied together: they count as one unit.
-        self._count_rounds(weight, player(graph, X, y, weight, batch, biases,
-                                          self._rng))
+        self._count_rounds(
+            weight, player(graph, X, y, weight, batch, biases, self._rng)
+        )
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
@@ -311,7 +324,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         mixture = self._mixture()
         if mixture is None and isinstance(self._graph, RemovalSetColoring):
             positive = self._graph.fire_probabilities(
-                X, [self._estimate_seed, self.n_rounds_])
+                X, [self._estimate_seed, self.n_rounds_]
+            )
         elif mixture is None:
             positive = disjunction_fire_probabilities(X, self._graph.probabilities())
         else:
@@ -419,10 +433,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         if not order or len(self.classes_) == 1:
             return f"always predict {negative} (the empty disjunction)"
         width = max(len(str(names[k])) for k in order)
-        lines = [f"predict {self.classes_[1]} if any of (P = probability of the "
-                 "literal):"]
-        lines += [f"  {str(names[k]):<{width}}  P={probs[k]:.{decimals}f}"
-                  for k in order]
+        lines = [
+            f"predict {self.classes_[1]} if any of (P = probability of the literal):"
+        ]
+        lines += [
+            f"  {str(names[k]):<{width}}  P={probs[k]:.{decimals}f}" for k in order
+        ]
         lines.append(f"otherwise predict {negative}")
         return "\n".join(lines)
 

@@ -85,8 +85,9 @@ class _Clause:
 
     def score(self, a: np.ndarray) -> tuple[np.ndarray, float]:
         """``(gains, satisfied weight)`` of assignment ``a`` (0/1)."""
-        true = ([v for v in self.positive if a[v]]
-                + [v for v in self.negative if not a[v]])
+        true = [v for v in self.positive if a[v]] + [
+            v for v in self.negative if not a[v]
+        ]
         count = self.n_always_true + len(true)
         gains = np.zeros(self.n_vars)
         if count == 0:  # flipping any variable of the clause satisfies it
@@ -110,18 +111,23 @@ class _FlatClauses:
         self.weights = weights
         m = len(clauses)
         lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=m)
-        lits = np.fromiter(chain.from_iterable(clauses), dtype=np.int64,
-                           count=int(lengths.sum()))
+        lits = np.fromiter(
+            chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum())
+        )
         rows = np.repeat(np.arange(m, dtype=np.int64), lengths)
         # One key per distinct (clause, variable, sign), sorted by clause,
         # then variable: repeated literals count once.
         keys = np.unique((rows * n_vars + np.abs(lits) - 1) * 2 + (lits < 0))
         cells, negative = keys >> 1, (keys & 1).astype(bool)
-        self.n_neg = np.bincount(cells[negative] // n_vars,
-                                 minlength=m).astype(np.float64)
-        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]][:len(cells)])
-        signs = (np.add.reduceat(np.where(negative, -1.0, 1.0), starts)
-                 if len(cells) else np.zeros(0))
+        self.n_neg = np.bincount(cells[negative] // n_vars, minlength=m).astype(
+            np.float64
+        )
+        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]][: len(cells)])
+        signs = (
+            np.add.reduceat(np.where(negative, -1.0, 1.0), starts)
+            if len(cells)
+            else np.zeros(0)
+        )
         kept = signs != 0  # x or not x: no entry
         cells, self.sign_of = cells[starts][kept], signs[kept]
         self.clause_of = (cells // n_vars).astype(np.intp)
@@ -135,8 +141,13 @@ class _FlatClauses:
     def round(self, start: int, stop: int):
         """Arguments of :func:`maxsat_round` for clauses ``start:stop``."""
         lo, hi = self.indptr[start], self.indptr[stop]
-        return (self.clause_of[lo:hi] - start, self.var_of[lo:hi], self.sign_of[lo:hi],
-                self.n_neg[start:stop], self.weights[start:stop])
+        return (
+            self.clause_of[lo:hi] - start,
+            self.var_of[lo:hi],
+            self.sign_of[lo:hi],
+            self.n_neg[start:stop],
+            self.weights[start:stop],
+        )
 
     def score(self, start: int, stop: int):
         """``(score, weight)`` of the round of clauses ``start:stop`` for
@@ -245,23 +256,40 @@ class OnlineMaxSAT:
     array([ True, False,  True])
     """
 
-    def __init__(self, n_vars, regret="external", *, L=None, bias=None,
-                 random_state=None, n_mcmc_steps=200, discount=1.0):
+    def __init__(
+        self,
+        n_vars,
+        regret="external",
+        *,
+        L=None,
+        bias=None,
+        random_state=None,
+        n_mcmc_steps=200,
+        discount=1.0,
+    ):
         if not isinstance(n_vars, Integral) or isinstance(n_vars, bool) or n_vars < 1:
             raise ValueError(f"n_vars must be a positive integer, got {n_vars!r}.")
         if regret not in ("external", "swap"):
             raise ValueError(f"regret must be 'external' or 'swap', got {regret!r}.")
-        if L is not None and (not isinstance(L, Integral) or isinstance(L, bool)
-                              or L < 0):
+        if L is not None and (
+            not isinstance(L, Integral) or isinstance(L, bool) or L < 0
+        ):
             raise ValueError(f"L must be None or a non-negative integer, got {L!r}.")
         if bias is not None and (not isinstance(bias, Real) or not bias >= 0):
             raise ValueError(f"bias must be None or a number >= 0, got {bias!r}.")
-        if (not isinstance(n_mcmc_steps, Integral) or isinstance(n_mcmc_steps, bool)
-                or n_mcmc_steps < 1):
+        if (
+            not isinstance(n_mcmc_steps, Integral)
+            or isinstance(n_mcmc_steps, bool)
+            or n_mcmc_steps < 1
+        ):
             raise ValueError(
-                f"n_mcmc_steps must be a positive integer, got {n_mcmc_steps!r}.")
-        if (not isinstance(discount, Real) or isinstance(discount, bool)
-                or not 0 < discount <= 1):
+                f"n_mcmc_steps must be a positive integer, got {n_mcmc_steps!r}."
+            )
+        if (
+            not isinstance(discount, Real)
+            or isinstance(discount, bool)
+            or not 0 < discount <= 1
+        ):
             raise ValueError(f"discount must be a number in (0, 1], got {discount!r}.")
         self.n_vars = int(n_vars)
         self.regret = regret
@@ -274,8 +302,9 @@ class OnlineMaxSAT:
         if regret == "swap":
             self._graph = HypercubeSwapRegrets(self.n_vars, L, self.discount)
         else:
-            self._graph = HypercubeColoring(self.n_vars, L, self.n_mcmc_steps,
-                                            self.discount)
+            self._graph = HypercubeColoring(
+                self.n_vars, L, self.n_mcmc_steps, self.discount
+            )
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
         self._pending = None
         self.n_rounds_ = 0
@@ -284,8 +313,10 @@ class OnlineMaxSAT:
 
     def __repr__(self) -> str:
         discount = "" if self.discount == 1.0 else f", discount={self.discount!r}"
-        return (f"OnlineMaxSAT(n_vars={self.n_vars}, regret={self.regret!r}, "
-                f"L={self.L!r}, bias={self.bias!r}{discount})")
+        return (
+            f"OnlineMaxSAT(n_vars={self.n_vars}, regret={self.regret!r}, "
+            f"L={self.L!r}, bias={self.bias!r}{discount})"
+        )
 
     # -- playing --------------------------------------------------------------
     def assignment(self) -> np.ndarray:
@@ -356,12 +387,15 @@ class OnlineMaxSAT:
         ValueError, TypeError
             Invalid clauses, weights or batch size; then no round is played.
         """
-        if (not isinstance(batch_size, Integral) or isinstance(batch_size, bool)
-                or batch_size < 1):
+        if (
+            not isinstance(batch_size, Integral)
+            or isinstance(batch_size, bool)
+            or batch_size < 1
+        ):
             raise ValueError(
-                f"batch_size must be a positive integer, got {batch_size!r}.")
-        self._play_all(_read_clauses(clauses, self.n_vars, weights),
-                       int(batch_size))
+                f"batch_size must be a positive integer, got {batch_size!r}."
+            )
+        self._play_all(_read_clauses(clauses, self.n_vars, weights), int(batch_size))
         return self
 
     def run(self, stream) -> np.ndarray:

@@ -44,8 +44,12 @@ __all__ = ["MaxSATAnswer", "add_parser", "run", "solve_formula"]
 
 EXIT_OPTIMUM, EXIT_SATISFIABLE, EXIT_UNSATISFIABLE, EXIT_UNKNOWN = 30, 10, 20, 0
 EXIT_BAD_INPUT = 2
-_EXIT = {"OPTIMUM FOUND": EXIT_OPTIMUM, "SATISFIABLE": EXIT_SATISFIABLE,
-         "UNSATISFIABLE": EXIT_UNSATISFIABLE, "UNKNOWN": EXIT_UNKNOWN}
+_EXIT = {
+    "OPTIMUM FOUND": EXIT_OPTIMUM,
+    "SATISFIABLE": EXIT_SATISFIABLE,
+    "UNSATISFIABLE": EXIT_UNSATISFIABLE,
+    "UNKNOWN": EXIT_UNKNOWN,
+}
 
 # Clauses per partial_fit call and flips per WalkSAT run between two checks of
 # the clock: a few milliseconds of work each on the benchmark's instances.
@@ -168,9 +172,16 @@ def solve_formula(
         interrupted = True
     assignment = np.zeros(formula.n_vars, dtype=bool)
     assignment[used] = state.assignment
-    return MaxSATAnswer(state.status(), assignment, state.cost,
-                        state.n_hard_violated, lower_bound, state.n_rounds,
-                        state.n_flips, interrupted)
+    return MaxSATAnswer(
+        state.status(),
+        assignment,
+        state.cost,
+        state.n_hard_violated,
+        lower_bound,
+        state.n_rounds,
+        state.n_flips,
+        interrupted,
+    )
 
 
 class _SearchState:
@@ -188,8 +199,10 @@ class _SearchState:
         falsified = ~satisfied(a, self.matrix)
         n_hard = int(np.count_nonzero(falsified & self.hard))
         cost = float(self.weights[falsified & ~self.hard].sum())
-        if self.assignment is None or (n_hard, cost) < (self.n_hard_violated,
-                                                        self.cost):
+        if self.assignment is None or (n_hard, cost) < (
+            self.n_hard_violated,
+            self.cost,
+        ):
             self.assignment, self.n_hard_violated, self.cost = a.copy(), n_hard, cost
             if n_hard == 0 and self.on_cost is not None:
                 self.on_cost(cost)
@@ -210,20 +223,23 @@ class _SearchState:
 
 
 def _online_passes(formula, passes, regret, rng, deadline, state, on_progress):
-    learner = OnlineMaxSAT(formula.n_vars, regret=regret,
-                           random_state=int(rng.integers(2**31 - 1)))
+    learner = OnlineMaxSAT(
+        formula.n_vars, regret=regret, random_state=int(rng.integers(2**31 - 1))
+    )
     clauses, weights = formula.clauses, np.asarray(formula.weights)
     for done in range(passes):
         order = rng.permutation(len(clauses))
         for lo in range(0, len(order), _ROUNDS_PER_CHECK):
             if deadline is not None and time.monotonic() >= deadline:
                 return
-            chunk = order[lo:lo + _ROUNDS_PER_CHECK]
+            chunk = order[lo : lo + _ROUNDS_PER_CHECK]
             learner.partial_fit([clauses[k] for k in chunk], weights=weights[chunk])
             state.n_rounds = learner.n_rounds_
             if on_progress is not None:
-                on_progress(f"pass {done + 1}/{passes}, {lo + len(chunk)}/"
-                            f"{len(order)} clauses: {state.describe()}")
+                on_progress(
+                    f"pass {done + 1}/{passes}, {lo + len(chunk)}/"
+                    f"{len(order)} clauses: {state.describe()}"
+                )
         state.consider(learner.best_assignment())
         if state.proven:
             return
@@ -234,13 +250,15 @@ def _polish(formula, flips, noise, rng, deadline, state, on_progress):
     keep = np.flatnonzero(formula.weights > 0)
     if not len(keep):
         return
-    search = _Search([formula.clauses[k] for k in keep], formula.weights[keep],
-                     formula.n_vars)
+    search = _Search(
+        [formula.clauses[k] for k in keep], formula.weights[keep], formula.n_vars
+    )
     while state.n_flips < flips and not state.proven:
         if deadline is not None and time.monotonic() >= deadline:
             return
-        a, _, made = search.run(state.assignment, noise,
-                                min(_FLIPS_PER_CHECK, flips - state.n_flips), rng)
+        a, _, made = search.run(
+            state.assignment, noise, min(_FLIPS_PER_CHECK, flips - state.n_flips), rng
+        )
         state.n_flips += made
         state.consider(a)
         if on_progress is not None:
@@ -252,15 +270,18 @@ def _polish(formula, flips, noise, rng, deadline, state, on_progress):
 def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
     """The formula over the variables that occur, and their 0-based indices."""
     lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
-    lits = np.fromiter((x for c in formula for x in c), dtype=np.int64,
-                       count=int(lengths.sum()))
+    lits = np.fromiter(
+        (x for c in formula for x in c), dtype=np.int64, count=int(lengths.sum())
+    )
     used, index = np.unique(np.abs(lits), return_inverse=True)
     renamed = (np.sign(lits) * (index + 1)).tolist()
     ends = np.cumsum(lengths).tolist()
-    clauses = [tuple(renamed[e - k:e]) for e, k in zip(ends, lengths.tolist())]
+    clauses = [tuple(renamed[e - k : e]) for e, k in zip(ends, lengths.tolist())]
     soft = np.where(formula.hard, 0.0, formula.weights)
-    return (WeightedFormula(clauses, n_vars=len(used), weights=soft,
-                            hard=formula.hard), used - 1)
+    return (
+        WeightedFormula(clauses, n_vars=len(used), weights=soft, hard=formula.hard),
+        used - 1,
+    )
 
 
 def _unit_propagate(hard_clauses) -> dict[int, bool] | None:
@@ -339,7 +360,8 @@ class _signals_interrupt:
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``solve`` command to the command line's subparsers."""
     parser = subparsers.add_parser(
-        "solve", help="weighted Max-SAT on a DIMACS CNF/WCNF file",
+        "solve",
+        help="weighted Max-SAT on a DIMACS CNF/WCNF file",
         description="Learn an assignment with OnlineMaxSAT (passes over the "
         "clauses in random order, one clause per round), polish it with WalkSAT, "
         "and answer as Max-SAT solvers do: 'o COST' lines as the cost of the "
@@ -349,31 +371,63 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "CNF otherwise.",
         epilog="exit codes: 30 OPTIMUM FOUND, 10 SATISFIABLE, 20 UNSATISFIABLE, "
         "0 UNKNOWN, 2 bad input or options (one line on stderr), 1 internal "
-        "error. SIGTERM or Ctrl-C stops the search and prints the best answer.")
-    parser.add_argument("path", help="DIMACS .cnf or .wcnf file, optionally .gz, "
-                        ".bz2 or .xz; '-' reads standard input")
-    parser.add_argument("--passes", type=_non_negative_int, default=10,
-                        help="passes of the online learner over the clauses (10)")
-    parser.add_argument("--flips", type=_non_negative_int, default=100_000,
-                        help="WalkSAT flips polishing the learner's assignment "
-                        "(100000)")
-    parser.add_argument("--time-limit", type=_positive_float, default=None,
-                        metavar="SECONDS", help="wall-clock limit: the passes stop "
-                        "at half of it, the polish at the limit (none)")
-    parser.add_argument("--regret", choices=["external", "swap"],
-                        default="external", help="the learner's regret (external)")
+        "error. SIGTERM or Ctrl-C stops the search and prints the best answer.",
+    )
+    parser.add_argument(
+        "path",
+        help="DIMACS .cnf or .wcnf file, optionally .gz, "
+        ".bz2 or .xz; '-' reads standard input",
+    )
+    parser.add_argument(
+        "--passes",
+        type=_non_negative_int,
+        default=10,
+        help="passes of the online learner over the clauses (10)",
+    )
+    parser.add_argument(
+        "--flips",
+        type=_non_negative_int,
+        default=100_000,
+        help="WalkSAT flips polishing the learner's assignment (100000)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock limit: the passes stop "
+        "at half of it, the polish at the limit (none)",
+    )
+    parser.add_argument(
+        "--regret",
+        choices=["external", "swap"],
+        default="external",
+        help="the learner's regret (external)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    parser.add_argument("--format", choices=["cnf", "wcnf"], default=None,
-                        help="how to read a file without a p-line (by default, "
-                        "the rule above)")
-    parser.add_argument("--max-vars", type=_positive_int, default=10_000_000,
-                        metavar="N", help="refuse files with a variable index "
-                        "beyond N (10000000)")
-    parser.add_argument("--v-format", choices=["literals", "bits"],
-                        default="literals", help="'v 1 -2 3 0' (SAT competition; "
-                        "the default) or 'v 101' (MaxSAT Evaluation since 2020)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress lines on stderr")
+    parser.add_argument(
+        "--format",
+        choices=["cnf", "wcnf"],
+        default=None,
+        help="how to read a file without a p-line (by default, the rule above)",
+    )
+    parser.add_argument(
+        "--max-vars",
+        type=_positive_int,
+        default=10_000_000,
+        metavar="N",
+        help="refuse files with a variable index beyond N (10000000)",
+    )
+    parser.add_argument(
+        "--v-format",
+        choices=["literals", "bits"],
+        default="literals",
+        help="'v 1 -2 3 0' (SAT competition; "
+        "the default) or 'v 101' (MaxSAT Evaluation since 2020)",
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress lines on stderr"
+    )
     return parser
 
 
@@ -412,27 +466,39 @@ def _run(args, stdout, stderr) -> int:
 
     soft = ~formula.hard
     say(f"c sklearn_localregret solve {'<stdin>' if args.path == '-' else args.path}")
-    say(f"c {formula.n_vars} variables, {len(formula)} clauses: "
+    say(
+        f"c {formula.n_vars} variables, {len(formula)} clauses: "
         f"{int(formula.hard.sum())} hard, {int(soft.sum())} soft of total weight "
-        f"{_number(formula.weights[soft].sum())}")
+        f"{_number(formula.weights[soft].sum())}"
+    )
     progress = None if args.quiet else _Progress(stderr, start)
     answer = solve_formula(
-        formula, passes=args.passes, flips=args.flips, regret=args.regret,
-        seed=args.seed, deadline=deadline,
-        on_cost=lambda cost: say(f"o {_number(cost)}"), on_progress=progress)
+        formula,
+        passes=args.passes,
+        flips=args.flips,
+        regret=args.regret,
+        seed=args.seed,
+        deadline=deadline,
+        on_cost=lambda cost: say(f"o {_number(cost)}"),
+        on_progress=progress,
+    )
     if answer.interrupted:
         say("c interrupted: the answer is the best found so far")
     say(f"s {answer.status}")
     if answer.status in ("OPTIMUM FOUND", "SATISFIABLE"):
         _write_v_line(stdout, answer.assignment, args.v_format)
     elif answer.status == "UNKNOWN":
-        say(f"c the best assignment found violates {answer.n_hard_violated} of "
+        say(
+            f"c the best assignment found violates {answer.n_hard_violated} of "
             f"{int(formula.hard.sum())} hard clauses (soft cost "
-            f"{_number(answer.cost)}); it is no solution and is not printed")
+            f"{_number(answer.cost)}); it is no solution and is not printed"
+        )
     else:
         say("c unit propagation on the hard clauses derives a conflict")
-    say(f"c {answer.n_rounds} online rounds, {answer.n_flips} WalkSAT flips, "
-        f"{time.monotonic() - start:.2f} s")
+    say(
+        f"c {answer.n_rounds} online rounds, {answer.n_flips} WalkSAT flips, "
+        f"{time.monotonic() - start:.2f} s"
+    )
     return _EXIT[answer.status]
 
 
@@ -447,8 +513,7 @@ class _Progress:
         now = time.monotonic()
         if now >= self.next:
             self.next = now + self.every
-            print(f"c [{now - self.start:6.1f} s] {text}", file=self.stream,
-                  flush=True)
+            print(f"c [{now - self.start:6.1f} s] {text}", file=self.stream, flush=True)
 
 
 def _write_v_line(stream, assignment: np.ndarray, v_format: str) -> None:
@@ -456,7 +521,7 @@ def _write_v_line(stream, assignment: np.ndarray, v_format: str) -> None:
     stream.write("v")
     block = 1 << 16
     for lo in range(0, len(assignment), block):
-        values = assignment[lo:lo + block]
+        values = assignment[lo : lo + block]
         if v_format == "bits":
             bits = (values.astype(np.uint8) + ord("0")).tobytes().decode()
             stream.write(("" if lo else " ") + bits)

@@ -372,8 +372,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     # The samplers and the rate graph only refer to the table and colouring
     # (swap: the sampler also owns the solved chain). A saved model stores each
     # object once; they are rebuilt around it on load.
-    _REBUILT = {"external": ("_graph", "_sampler", "_chain", "_labels"),
-                "swap": ("_graph", "_table")}
+    _REBUILT = {
+        "external": ("_graph", "_sampler", "_chain", "_labels"),
+        "swap": ("_graph", "_table"),
+    }
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
@@ -391,10 +393,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._table = self._graph.table
             return
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=False)
-        self._sampler = HierarchicalSampler(self._table, make_leaf=Leaf,
-                                            make_split=Split)
-        self._chain = UniformizedChainSampler(self._graph, self.L,
-                                              self.n_mcmc_steps)
+        self._sampler = HierarchicalSampler(
+            self._table, make_leaf=Leaf, make_split=Split
+        )
+        self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
         self._labels = HierarchicalLabels(self._table)
 
     def _warm_start_sites(self, layout, rows, new) -> None:
@@ -405,11 +407,18 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         if y.size == 0:
             return
         stats = self._coloring.node_statistics(
-            layout, new, self._window.outcomes(self._tests), y, w)
+            layout, new, self._window.outcomes(self._tests), y, w
+        )
         leaf_mask, test_mask = self._coloring.edge_masks(layout)
-        self._table.update([rows[i] for i in new], stats.leaf_gains,
-                           leaf_mask[new], stats.true_counts, stats.class_counts,
-                           stats.correct, test_mask[new])
+        self._table.update(
+            [rows[i] for i in new],
+            stats.leaf_gains,
+            leaf_mask[new],
+            stats.true_counts,
+            stats.class_counts,
+            stats.correct,
+            test_mask[new],
+        )
 
     def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
         """A tree from pi; also whether the approximate chain sampler drew it."""
@@ -442,8 +451,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 outcomes = tests.outcomes(X[start:end])
                 rows = outcomes.tolist()
             at = slice(lo - start, hi - start)
-            wrong = self._play_round(
-                outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
+            wrong = self._play_round(outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
             self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
             self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
@@ -460,8 +468,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         table_rows = self._graph.rows(layout)
         self._warm_start_sites(layout, table_rows, new)
         stats = self._coloring.round_statistics(layout, outcomes, y, weight, rows)
-        self._coloring.update(self._table, table_rows, layout, stats,
-                              self.round_bias(weight.sum()))
+        self._coloring.update(
+            self._table, table_rows, layout, stats, self.round_bias(weight.sum())
+        )
         # Bring the samplers' caches up to date now, so that reading the model
         # (predict, inspection) never writes to it.
         if self.regret == "swap":
@@ -552,7 +561,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             "most_probable_tree() is renamed representative_tree(): for "
             "external regret it is a greedy mode, not the most probable tree. "
             "The old name will be removed in a future release.",
-            FutureWarning, stacklevel=2)
+            FutureWarning,
+            stacklevel=2,
+        )
         return self.representative_tree()
 
     def _greedy_site(self, path: tuple, start_label: int) -> Tree:
@@ -666,4 +677,3 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """Threshold of each test ``x_j > t``, in order of entry."""
         check_is_fitted(self)
         return self._tests.threshold.copy()
-

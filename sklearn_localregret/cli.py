@@ -39,7 +39,8 @@ def _seed(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(
-            f"expected a non-negative integer, got {text!r}")
+            f"expected a non-negative integer, got {text!r}"
+        )
     return value
 
 
@@ -50,30 +51,53 @@ def _add_experiment_commands(sub) -> None:
     commands["all"] = "every experiment, in turn: " + ", ".join(EXPERIMENTS)
     for name, help_text in commands.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
-        cmd.add_argument("--out", type=Path, default=Path("results"),
-                         help="folder for PNG plots and CSV/JSON numbers "
-                         "(default: results)")
+        cmd.add_argument(
+            "--out",
+            type=Path,
+            default=Path("results"),
+            help="folder for PNG plots and CSV/JSON numbers (default: results)",
+        )
         scale = cmd.add_mutually_exclusive_group()
-        scale.add_argument("--paper", "--full", action="store_true",
-                           help="the paper's full trial counts (its expected time "
-                           "is printed before it starts)")
-        scale.add_argument("--quick", action="store_true",
-                           help="a small run that checks everything works, in "
-                           "seconds; too few trials for intervals")
-        cmd.add_argument("--trials", type=_positive_int, default=None,
-                         help="trials (instances for maxsat); default: the "
-                         "scale's")
-        cmd.add_argument("--rounds", type=_positive_int, default=None,
-                         help="rounds per trial; default: the paper's 1000")
+        scale.add_argument(
+            "--paper",
+            "--full",
+            action="store_true",
+            help="the paper's full trial counts (its expected time "
+            "is printed before it starts)",
+        )
+        scale.add_argument(
+            "--quick",
+            action="store_true",
+            help="a small run that checks everything works, in "
+            "seconds; too few trials for intervals",
+        )
+        cmd.add_argument(
+            "--trials",
+            type=_positive_int,
+            default=None,
+            help="trials (instances for maxsat); default: the scale's",
+        )
+        cmd.add_argument(
+            "--rounds",
+            type=_positive_int,
+            default=None,
+            help="rounds per trial; default: the paper's 1000",
+        )
         cmd.add_argument("--seed", type=_seed, default=0, help="random seed (0)")
-        cmd.add_argument("--jobs", type=_positive_int,
-                         default=os.cpu_count() or 1,
-                         help="worker processes (default: one per core, "
-                         f"{os.cpu_count() or 1} here); the numbers do not "
-                         "depend on it")
-        cmd.add_argument("--force", action="store_true",
-                         help="rerun experiments already done with the same "
-                         "parameters in --out (they are skipped otherwise)")
+        cmd.add_argument(
+            "--jobs",
+            type=_positive_int,
+            default=os.cpu_count() or 1,
+            help="worker processes (default: one per core, "
+            f"{os.cpu_count() or 1} here); the numbers do not "
+            "depend on it",
+        )
+        cmd.add_argument(
+            "--force",
+            action="store_true",
+            help="rerun experiments already done with the same "
+            "parameters in --out (they are skipped otherwise)",
+        )
         cmd.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
@@ -100,9 +124,19 @@ def _plan(args):
     runs = []
     for name in names:
         experiment = get_experiment(name)
-        runs.append((experiment, experiment.parameters(
-            scale, **{experiment.trials_parameter: args.trials,
-                      "n_rounds": args.rounds, "seed": args.seed})))
+        runs.append(
+            (
+                experiment,
+                experiment.parameters(
+                    scale,
+                    **{
+                        experiment.trials_parameter: args.trials,
+                        "n_rounds": args.rounds,
+                        "seed": args.seed,
+                    },
+                ),
+            )
+        )
     return scale, runs
 
 
@@ -111,23 +145,35 @@ def _announce(scale, runs, args) -> None:
 
     def trials(experiment, parameters):
         count = parameters[experiment.trials_parameter]
-        unit = "instances" if experiment.trials_parameter == "n_instances" else \
-            "trials"
+        unit = "instances" if experiment.trials_parameter == "n_instances" else "trials"
         return f"{experiment.name} {count} {unit}"
 
     to_run = [(e, p) for e, p in runs if args.force or e.finished(args.out, p) is None]
     expected = sum(e.estimate_seconds(p, args.jobs, args.out) for e, p in to_run)
-    print(f"{scale} scale: " + ", ".join(trials(e, p) for e, p in runs)
-          + f"; {args.jobs} job{'s' if args.jobs > 1 else ''}.", flush=True)
+    print(
+        f"{scale} scale: "
+        + ", ".join(trials(e, p) for e, p in runs)
+        + f"; {args.jobs} job{'s' if args.jobs > 1 else ''}.",
+        flush=True,
+    )
     if to_run:
-        print(f"Expected wall time: about {format_duration(expected)} on otherwise "
-              "idle cores (from the task CPU times of an earlier run in the "
-              "output folder, or of the 2-core development machine).", flush=True)
+        print(
+            f"Expected wall time: about {format_duration(expected)} on otherwise "
+            "idle cores (from the task CPU times of an earlier run in the "
+            "output folder, or of the 2-core development machine).",
+            flush=True,
+        )
     if scale != "paper":
-        paper = sum(e.estimate_seconds(e.parameters("paper", seed=args.seed),
-                                       args.jobs, args.out) for e, _ in runs)
-        print(f"The paper's scale (--paper) would take about "
-              f"{format_duration(paper)}.", flush=True)
+        paper = sum(
+            e.estimate_seconds(
+                e.parameters("paper", seed=args.seed), args.jobs, args.out
+            )
+            for e, _ in runs
+        )
+        print(
+            f"The paper's scale (--paper) would take about {format_duration(paper)}.",
+            flush=True,
+        )
     print(flush=True)
 
 
@@ -137,16 +183,21 @@ def _interrupted(finished: list, runs, out: Path, elapsed: float) -> None:
     done = {name for name, _ in finished}
     lines = [f"\nInterrupted after {format_duration(elapsed)}."]
     if finished:
-        kept = [str(out / name) for exp, doc in finished
-                for name in [*doc["files"], f"{exp}.json"]]
+        kept = [
+            str(out / name)
+            for exp, doc in finished
+            for name in [*doc["files"], f"{exp}.json"]
+        ]
         lines.append("Kept (complete): " + ", ".join(kept) + ".")
     else:
         lines.append("No experiment had finished: nothing was written.")
     rest = [e.name for e, _ in runs if e.name not in done]
     if rest:
-        lines.append("Not finished: " + ", ".join(rest) + " (nothing of them was "
-                     "written). Run the same command again to go on: finished "
-                     "experiments are skipped.")
+        lines.append(
+            "Not finished: " + ", ".join(rest) + " (nothing of them was "
+            "written). Run the same command again to go on: finished "
+            "experiments are skipped."
+        )
     sys.stderr.write("\n".join(lines) + "\n")
 
 
@@ -164,24 +215,33 @@ def run_experiments(args) -> int:
                 print(f"== {experiment.name} ==", flush=True)
                 began = time.perf_counter()
                 document = experiment.run(
-                    args.out, parameters, runner=runner, progress=not args.quiet,
-                    resume=not args.force, scale=scale)
+                    args.out,
+                    parameters,
+                    runner=runner,
+                    progress=not args.quiet,
+                    resume=not args.force,
+                    scale=scale,
+                )
                 finished.append((experiment.name, document))
                 if not document["skipped"]:
                     files = ", ".join([*document["files"], f"{experiment.name}.json"])
-                    print(f"({experiment.name}: "
-                          f"{format_duration(time.perf_counter() - began)}; wrote "
-                          f"{files} in {args.out}/)", flush=True)
+                    print(
+                        f"({experiment.name}: "
+                        f"{format_duration(time.perf_counter() - began)}; wrote "
+                        f"{files} in {args.out}/)",
+                        flush=True,
+                    )
                 print(flush=True)
     except KeyboardInterrupt:
         _interrupted(finished, runs, args.out, time.perf_counter() - start)
         return 130
-    cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished
-              if not doc["skipped"])
-    print(f"Wall time: {format_duration(time.perf_counter() - start)} with "
-          f"{args.jobs} job{'s' if args.jobs > 1 else ''} (the tasks used "
-          f"{format_duration(cpu)} of CPU time); results in {args.out}/",
-          flush=True)
+    cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished if not doc["skipped"])
+    print(
+        f"Wall time: {format_duration(time.perf_counter() - start)} with "
+        f"{args.jobs} job{'s' if args.jobs > 1 else ''} (the tasks used "
+        f"{format_duration(cpu)} of CPU time); results in {args.out}/",
+        flush=True,
+    )
     return 0
 
 

@@ -22,7 +22,7 @@ def _truncated(compress, data=TEXT * 50):
 
 def _flipped_middle(data: bytes) -> bytes:
     middle = len(data) // 2
-    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:]
+    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :]
 
 
 MALFORMED = [
@@ -30,21 +30,35 @@ MALFORMED = [
     ("missing", "missing.cnf", None, "No such file", None),
     ("directory", "folder.cnf", "dir", "Is a directory", None),
     # Bytes that are not text, and compression.
-    ("undecodable", "bad.cnf", b"p cnf 3 1\n1 \xff\xfe 0\n", "byte 0xff is not UTF-8",
-     2),
+    (
+        "undecodable",
+        "bad.cnf",
+        b"p cnf 3 1\n1 \xff\xfe 0\n",
+        "byte 0xff is not UTF-8",
+        2,
+    ),
     ("binary", "noise.cnf", bytes(range(128, 256)) * 4, "not UTF-8", 1),
     ("latin1 digit", "latin.cnf", b"p cnf 3 1\n1 2\xb2 0\n", "byte 0xb2", 2),
-    ("non-ascii digit", "arabic.cnf", "p cnf 3 1\n1 \u0661 0\n".encode(),
-     "is not ASCII", 2),
+    (
+        "non-ascii digit",
+        "arabic.cnf",
+        "p cnf 3 1\n1 \u0661 0\n".encode(),
+        "is not ASCII",
+        2,
+    ),
     ("nul bytes", "nul.cnf", b"p cnf 3 1\n1 \x00 0\n", "is not an integer", 2),
     ("truncated gz", "cut.cnf.gz", _truncated(gzip.compress), "truncated", None),
     ("truncated bz2", "cut.wcnf.bz2", _truncated(bz2.compress), "truncated", None),
     ("truncated xz", "cut.cnf.xz", _truncated(lzma.compress), "truncated", None),
-    ("corrupt gz", "flip.cnf.gz", _flipped_middle(gzip.compress(TEXT * 50)),
-     "corrupt", None),
+    (
+        "corrupt gz",
+        "flip.cnf.gz",
+        _flipped_middle(gzip.compress(TEXT * 50)),
+        "corrupt",
+        None,
+    ),
     ("plain text named gz", "plain.cnf.gz", TEXT, "is not gzip data", None),
-    ("gzip named bz2", "wrong.cnf.bz2", gzip.compress(TEXT), "is not bzip2 data",
-     None),
+    ("gzip named bz2", "wrong.cnf.bz2", gzip.compress(TEXT), "is not bzip2 data", None),
     ("gzip named cnf", "packed.cnf", gzip.compress(TEXT), "gzip-compressed", None),
     ("xz named wcnf", "packed.wcnf", lzma.compress(WCNF), "xz-compressed", None),
     # No formula at all.
@@ -59,26 +73,55 @@ MALFORMED = [
     ("p-line negative", "neg.cnf", b"p cnf -1 1\n1 0\n", "bad p-line", 1),
     ("p-line long", "long.wcnf", b"p wcnf 3 1 10 7\n1 1 0\n", "bad p-line", 1),
     ("p-line top word", "top.wcnf", b"p wcnf 3 1 top\n1 1 0\n", "weight 'top'", 1),
-    ("p-line top h", "toph.wcnf", b"p wcnf 3 1 h\n1 1 0\n", "top must be a number",
-     1),
+    ("p-line top h", "toph.wcnf", b"p wcnf 3 1 h\n1 1 0\n", "top must be a number", 1),
     ("p-line late", "late.cnf", b"1 0\np cnf 1 1\n", "p-line must come first", 2),
-    ("p-line twice", "twice.cnf", b"p cnf 1 1\np cnf 1 1\n1 0\n",
-     "p-line must come first", 2),
+    (
+        "p-line twice",
+        "twice.cnf",
+        b"p cnf 1 1\np cnf 1 1\n1 0\n",
+        "p-line must come first",
+        2,
+    ),
     # Counts that disagree.
-    ("too few clauses", "few.cnf", b"p cnf 5 5\n1 0\n2 0\n",
-     "declares 5 clauses but 2 were read", 1),
-    ("too many clauses", "many.cnf", b"c x\np cnf 3 1\n1 0\n2 0\n",
-     "declares 1 clauses but 2", 2),
-    ("literal beyond V", "beyond.cnf", b"p cnf 2 1\n1 3 0\n",
-     "literal 3 is beyond the 2 variables", 2),
+    (
+        "too few clauses",
+        "few.cnf",
+        b"p cnf 5 5\n1 0\n2 0\n",
+        "declares 5 clauses but 2 were read",
+        1,
+    ),
+    (
+        "too many clauses",
+        "many.cnf",
+        b"c x\np cnf 3 1\n1 0\n2 0\n",
+        "declares 1 clauses but 2",
+        2,
+    ),
+    (
+        "literal beyond V",
+        "beyond.cnf",
+        b"p cnf 2 1\n1 3 0\n",
+        "literal 3 is beyond the 2 variables",
+        2,
+    ),
     # Tokens and clauses.
     ("word literal", "word.cnf", b"p cnf 3 1\n1 x 0\n", "'x' is not an integer", 2),
     ("float literal", "float.cnf", b"p cnf 3 1\n1 2.0 0\n", "'2.0' is not an", 2),
     ("underscore", "under.cnf", b"p cnf 30 1\n1_0 0\n", "'_'", 2),
-    ("huge token", "huge.cnf", b"p cnf 3 1\n" + b"9" * 5000 + b" 0\n",
-     "is not an integer", 2),
-    ("no final 0", "open.cnf", b"p cnf 3 2\n1 2 0\n\n-3\n", "missing its terminating",
-     4),
+    (
+        "huge token",
+        "huge.cnf",
+        b"p cnf 3 1\n" + b"9" * 5000 + b" 0\n",
+        "is not an integer",
+        2,
+    ),
+    (
+        "no final 0",
+        "open.cnf",
+        b"p cnf 3 2\n1 2 0\n\n-3\n",
+        "missing its terminating",
+        4,
+    ),
     ("empty clause", "zero.cnf", b"p cnf 3 1\n0\n", "empty clause", 2),
     # Weights.
     ("negative weight", "neg.wcnf", b"h 1 0\n-2 1 0\n", "weight '-2'", 2),
@@ -87,10 +130,20 @@ MALFORMED = [
     ("word weight", "word.wcnf", b"h 1 0\nheavy 1 0\n", "weight 'heavy'", 2),
     ("hard missing 0", "open.wcnf", b"h 1 2\n", "missing its terminating", 1),
     # Sizes: a limit checked before anything is allocated per variable.
-    ("variable 1e9", "big.cnf", b"1 -3 0\n1000000000 0\n",
-     "variable 1000000000 is beyond the limit", 2),
-    ("p-line 1e9", "bigp.cnf", b"c big\np cnf 1000000000 1\n1 0\n",
-     "declares 1000000000 variables", 2),
+    (
+        "variable 1e9",
+        "big.cnf",
+        b"1 -3 0\n1000000000 0\n",
+        "variable 1000000000 is beyond the limit",
+        2,
+    ),
+    (
+        "p-line 1e9",
+        "bigp.cnf",
+        b"c big\np cnf 1000000000 1\n1 0\n",
+        "declares 1000000000 variables",
+        2,
+    ),
 ]
 
 OS_ERRORS = {"missing", "directory"}

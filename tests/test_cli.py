@@ -6,19 +6,47 @@ from sklearn_localregret.cli import build_parser, main
 def test_parser_knows_every_subcommand_and_option():
     parser = build_parser()
     for name in ("maxsat", "disjunct", "trees", "all"):
-        args = parser.parse_args([name, "--quick", "--trials", "2", "--seed", "3",
-                                  "--out", "x", "--jobs", "3", "--force", "--quiet"])
-        assert (args.command, args.quick, args.paper, args.trials, args.seed,
-                args.jobs, args.force) == (name, True, False, 2, 3, 3, True)
+        args = parser.parse_args(
+            [
+                name,
+                "--quick",
+                "--trials",
+                "2",
+                "--seed",
+                "3",
+                "--out",
+                "x",
+                "--jobs",
+                "3",
+                "--force",
+                "--quiet",
+            ]
+        )
+        assert (
+            args.command,
+            args.quick,
+            args.paper,
+            args.trials,
+            args.seed,
+            args.jobs,
+            args.force,
+        ) == (name, True, False, 2, 3, 3, True)
         assert parser.parse_args([name, "--full"]).paper
         assert parser.parse_args([name]).jobs >= 1
     with pytest.raises(SystemExit):
         parser.parse_args(["nonsense"])
 
 
-@pytest.mark.parametrize("options", [
-    ["--quick", "--paper"], ["--trials", "0"], ["--rounds", "many"],
-    ["--jobs", "-1"], ["--seed", "-2"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--quick", "--paper"],
+        ["--trials", "0"],
+        ["--rounds", "many"],
+        ["--jobs", "-1"],
+        ["--seed", "-2"],
+    ],
+)
 def test_bad_experiment_options_exit_2_with_a_message(options, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["maxsat", *options])
@@ -28,8 +56,17 @@ def test_bad_experiment_options_exit_2_with_a_message(options, capsys):
 
 def test_quick_experiment_from_the_command_line_and_its_rerun(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    argv = ["disjunct", "--quick", "--rounds", "60", "--quiet", "--jobs", "1",
-            "--out", str(tmp_path)]
+    argv = [
+        "disjunct",
+        "--quick",
+        "--rounds",
+        "60",
+        "--quiet",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert (tmp_path / "disjunct.json").exists()
@@ -44,7 +81,8 @@ def test_quick_experiment_from_the_command_line_and_its_rerun(tmp_path, capsys):
 
 
 def test_the_paper_scale_says_how_long_it_takes_before_it_starts(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     from sklearn_localregret.experiments._runner import Experiment
 
     def interrupted(self, *args, **kwargs):
@@ -53,8 +91,10 @@ def test_the_paper_scale_says_how_long_it_takes_before_it_starts(
     monkeypatch.setattr(Experiment, "run", interrupted)
     assert main(["all", "--paper", "--quiet", "--out", str(tmp_path)]) == 130
     captured = capsys.readouterr()
-    assert ("paper scale: maxsat 200 instances, disjunct 50 trials, trees 50 "
-            "trials" in captured.out)
+    assert (
+        "paper scale: maxsat 200 instances, disjunct 50 trials, trees 50 "
+        "trials" in captured.out
+    )
     assert "Expected wall time: about " in captured.out
     assert "No experiment had finished: nothing was written." in captured.err
     assert "Traceback" not in captured.err and not list(tmp_path.iterdir())
@@ -73,15 +113,33 @@ def test_ctrl_c_after_an_experiment_keeps_it(tmp_path, monkeypatch, capsys):
         return real_run(self, *args, **kwargs)
 
     monkeypatch.setattr(Experiment, "run", run_then_interrupt)
-    monkeypatch.setattr(experiments, "EXPERIMENTS", {
-        name: experiments.EXPERIMENTS[name] for name in ("disjunct", "trees")})
-    code = main(["all", "--quick", "--rounds", "60", "--quiet", "--jobs", "1",
-                 "--out", str(tmp_path)])
+    monkeypatch.setattr(
+        experiments,
+        "EXPERIMENTS",
+        {name: experiments.EXPERIMENTS[name] for name in ("disjunct", "trees")},
+    )
+    code = main(
+        [
+            "all",
+            "--quick",
+            "--rounds",
+            "60",
+            "--quiet",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 130
     err = capsys.readouterr().err
-    kept = ", ".join(str(tmp_path / n)
-                     for n in ("disjunct.csv", "disjunct.png", "disjunct.json"))
+    kept = ", ".join(
+        str(tmp_path / n) for n in ("disjunct.csv", "disjunct.png", "disjunct.json")
+    )
     assert f"Kept (complete): {kept}." in err
     assert "Not finished: trees" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "disjunct.csv", "disjunct.json", "disjunct.png"]
+        "disjunct.csv",
+        "disjunct.json",
+        "disjunct.png",
+    ]

@@ -87,8 +87,9 @@ def check_instances():
     ]
 
 
-@parametrize_with_checks(check_instances(),
-                         expected_failed_checks=expected_failed_checks)
+@parametrize_with_checks(
+    check_instances(), expected_failed_checks=expected_failed_checks
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -102,8 +103,13 @@ def test_dataframe_column_names_consistency(estimator):
 # -- small 0/1 streams and models fitted on them ----------------------------
 
 N_FEATURES = 4
-ESTIMATOR_IDS = ["disjunct-external", "disjunct-swap", "tree-external",
-                 "tree-swap", "winnow2"]
+ESTIMATOR_IDS = [
+    "disjunct-external",
+    "disjunct-swap",
+    "tree-external",
+    "tree-swap",
+    "winnow2",
+]
 
 
 def make_estimator(name, **params):
@@ -142,6 +148,7 @@ def scores(est, X):
 
 # -- pickling and cloning ---------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
 def test_pickle_round_trip_and_continued_partial_fit(name):
     X, y = binary_stream(n=80, seed=1)
@@ -152,8 +159,7 @@ def test_pickle_round_trip_and_continued_partial_fit(name):
     np.testing.assert_array_equal(scores(restored, X), scores(est, X))
 
     # Learning on after unpickling is learning on without pickling.
-    never_pickled = make_estimator(name).partial_fit(X[first], y[first],
-                                                     classes=[0, 1])
+    never_pickled = make_estimator(name).partial_fit(X[first], y[first], classes=[0, 1])
     never_pickled.partial_fit(X[second], y[second])
     restored.partial_fit(X[second], y[second])
     np.testing.assert_array_equal(scores(restored, X), scores(never_pickled, X))
@@ -173,8 +179,7 @@ def test_clone_is_unfitted_with_equal_params(name):
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@pytest.mark.parametrize("method",
-                         ["predict", "predict_proba", "decision_function"])
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function"])
 def test_not_fitted_error(name, method):
     est = make_estimator(name)
     if not hasattr(est, method):
@@ -184,6 +189,7 @@ def test_not_fitted_error(name, method):
 
 
 # -- sparse input -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
@@ -214,8 +220,9 @@ def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
     monkeypatch.undo()
     dense_model = make_estimator(name).fit(X, y)
     np.testing.assert_array_equal(sparse_scores, scores(dense_model, X))
-    np.testing.assert_array_equal(sparse_model.predict(X_sparse),
-                                  dense_model.predict(X))
+    np.testing.assert_array_equal(
+        sparse_model.predict(X_sparse), dense_model.predict(X)
+    )
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
@@ -226,12 +233,14 @@ def test_boolean_integer_and_float_inputs_give_the_same_model(name):
     reference = pickle.dumps(models[0])
     for dtype, model in zip(dtypes[1:], models[1:]):
         assert pickle.dumps(model) == reference, dtype
-        np.testing.assert_array_equal(model.predict(X.astype(dtype)),
-                                      models[0].predict(X))
+        np.testing.assert_array_equal(
+            model.predict(X.astype(dtype)), models[0].predict(X)
+        )
 
 
-@pytest.mark.parametrize("name", ["disjunct-external", "disjunct-swap",
-                                  "tree-external", "tree-swap"])
+@pytest.mark.parametrize(
+    "name", ["disjunct-external", "disjunct-swap", "tree-external", "tree-swap"]
+)
 def test_online_error_is_a_fraction_of_the_weight(name):
     """Scaling every weight by 3 scales every regret (and the paper's bias) by
     3: pi and the plays are unchanged, so the online error is too."""
@@ -251,34 +260,71 @@ Y_OK = np.array([1, 1, 0])
 # (id, partial_fit arguments, error type, message pattern)
 BAD_CALLS = [
     ("nan", dict(X=np.where(X_OK == 1, np.nan, 0.0), y=Y_OK), ValueError, "NaN"),
-    ("inf", dict(X=np.where(X_OK == 1, np.inf, 0.0), y=Y_OK), ValueError,
-     "infinity"),
+    ("inf", dict(X=np.where(X_OK == 1, np.inf, 0.0), y=Y_OK), ValueError, "infinity"),
     ("n_features", dict(X=X_OK[:, :3], y=Y_OK), ValueError, "features"),
-    ("too_many_features", dict(X=np.c_[X_OK, X_OK], y=Y_OK), ValueError,
-     "features"),
+    ("too_many_features", dict(X=np.c_[X_OK, X_OK], y=Y_OK), ValueError, "features"),
     ("unseen_label", dict(X=X_OK, y=[0, 1, 2]), ValueError, "not in classes"),
-    ("unseen_label_with_classes", dict(X=X_OK, y=[0, 1, 2], classes=[0, 1]),
-     ValueError, "not in classes"),
-    ("other_classes", dict(X=X_OK, y=Y_OK, classes=[0, 2]), ValueError,
-     "not the same"),
-    ("more_classes", dict(X=X_OK, y=Y_OK, classes=[0, 1, 2]), ValueError,
-     "not the same"),
-    ("empty_X", dict(X=np.zeros((0, N_FEATURES)), y=np.zeros(0, dtype=int)),
-     ValueError, "0 sample"),
-    ("dates", dict(X=np.zeros((3, N_FEATURES), "datetime64[D]"), y=Y_OK),
-     ValueError, "dates"),
-    ("none_label", dict(X=X_OK, y=np.array([1, None, 0], dtype=object)),
-     ValueError, "y contains None"),
-    ("negative_weight", dict(X=X_OK, y=Y_OK, sample_weight=[1.0, -1.0, 1.0]),
-     ValueError, "non-negative"),
-    ("nan_weight", dict(X=X_OK, y=Y_OK, sample_weight=[1.0, np.nan, 1.0]),
-     ValueError, "sample_weight contains NaN"),
-    ("inf_weight", dict(X=X_OK, y=Y_OK, sample_weight=[1.0, np.inf, 1.0]),
-     ValueError, "sample_weight contains infinity"),
-    ("short_weight", dict(X=X_OK, y=Y_OK, sample_weight=[1.0, 1.0]),
-     ValueError, "sample_weight.shape"),
-    ("long_weight", dict(X=X_OK, y=Y_OK, sample_weight=np.ones(4)),
-     ValueError, "sample_weight.shape"),
+    (
+        "unseen_label_with_classes",
+        dict(X=X_OK, y=[0, 1, 2], classes=[0, 1]),
+        ValueError,
+        "not in classes",
+    ),
+    ("other_classes", dict(X=X_OK, y=Y_OK, classes=[0, 2]), ValueError, "not the same"),
+    (
+        "more_classes",
+        dict(X=X_OK, y=Y_OK, classes=[0, 1, 2]),
+        ValueError,
+        "not the same",
+    ),
+    (
+        "empty_X",
+        dict(X=np.zeros((0, N_FEATURES)), y=np.zeros(0, dtype=int)),
+        ValueError,
+        "0 sample",
+    ),
+    (
+        "dates",
+        dict(X=np.zeros((3, N_FEATURES), "datetime64[D]"), y=Y_OK),
+        ValueError,
+        "dates",
+    ),
+    (
+        "none_label",
+        dict(X=X_OK, y=np.array([1, None, 0], dtype=object)),
+        ValueError,
+        "y contains None",
+    ),
+    (
+        "negative_weight",
+        dict(X=X_OK, y=Y_OK, sample_weight=[1.0, -1.0, 1.0]),
+        ValueError,
+        "non-negative",
+    ),
+    (
+        "nan_weight",
+        dict(X=X_OK, y=Y_OK, sample_weight=[1.0, np.nan, 1.0]),
+        ValueError,
+        "sample_weight contains NaN",
+    ),
+    (
+        "inf_weight",
+        dict(X=X_OK, y=Y_OK, sample_weight=[1.0, np.inf, 1.0]),
+        ValueError,
+        "sample_weight contains infinity",
+    ),
+    (
+        "short_weight",
+        dict(X=X_OK, y=Y_OK, sample_weight=[1.0, 1.0]),
+        ValueError,
+        "sample_weight.shape",
+    ),
+    (
+        "long_weight",
+        dict(X=X_OK, y=Y_OK, sample_weight=np.ones(4)),
+        ValueError,
+        "sample_weight.shape",
+    ),
     ("X_y_lengths", dict(X=X_OK, y=Y_OK[:2]), ValueError, "inconsistent"),
 ]
 
@@ -290,13 +336,17 @@ NOT_BINARY_CALLS = [
     ("not_binary_floats", dict(X=0.5 * X_OK, y=Y_OK), ValueError, "0/1"),
 ]
 _BAD_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_CALLS] + [
-    (name, case) for name in ["disjunct-external", "disjunct-swap", "winnow2"]
-    for case in NOT_BINARY_CALLS]
+    (name, case)
+    for name in ["disjunct-external", "disjunct-swap", "winnow2"]
+    for case in NOT_BINARY_CALLS
+]
 
 
-@pytest.mark.parametrize("name, kwargs, error, match",
-                         [(name, *case[1:]) for name, case in _BAD_CASES],
-                         ids=[f"{case[0]}-{name}" for name, case in _BAD_CASES])
+@pytest.mark.parametrize(
+    "name, kwargs, error, match",
+    [(name, *case[1:]) for name, case in _BAD_CASES],
+    ids=[f"{case[0]}-{name}" for name, case in _BAD_CASES],
+)
 def test_bad_partial_fit_raises_and_loses_nothing(name, kwargs, error, match):
     est = fitted(name)
     before = pickle.dumps(est)
@@ -315,20 +365,28 @@ def test_bad_partial_fit_raises_and_loses_nothing(name, kwargs, error, match):
 # fit resets the model, so a new feature count or new classes are fine there;
 # the rest is as bad for fit as for partial_fit.
 BAD_FIT_CALLS = [
-    case for case in BAD_CALLS
-    if "classes" not in case[1] and "features" not in case[0]
+    case
+    for case in BAD_CALLS
+    if "classes" not in case[1]
+    and "features" not in case[0]
     and "unseen" not in case[0]
 ] + [
-    ("continuous_y", dict(X=X_OK, y=[0.5, 1.5, 0.25]), ValueError,
-     "Unknown label type"),
+    (
+        "continuous_y",
+        dict(X=X_OK, y=[0.5, 1.5, 0.25]),
+        ValueError,
+        "Unknown label type",
+    ),
 ]
 _BAD_FIT_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_FIT_CALLS]
 _BAD_FIT_CASES += [case for case in _BAD_CASES if case[1] in NOT_BINARY_CALLS]
 
 
-@pytest.mark.parametrize("name, kwargs, error, match",
-                         [(name, *case[1:]) for name, case in _BAD_FIT_CASES],
-                         ids=[f"{case[0]}-{name}" for name, case in _BAD_FIT_CASES])
+@pytest.mark.parametrize(
+    "name, kwargs, error, match",
+    [(name, *case[1:]) for name, case in _BAD_FIT_CASES],
+    ids=[f"{case[0]}-{name}" for name, case in _BAD_FIT_CASES],
+)
 def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
     """A failed refit keeps the model learned before it."""
     est = fitted(name)
@@ -339,14 +397,17 @@ def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@pytest.mark.parametrize("method", ["predict", "predict_proba",
-                                    "decision_function"])
-@pytest.mark.parametrize("X, match", [
-    (np.where(X_OK == 1, np.nan, 0.0), "NaN"),
-    (np.where(X_OK == 1, np.inf, 0.0), "infinity"),
-    (X_OK[:, :3], "features"),
-    (2 * X_OK, "0/1"),
-], ids=["nan", "inf", "n_features", "not_binary"])
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function"])
+@pytest.mark.parametrize(
+    "X, match",
+    [
+        (np.where(X_OK == 1, np.nan, 0.0), "NaN"),
+        (np.where(X_OK == 1, np.inf, 0.0), "infinity"),
+        (X_OK[:, :3], "features"),
+        (2 * X_OK, "0/1"),
+    ],
+    ids=["nan", "inf", "n_features", "not_binary"],
+)
 def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
     if match == "0/1" and name.startswith("tree"):
         pytest.skip("the tree learner reads real-valued features")
@@ -398,8 +459,9 @@ _LABELS = st.sampled_from([0, 1, 0, 1, 2, -1, 0.5])
 _VALUES = {
     "binary": st.integers(0, 1),
     "ints": st.integers(-3, 3),
-    "floats": st.one_of(st.sampled_from([0.0, 1.0, np.nan, np.inf, -np.inf]),
-                        st.floats(-2, 2)),
+    "floats": st.one_of(
+        st.sampled_from([0.0, 1.0, np.nan, np.inf, -np.inf]), st.floats(-2, 2)
+    ),
 }
 _WEIGHT = st.one_of(st.floats(-1, 5), st.sampled_from([0.0, 1.0, np.nan, np.inf]))
 
@@ -411,8 +473,11 @@ def partial_fit_calls(draw):
     n_rows = draw(st.integers(0, 6))
     n_features = draw(st.sampled_from([N_FEATURES] * 4 + [1, 2, 3, 5]))
     kind = draw(st.sampled_from(["binary"] * 4 + ["ints", "floats"]))
-    values = draw(st.lists(_VALUES[kind], min_size=n_rows * n_features,
-                           max_size=n_rows * n_features))
+    values = draw(
+        st.lists(
+            _VALUES[kind], min_size=n_rows * n_features, max_size=n_rows * n_features
+        )
+    )
     dtype = float if kind == "floats" else int
     X = np.array(values, dtype=dtype).reshape(n_rows, n_features)
     labels = draw(st.sampled_from([st.integers(0, 1)] * 3 + [_LABELS]))
@@ -423,10 +488,11 @@ def partial_fit_calls(draw):
         n_weights = draw(st.sampled_from([n_rows] * 3 + list(range(8))))
         element = st.floats(0, 5) if weights == "good" else _WEIGHT
         kwargs["sample_weight"] = np.array(
-            draw(st.lists(element, min_size=n_weights, max_size=n_weights)),
-            dtype=float)
-    classes = draw(st.sampled_from([None] * 4 + [[0, 1]] * 2
-                                   + [[0, 2], [0, 1, 2], [1, 0]]))
+            draw(st.lists(element, min_size=n_weights, max_size=n_weights)), dtype=float
+        )
+    classes = draw(
+        st.sampled_from([None] * 4 + [[0, 1]] * 2 + [[0, 2], [0, 1, 2], [1, 0]])
+    )
     if classes is not None:
         kwargs["classes"] = classes
     return kwargs
@@ -436,12 +502,16 @@ _FITTED = {}
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@settings(max_examples=60, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(kwargs=partial_fit_calls())
 @example(kwargs=dict(X=X_OK, y=Y_OK))
-@example(kwargs=dict(X=X_OK, y=Y_OK, sample_weight=[0.0, 2.5, 1.0],
-                     classes=[0, 1]))
+@example(kwargs=dict(X=X_OK, y=Y_OK, sample_weight=[0.0, 2.5, 1.0], classes=[0, 1]))
 def test_partial_fit_succeeds_or_loses_nothing(name, kwargs):
     if name not in _FITTED:
         _FITTED[name] = pickle.dumps(fitted(name))

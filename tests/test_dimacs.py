@@ -98,8 +98,9 @@ def test_read_classic_wcnf_without_top_is_all_soft():
 
 
 def test_read_new_wcnf_equals_classic():
-    expected = WeightedFormula([(1, 2), (-3,), (-1,), (-2, 3)],
-                               weights=[0, 0, 3, 1.5], hard=[1, 1, 0, 0])
+    expected = WeightedFormula(
+        [(1, 2), (-3,), (-1,), (-2, 3)], weights=[0, 0, 3, 1.5], hard=[1, 1, 0, 0]
+    )
     assert read_dimacs(NEW_TEXT) == expected
 
 
@@ -126,8 +127,10 @@ def test_read_from_path_str_pathlike_file_objects(tmp_path):
 )
 def test_single_line_strings_are_text(text, n_clauses):
     assert len(read_dimacs(text)) == n_clauses
-    with pytest.raises(DimacsError, match="^no p-line and no clauses: the input is "
-                       "empty or only comments$"):
+    with pytest.raises(
+        DimacsError,
+        match="^no p-line and no clauses: the input is empty or only comments$",
+    ):
         read_dimacs("c nothing")
 
 
@@ -194,7 +197,8 @@ def test_malformed_file_names_the_file_and_line(case, tmp_path):
     if expected is DimacsError:
         assert (exc.value.source, exc.value.line) == (str(path), line)
         assert str(exc.value).startswith(
-            f"{path}: " + ("" if line is None else f"line {line}: "))
+            f"{path}: " + ("" if line is None else f"line {line}: ")
+        )
         assert "\n" not in str(exc.value)
 
 
@@ -205,8 +209,14 @@ def test_which_format_without_a_p_line(tmp_path):
     assert read_dimacs(text) == plain  # never weights by guess
     assert read_dimacs(text, format="cnf") == plain
     assert read_dimacs(text, format="wcnf") == weighted
-    for name, wcnf in [("f.cnf", False), ("f.txt", False), ("f.wcnf", True),
-                       ("F.WCNF", True), ("f.wcnf.gz", True), ("f.cnf.xz", False)]:
+    for name, wcnf in [
+        ("f.cnf", False),
+        ("f.txt", False),
+        ("f.wcnf", True),
+        ("F.WCNF", True),
+        ("f.wcnf.gz", True),
+        ("f.cnf.xz", False),
+    ]:
         path = tmp_path / name
         opener = {".gz": gzip.open, ".xz": lzma.open}.get(path.suffix, open)
         with opener(path, "wt") as fh:
@@ -215,10 +225,12 @@ def test_which_format_without_a_p_line(tmp_path):
         assert read_dimacs(path, format="cnf") == plain
     # A hard clause exists only in the 2022 format: an h line decides.
     assert read_dimacs("c\n  h 1 0\n2 -1 0\n") == WeightedFormula(
-        [(1,), (-1,)], weights=[0, 2], hard=[1, 0])
+        [(1,), (-1,)], weights=[0, 2], hard=[1, 0]
+    )
     # A p-line always decides, whatever format says.
     assert read_dimacs("p cnf 3 2\n" + text, format="wcnf") == WeightedFormula(
-        [(1, -3), (2, 3)], n_vars=3)
+        [(1, -3), (2, 3)], n_vars=3
+    )
     with pytest.raises(ValueError, match="format must be"):
         read_dimacs(text, format="opb")
 
@@ -239,18 +251,23 @@ def test_compressed_files_and_file_objects(tmp_path):
     assert read_dimacs(CLASSIC_TEXT.encode()) == expected
     path = tmp_path / "bad.cnf"
     path.write_bytes(b"p cnf 1 1\n\xff 0\n")
-    with open(path, encoding="utf-8") as fh, pytest.raises(
-            DimacsError, match=f"^{path}: not UTF-8 text"):
+    with (
+        open(path, encoding="utf-8") as fh,
+        pytest.raises(DimacsError, match=f"^{path}: not UTF-8 text"),
+    ):
         read_dimacs(fh)
-    with open(path, "rb") as fh, pytest.raises(
-            DimacsError, match=f"^{path}: line 2: byte 0xff is not UTF-8"):
+    with (
+        open(path, "rb") as fh,
+        pytest.raises(DimacsError, match=f"^{path}: line 2: byte 0xff is not UTF-8"),
+    ):
         read_dimacs(fh)
 
 
 def test_max_vars_and_dimacs_error():
     assert read_dimacs("p cnf 5 1\n5 0\n", max_vars=5).n_vars == 5
-    with pytest.raises(DimacsError, match="line 2: variable 6 is beyond the limit of "
-                       "5 variables"):
+    with pytest.raises(
+        DimacsError, match="line 2: variable 6 is beyond the limit of 5 variables"
+    ):
         read_dimacs("1 0\n-6 0\n", max_vars=5)
     for bad in (-1, 1.5, True, "5"):
         with pytest.raises(ValueError, match="max_vars"):
@@ -417,20 +434,34 @@ def test_real_pysat_objects():
         ([1, 2.5], {}, ValueError, r"clause 0 \[1, 2.5\]: literal 2.5 is not a whole"),
         ([1, float("nan")], {}, ValueError, "literal nan is not a whole"),
         ([1, float("inf")], {}, ValueError, "literal inf is not a whole"),
-        ([[1, -3]], {"n_vars": 2}, ValueError, r"clause 0 \[1, -3\]: literal -3 is "
-         "beyond n_vars=2"),
+        (
+            [[1, -3]],
+            {"n_vars": 2},
+            ValueError,
+            r"clause 0 \[1, -3\]: literal -3 is "
+            "beyond n_vars=2",
+        ),
         ([[1], []], {}, ValueError, "clause 1 is empty"),
         ([], {}, ValueError, "empty sequence"),
         ([[1], 2], {}, TypeError, "clause 1 2 is not a sequence"),
         ("1 2 0", {}, TypeError, "read_dimacs"),
         (5, {}, TypeError, "got int"),
         (np.zeros((1, 1, 1), dtype=int), {}, ValueError, "1-d or 2-d"),
-        ([[1], [2]], {"weights": [1, -1]}, ValueError,
-         r"non-negative; clause 1 \(2,\) has weight -1"),
+        (
+            [[1], [2]],
+            {"weights": [1, -1]},
+            ValueError,
+            r"non-negative; clause 1 \(2,\) has weight -1",
+        ),
         ([[1], [2]], {"weights": [np.nan, 1]}, ValueError, "clause 0 .* weight nan"),
         ([[1], [2]], {"weights": [1, np.inf]}, ValueError, "clause 1 .* weight inf"),
-        ([[1], [2]], {"weights": [1, 2, 3]}, ValueError, r"shape \(3,\) but there "
-         "are 2 clauses"),
+        (
+            [[1], [2]],
+            {"weights": [1, 2, 3]},
+            ValueError,
+            r"shape \(3,\) but there "
+            "are 2 clauses",
+        ),
         ([[1], [2]], {"weights": 1.0}, ValueError, "one weight per clause"),
         ([[1], [2]], {"weights": ["a", 1]}, TypeError, "array of numbers"),
         ({1: 2}, {}, TypeError, "got a dict: .* read as its keys"),
@@ -457,8 +488,9 @@ def test_clause_matrix_against_python_evaluation():
         np.testing.assert_array_equal(satisfied(every, m), expected)
         for a in every[:4]:
             np.testing.assert_array_equal(satisfied(a, m), python_satisfied(a, clauses))
-            np.testing.assert_array_equal(satisfied(a.astype(bool), clauses),
-                                          python_satisfied(a, clauses))
+            np.testing.assert_array_equal(
+                satisfied(a.astype(bool), clauses), python_satisfied(a, clauses)
+            )
 
 
 def test_clause_matrix_repeats_and_tautologies():
@@ -469,8 +501,12 @@ def test_clause_matrix_repeats_and_tautologies():
     assert m.signed.nnz == 3
     np.testing.assert_array_equal(
         satisfied([[0, 0], [0, 1], [1, 0], [1, 1]], m),
-        [[True, True, True], [False, True, True],
-         [True, True, False], [True, True, False]],
+        [
+            [True, True, True],
+            [False, True, True],
+            [True, True, False],
+            [True, True, False],
+        ],
     )
 
 
@@ -487,14 +523,34 @@ def test_satisfied_errors():
 
 def test_split_weighted_reads_pairs_by_their_first_element():
     clauses, weights = split_weighted(
-        [[1.0, 2.0], (3, -4), ([1], 2.5), (np.array([2, 3]), np.float32(0.5)), -5,
-         np.array([1, 2]), ((1, 2), 3)])
+        [
+            [1.0, 2.0],
+            (3, -4),
+            ([1], 2.5),
+            (np.array([2, 3]), np.float32(0.5)),
+            -5,
+            np.array([1, 2]),
+            ((1, 2), 3),
+        ]
+    )
     assert clauses[:2] == [[1.0, 2.0], (3, -4)]  # literals first: clauses
     assert clauses[4] == (-5,)
     assert weights == [1.0, 1.0, 2.5, 0.5, 1.0, 1.0, 3.0]
     assert as_clauses(clauses, weights=weights)[0] == (
-        (1, 2), (3, -4), (1,), (2, 3), (-5,), (1, 2), (1, 2))
-    for bad, match in [([([1], True)], "weight True"), ([([1], "2")], "weight '2'"),
-                       ({1: 2}, "got dict"), ("1 2", "got str"), (5, "got int")]:
+        (1, 2),
+        (3, -4),
+        (1,),
+        (2, 3),
+        (-5,),
+        (1, 2),
+        (1, 2),
+    )
+    for bad, match in [
+        ([([1], True)], "weight True"),
+        ([([1], "2")], "weight '2'"),
+        ({1: 2}, "got dict"),
+        ("1 2", "got str"),
+        (5, "got int"),
+    ]:
         with pytest.raises(TypeError, match=match):
             split_weighted(bad)

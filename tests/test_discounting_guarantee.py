@@ -24,6 +24,7 @@ def utilities(rng):
         def u(a, target=target, noise=rng.uniform(0, 0.2)):
             # In [0, DELTA]: closeness to the target (0.8) plus the round's noise.
             return 0.8 * DELTA * (1 - np.abs(a - target).sum() / N) + noise * DELTA
+
         yield u
 
 
@@ -36,8 +37,9 @@ def play(discount, measure, seed):
     for u in utilities(rng):
         a = cube.sample(rng)
         base = u(a)
-        gains = np.array([u(np.where(np.arange(N) == k, 1 - a, a)) - base
-                          for k in range(N)])
+        gains = np.array(
+            [u(np.where(np.arange(N) == k, 1 - a, a)) - base for k in range(N)]
+        )
         cube.update(a, gains)
         regret *= measure
         regret[np.arange(N), 1 - a] += gains
@@ -78,6 +80,7 @@ def test_forgetting_tracks_the_target_the_paper_algorithm_does_not():
     # discounted bound than the tracking learner, which stays well inside it.
     tracking = np.mean([play(0.9, 0.9, seed)[2] for seed in range(4)])
     paper = np.mean([play(1.0, 0.9, seed)[2] for seed in range(4)])
-    print(f"worst discounted regret / bound: tracking {tracking:.3f}, "
-          f"paper {paper:.3f}")
+    print(
+        f"worst discounted regret / bound: tracking {tracking:.3f}, paper {paper:.3f}"
+    )
     assert tracking < 0.5 * paper

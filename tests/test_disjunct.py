@@ -29,8 +29,9 @@ def late_error(clf, X, y, warmup):
     return (clf.n_online_mistakes_ - before) / (len(y) - warmup)
 
 
-@pytest.mark.parametrize("params", [{"regret": "external"}, {"regret": "swap"},
-                                    {"graph": "hypercube"}])
+@pytest.mark.parametrize(
+    "params", [{"regret": "external"}, {"regret": "swap"}, {"graph": "hypercube"}]
+)
 def test_winnow_killer(params):
     """Local regret approaches the best disjunction's 1/21; Winnow2 does not.
 
@@ -40,8 +41,9 @@ def test_winnow_killer(params):
     this implementation play that disjunction after a few dozen rounds.
     """
     X, y = winnow_killer(seed=1)
-    error = late_error(LocalRegretDisjunctClassifier(random_state=0, **params),
-                       X, y, 1000)
+    error = late_error(
+        LocalRegretDisjunctClassifier(random_state=0, **params), X, y, 1000
+    )
     assert error < 0.075
     winnow_error = late_error(Winnow2Classifier(), X, y, 1000)
     assert winnow_error > 0.5
@@ -56,8 +58,9 @@ def test_learns_a_disjunction_on_a_stream():
     assert clf.disjunction() == ["x1", "x4"]
     assert error < 0.01
     assert clf.score(X, y) == 1.0
-    np.testing.assert_array_equal(clf.feature_probabilities_ > 0.5,
-                                  np.isin(np.arange(8), [1, 4]))
+    np.testing.assert_array_equal(
+        clf.feature_probabilities_ > 0.5, np.isin(np.arange(8), [1, 4])
+    )
     assert 0 <= clf.colored_regret_ < 0.05
     assert clf.n_nonzero_regrets_ <= 2 * 8
     with pytest.raises(AttributeError, match="regret='swap'"):
@@ -103,16 +106,21 @@ def test_string_labels():
 def test_more_than_two_classes():
     X = np.eye(3, dtype=int)
     clf = LocalRegretDisjunctClassifier()
-    with pytest.raises(ValueError, match=r"^Only binary classification is "
-                       r"supported\.(.|\n)*OneVsRestClassifier"):
+    with pytest.raises(
+        ValueError,
+        match=r"^Only binary classification is "
+        r"supported\.(.|\n)*OneVsRestClassifier",
+    ):
         clf.fit(X, [0, 1, 2])
     with pytest.raises(ValueError, match="^Only binary classification"):
         clf.partial_fit(X, [0, 1, 1], classes=[0, 1, 2])
     assert not hasattr(clf, "classes_")
     ovr = OneVsRestClassifier(LocalRegretDisjunctClassifier(random_state=0))
     assert ovr.fit(np.tile(X, (20, 1)), np.tile([0, 1, 2], 20)).score(X, [0, 1, 2]) > 0
-    assert LocalRegretDisjunctClassifier().__sklearn_tags__().classifier_tags \
-        .multi_class is False
+    assert (
+        LocalRegretDisjunctClassifier().__sklearn_tags__().classifier_tags.multi_class
+        is False
+    )
 
 
 def test_single_class_is_always_predicted():
@@ -123,12 +131,17 @@ def test_single_class_is_always_predicted():
     assert clf.n_online_mistakes_ == 0
 
 
-@pytest.mark.parametrize("params", [{"regret": "external"},
-                                    {"regret": "external", "L": 2},
-                                    {"regret": "external", "L": 10},
-                                    {"graph": "hypercube"},
-                                    {"graph": "hypercube", "L": 2},
-                                    {"regret": "swap", "L": 3}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"regret": "external"},
+        {"regret": "external", "L": 2},
+        {"regret": "external", "L": 10},
+        {"graph": "hypercube"},
+        {"graph": "hypercube", "L": 2},
+        {"regret": "swap", "L": 3},
+    ],
+)
 def test_partial_fit_in_chunks_equals_fit(params):
     X, y = winnow_killer(n=6, n_rounds=240, seed=4)
     w = np.random.default_rng(4).choice([0.0, 1.0, 2.0], len(y))
@@ -136,14 +149,15 @@ def test_partial_fit_in_chunks_equals_fit(params):
     whole.fit(X, y, sample_weight=w)
     chunked = LocalRegretDisjunctClassifier(batch_size=3, random_state=5, **params)
     for lo, hi in [(0, 30), (30, 33), (33, 150), (150, 240)]:
-        chunked.partial_fit(X[lo:hi], y[lo:hi], classes=[0, 1],
-                            sample_weight=w[lo:hi])
+        chunked.partial_fit(X[lo:hi], y[lo:hi], classes=[0, 1], sample_weight=w[lo:hi])
     assert chunked.n_rounds_ == whole.n_rounds_ == 80
     assert chunked.n_online_mistakes_ == pytest.approx(whole.n_online_mistakes_)
-    np.testing.assert_array_equal(chunked.regret_table_.biased,
-                                  whole.regret_table_.biased)
-    np.testing.assert_array_equal(chunked.feature_probabilities_,
-                                  whole.feature_probabilities_)
+    np.testing.assert_array_equal(
+        chunked.regret_table_.biased, whole.regret_table_.biased
+    )
+    np.testing.assert_array_equal(
+        chunked.feature_probabilities_, whole.feature_probabilities_
+    )
     np.testing.assert_array_equal(chunked.predict_proba(X), whole.predict_proba(X))
 
 
@@ -159,9 +173,10 @@ def test_same_seed_same_model(regret):
     np.testing.assert_array_equal(a.regret_table_.biased, b.regret_table_.biased)
 
 
-@pytest.mark.parametrize("params", [{"regret": "external"},
-                                    {"regret": "external", "L": 2},
-                                    {"regret": "swap"}])
+@pytest.mark.parametrize(
+    "params",
+    [{"regret": "external"}, {"regret": "external", "L": 2}, {"regret": "swap"}],
+)
 def test_predict_does_not_change_the_model(params):
     X, y = winnow_killer(n=6, n_rounds=200, seed=7)
     clf = LocalRegretDisjunctClassifier(random_state=0, **params).fit(X, y)
@@ -185,8 +200,9 @@ def test_decision_function_agrees_with_predict():
         clf = LocalRegretDisjunctClassifier(regret=regret, random_state=0)
         clf.fit(X, (y + rng.integers(0, 2, len(y))) % 2)  # noisy labels
         scores = clf.decision_function(probe)
-        np.testing.assert_array_equal(clf.predict(probe),
-                                      clf.classes_[(scores > 0).astype(int)])
+        np.testing.assert_array_equal(
+            clf.predict(probe), clf.classes_[(scores > 0).astype(int)]
+        )
         proba = clf.predict_proba(probe)
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
         np.testing.assert_allclose(scores, proba[:, 1] - proba[:, 0])
@@ -205,8 +221,9 @@ def test_product_probability_formula():
 def test_pandas_feature_names():
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(0)
-    X = pd.DataFrame(rng.integers(0, 2, size=(1500, 4)),
-                     columns=["rain", "wind", "snow", "fog"])
+    X = pd.DataFrame(
+        rng.integers(0, 2, size=(1500, 4)), columns=["rain", "wind", "snow", "fog"]
+    )
     y = (X["wind"] | X["fog"]).to_numpy()
     clf = LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
     np.testing.assert_array_equal(clf.feature_names_in_, X.columns)
@@ -217,14 +234,18 @@ def test_pandas_feature_names():
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_sparse_input_equals_dense(regret):
     X, y = winnow_killer(n=6, n_rounds=200, seed=10)
-    dense = LocalRegretDisjunctClassifier(regret=regret, batch_size=2,
-                                          random_state=0).fit(X, y)
-    sparse = LocalRegretDisjunctClassifier(regret=regret, batch_size=2,
-                                           random_state=0).fit(sp.csr_matrix(X), y)
-    np.testing.assert_array_equal(dense.regret_table_.biased,
-                                  sparse.regret_table_.biased)
-    np.testing.assert_array_equal(dense.predict_proba(X),
-                                  sparse.predict_proba(sp.csr_matrix(X)))
+    dense = LocalRegretDisjunctClassifier(
+        regret=regret, batch_size=2, random_state=0
+    ).fit(X, y)
+    sparse = LocalRegretDisjunctClassifier(
+        regret=regret, batch_size=2, random_state=0
+    ).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(
+        dense.regret_table_.biased, sparse.regret_table_.biased
+    )
+    np.testing.assert_array_equal(
+        dense.predict_proba(X), sparse.predict_proba(sp.csr_matrix(X))
+    )
 
 
 def test_binarize():
@@ -280,8 +301,9 @@ def test_graph_parameter():
     assert (paper.regret_table_.n_rows, paper.regret_table_.width) == (5, 2)
     swap = LocalRegretDisjunctClassifier(regret="swap").fit(X, y)
     assert swap.regret_table_.width == 5
-    assert all(isinstance(key, bytes) and len(key) == 5
-               for key in swap.regret_table_.keys())
+    assert all(
+        isinstance(key, bytes) and len(key) == 5 for key in swap.regret_table_.keys()
+    )
     with pytest.raises(ValueError, match="graph='hypercube' only"):
         LocalRegretDisjunctClassifier(regret="swap", graph="removal-sets").fit(X, y)
     with pytest.raises(ValueError, match="'graph' parameter"):
@@ -296,13 +318,16 @@ def test_no_removal_sets_is_the_papers_algorithm(batch_size):
     rng = np.random.default_rng(11)
     X = rng.integers(0, 2, size=(800, 7))
     y = (X[:, 2] | X[:, 5]) ^ (rng.random(800) < 0.1)
-    empty = LocalRegretDisjunctClassifier(max_removal_sets=0, batch_size=batch_size,
-                                          random_state=3).fit(X, y)
-    paper = LocalRegretDisjunctClassifier(graph="hypercube", batch_size=batch_size,
-                                          random_state=3).fit(X, y)
+    empty = LocalRegretDisjunctClassifier(
+        max_removal_sets=0, batch_size=batch_size, random_state=3
+    ).fit(X, y)
+    paper = LocalRegretDisjunctClassifier(
+        graph="hypercube", batch_size=batch_size, random_state=3
+    ).fit(X, y)
     assert empty.n_online_mistakes_ == paper.n_online_mistakes_
-    np.testing.assert_array_equal(empty.regret_table_.biased,
-                                  paper.regret_table_.biased)
+    np.testing.assert_array_equal(
+        empty.regret_table_.biased, paper.regret_table_.biased
+    )
     np.testing.assert_array_equal(empty.predict_proba(X), paper.predict_proba(X))
 
 
@@ -357,8 +382,9 @@ def test_removal_set_probabilities_follow_the_draws():
     probe = np.vstack([np.eye(6, dtype=int), np.ones((1, 6), dtype=int)])
     fired = ((probe @ draws.T) > 0).mean(axis=1)
     np.testing.assert_allclose(clf.predict_proba(probe)[:, 1], fired, atol=0.13)
-    np.testing.assert_allclose(clf.feature_probabilities_, draws.mean(axis=0),
-                               atol=5 * 0.5 / np.sqrt(20_000))
+    np.testing.assert_allclose(
+        clf.feature_probabilities_, draws.mean(axis=0), atol=5 * 0.5 / np.sqrt(20_000)
+    )
 
 
 def test_options_after_regret_are_keyword_only():

@@ -24,8 +24,9 @@ class LabelPeeker:
         self.known = {}
 
     def partial_fit(self, X, y, classes=None):
-        self.known.update(zip(np.asarray(X)[:, 0].astype(int).tolist(),
-                              np.asarray(y).tolist()))
+        self.known.update(
+            zip(np.asarray(X)[:, 0].astype(int).tolist(), np.asarray(y).tolist())
+        )
         return self
 
     def predict(self, X):
@@ -39,8 +40,9 @@ class CallLog:
         self.calls = []
 
     def partial_fit(self, X, y, classes=None):
-        self.calls.append(("fit", np.asarray(X)[:, 0].astype(int).tolist(),
-                           classes is not None))
+        self.calls.append(
+            ("fit", np.asarray(X)[:, 0].astype(int).tolist(), classes is not None)
+        )
         return self
 
     def predict(self, X):
@@ -81,15 +83,16 @@ def test_mistakes_match_a_hand_written_loop():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(300, 4))
     y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
-    result = progressive_score(SGDClassifier(random_state=0), X, y, batch_size=20,
-                               window=50)
+    result = progressive_score(
+        SGDClassifier(random_state=0), X, y, batch_size=20, window=50
+    )
     model, wrong = SGDClassifier(random_state=0), []
     for lo in range(0, 300, 20):
         if lo:
-            wrong += list(model.predict(X[lo:lo + 20]) != y[lo:lo + 20])
+            wrong += list(model.predict(X[lo : lo + 20]) != y[lo : lo + 20])
         else:
             wrong += [True] * 20  # nothing learned yet: no prediction
-        model.partial_fit(X[lo:lo + 20], y[lo:lo + 20], classes=[0, 1])
+        model.partial_fit(X[lo : lo + 20], y[lo : lo + 20], classes=[0, 1])
     assert result.mistakes.tolist() == wrong
     assert result.n_unpredicted == 20
     # The estimator was updated in place: it is the hand-trained model.
@@ -99,7 +102,8 @@ def test_mistakes_match_a_hand_written_loop():
     wrong = np.array(wrong, dtype=float)
     for k, end in enumerate(result.rows):
         assert result.windowed_error[k] == pytest.approx(
-            wrong[max(end - 50, 0):end].mean())
+            wrong[max(end - 50, 0) : end].mean()
+        )
         assert result.cumulative_error[k] == pytest.approx(wrong[:end].mean())
     assert result.window_error == pytest.approx(wrong[-50:].mean())
     assert result.error == pytest.approx(wrong.mean())
@@ -125,16 +129,18 @@ def test_our_learner_and_dataframes_with_feature_names():
     y = X["a"].to_numpy() ^ X["b"].to_numpy()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # e.g. "X does not have valid feature names"
-        result = progressive_score(LocalRegretTreeClassifier(random_state=0), X, y,
-                                   batch_size=10)
+        result = progressive_score(
+            LocalRegretTreeClassifier(random_state=0), X, y, batch_size=10
+        )
     assert list(result.estimator.feature_names_in_) == ["a", "b", "c"]
     assert result.n_rows == 60
 
 
 def test_classes_may_include_labels_not_in_the_stream():
     X, y = _indexed_stream(n=30)
-    result = progressive_score(SGDClassifier(random_state=0), X, y, batch_size=10,
-                               classes=[0, 1, 2])
+    result = progressive_score(
+        SGDClassifier(random_state=0), X, y, batch_size=10, classes=[0, 1, 2]
+    )
     assert result.estimator.classes_.tolist() == [0, 1, 2]
 
 

@@ -35,10 +35,12 @@ def full_path(monkeypatch):
     """A context that switches every fast path off: the full validation."""
 
     def switch_off():
-        monkeypatch.setattr(BaseOnlineClassifier, "_clean_row",
-                            lambda self, *args: None)
-        monkeypatch.setattr(BaseOnlineClassifier, "_is_clean_row",
-                            lambda self, X: False)
+        monkeypatch.setattr(
+            BaseOnlineClassifier, "_clean_row", lambda self, *args: None
+        )
+        monkeypatch.setattr(
+            BaseOnlineClassifier, "_is_clean_row", lambda self, X: False
+        )
         monkeypatch.setattr(_base, "_is_plain_stream_chunk", lambda X, y: False)
 
     return switch_off
@@ -78,8 +80,14 @@ def compare_paths(name, method, kwargs, full_path, monkeypatch):
 # -- bad input: the same error whichever path, nothing changed ---------------
 
 # The row of X_OK that carries each bad call's problem (the first otherwise).
-_BAD_ROW = {"unseen_label": 2, "unseen_label_with_classes": 2, "none_label": 1,
-            "negative_weight": 1, "nan_weight": 1, "inf_weight": 1}
+_BAD_ROW = {
+    "unseen_label": 2,
+    "unseen_label_with_classes": 2,
+    "none_label": 1,
+    "negative_weight": 1,
+    "nan_weight": 1,
+    "inf_weight": 1,
+}
 
 
 def one_row(case_id, kwargs):
@@ -94,24 +102,28 @@ def one_row(case_id, kwargs):
         if key == "classes" or len(value) == 0:
             out[key] = value
         elif len(value) == len(X_OK):
-            out[key] = value[k:k + 1]
+            out[key] = value[k : k + 1]
         else:
             out[key] = value[: len(value) - 2]
     return out
 
 
 _BAD_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_CALLS] + [
-    (name, case) for name in ["disjunct-external", "disjunct-swap", "winnow2"]
-    for case in NOT_BINARY_CALLS]
+    (name, case)
+    for name in ["disjunct-external", "disjunct-swap", "winnow2"]
+    for case in NOT_BINARY_CALLS
+]
 
 
 @pytest.mark.parametrize("rows", ["one-row", "multi-row"])
-@pytest.mark.parametrize("name, case_id, kwargs, error, match",
-                         [(name, *case) for name, case in _BAD_CASES],
-                         ids=[f"{case[0]}-{name}" for name, case in _BAD_CASES])
-def test_bad_partial_fit_same_error_on_both_paths(name, case_id, kwargs, error,
-                                                  match, rows, full_path,
-                                                  monkeypatch):
+@pytest.mark.parametrize(
+    "name, case_id, kwargs, error, match",
+    [(name, *case) for name, case in _BAD_CASES],
+    ids=[f"{case[0]}-{name}" for name, case in _BAD_CASES],
+)
+def test_bad_partial_fit_same_error_on_both_paths(
+    name, case_id, kwargs, error, match, rows, full_path, monkeypatch
+):
     if rows == "one-row":
         kwargs = one_row(case_id, kwargs)
     before = pickle.dumps(fitted_copy(name))
@@ -129,14 +141,16 @@ _NEAR_LABELS = [-1, 0.5, 1.5, np.nan, "1", b"1", None, True, 1.0, np.int8(1)]
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
 @pytest.mark.parametrize("label", _NEAR_LABELS, ids=repr)
 @pytest.mark.parametrize("container", ["object", "list"])
-def test_one_row_label_near_misses_same_outcome(name, label, container,
-                                                full_path, monkeypatch):
+def test_one_row_label_near_misses_same_outcome(
+    name, label, container, full_path, monkeypatch
+):
     y = [label]
     if container == "object":
         y = np.empty(1, dtype=object)
         y[0] = label
-    fast, full = compare_paths(name, "partial_fit", {"X": X_OK[:1], "y": y},
-                               full_path, monkeypatch)
+    fast, full = compare_paths(
+        name, "partial_fit", {"X": X_OK[:1], "y": y}, full_path, monkeypatch
+    )
     assert fast[:2] == full[:2]
 
 
@@ -151,10 +165,10 @@ _BAD_PREDICT_ROWS = {  # one bad row, and whether the tree learner rejects it
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
 @pytest.mark.parametrize("case", list(_BAD_PREDICT_ROWS))
-@pytest.mark.parametrize("method", ["predict", "predict_proba",
-                                    "decision_function"])
-def test_bad_one_row_predict_same_error_on_both_paths(name, case, method,
-                                                      full_path, monkeypatch):
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function"])
+def test_bad_one_row_predict_same_error_on_both_paths(
+    name, case, method, full_path, monkeypatch
+):
     if not hasattr(make_estimator(name), method):
         pytest.skip(f"no {method}")
     X, bad_for_trees = _BAD_PREDICT_ROWS[case]
@@ -174,25 +188,33 @@ LABELINGS = {
     "int": (lambda y: y, lambda y: y),
     "bool": (lambda y: y.astype(bool), lambda y: y.astype(bool)),
     "str": (lambda y: np.where(y == 1, "yes", "no"),) * 2,
-    "object-str": (lambda y: np.where(y == 1, "yes", "no"),
-                   lambda y: np.where(y == 1, "yes", "no").astype(object)),
+    "object-str": (
+        lambda y: np.where(y == 1, "yes", "no"),
+        lambda y: np.where(y == 1, "yes", "no").astype(object),
+    ),
     "object-int": (lambda y: y, lambda y: y.astype(object)),
-    "list-str": (lambda y: np.where(y == 1, "yes", "no"),
-                 lambda y: np.where(y == 1, "yes", "no").tolist()),
+    "list-str": (
+        lambda y: np.where(y == 1, "yes", "no"),
+        lambda y: np.where(y == 1, "yes", "no").tolist(),
+    ),
 }
 
 
 # Every labeling with float rows, every dtype of rows with object labels.
-_ROW_CASES = ([(labels, np.float64) for labels in LABELINGS]
-              + [("object-str", dtype) for dtype in [np.float32, np.int64, bool]])
+_ROW_CASES = [(labels, np.float64) for labels in LABELINGS] + [
+    ("object-str", dtype) for dtype in [np.float32, np.int64, bool]
+]
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@pytest.mark.parametrize("labels, dtype", _ROW_CASES,
-                         ids=[f"{labels}-{np.dtype(dtype)}"
-                              for labels, dtype in _ROW_CASES])
-def test_one_row_calls_learn_the_same_model(name, labels, dtype, full_path,
-                                            monkeypatch):
+@pytest.mark.parametrize(
+    "labels, dtype",
+    _ROW_CASES,
+    ids=[f"{labels}-{np.dtype(dtype)}" for labels, dtype in _ROW_CASES],
+)
+def test_one_row_calls_learn_the_same_model(
+    name, labels, dtype, full_path, monkeypatch
+):
     X, y = binary_stream(n=24, seed=5)
     X = X.astype(dtype)
     first_labels, row_labels = LABELINGS[labels]
@@ -205,11 +227,12 @@ def test_one_row_calls_learn_the_same_model(name, labels, dtype, full_path,
             est.set_params(n_predict_trees=10)
         est.partial_fit(X[:4], y_first[:4], classes=classes)
         for i in range(4, len(X)):
-            est.partial_fit(X[i:i + 1], y_rows[i:i + 1],
-                            classes=classes if i % 3 == 0 else None)
+            est.partial_fit(
+                X[i : i + 1], y_rows[i : i + 1], classes=classes if i % 3 == 0 else None
+            )
             if i % 4 == 0:
                 # Predicting on one row between calls reads the model only.
-                scores(est, X[i:i + 1])
+                scores(est, X[i : i + 1])
         return est
 
     fast = stream()
@@ -231,17 +254,18 @@ def test_one_row_calls_skip_sklearn_validation(name, monkeypatch):
     reference = fitted(name)
     X, y = binary_stream(n=5, seed=6)
     with monkeypatch.context() as patch:
+
         def refuse(*args, **kwargs):
             raise AssertionError("validate_data called")
 
         patch.setattr(_base, "validate_data", refuse)
         for i in range(5):
-            est.partial_fit(X[i:i + 1], np.array([y[i]], dtype=object))
-            scores(est, X[i:i + 1].astype(float))
+            est.partial_fit(X[i : i + 1], np.array([y[i]], dtype=object))
+            scores(est, X[i : i + 1].astype(float))
         with pytest.raises(AssertionError, match="validate_data called"):
             est.partial_fit(X[:2], y[:2].astype(object))  # two rows: full path
     for i in range(5):
-        reference.partial_fit(X[i:i + 1], y[i:i + 1])
+        reference.partial_fit(X[i : i + 1], y[i : i + 1])
     assert pickle.dumps(est) == pickle.dumps(reference)
 
 
@@ -261,9 +285,28 @@ def test_fitted_with_feature_names_takes_the_full_path(name):
 # -- anything thrown at a one-row call -----------------------------------------
 
 _LABEL = st.one_of(
-    st.sampled_from([0, 1, 0, 1, 2, -1, 0.5, 1.0, True, "1", None, np.nan,
-                     np.int64(1), np.float32(0), np.str_("a"), 1 + 0j, (1,),
-                     b"0"]),
+    st.sampled_from(
+        [
+            0,
+            1,
+            0,
+            1,
+            2,
+            -1,
+            0.5,
+            1.0,
+            True,
+            "1",
+            None,
+            np.nan,
+            np.int64(1),
+            np.float32(0),
+            np.str_("a"),
+            1 + 0j,
+            (1,),
+            b"0",
+        ]
+    ),
 )
 _CELL = st.one_of(st.sampled_from([0.0, 1.0, np.nan, np.inf]), st.floats(-2, 2))
 
@@ -271,8 +314,11 @@ _CELL = st.one_of(st.sampled_from([0.0, 1.0, np.nan, np.inf]), st.floats(-2, 2))
 @st.composite
 def one_row_calls(draw):
     n_features = draw(st.sampled_from([N_FEATURES] * 4 + [3, 5]))
-    values = draw(st.lists(st.sampled_from([0, 1]) | _CELL,
-                           min_size=n_features, max_size=n_features))
+    values = draw(
+        st.lists(
+            st.sampled_from([0, 1]) | _CELL, min_size=n_features, max_size=n_features
+        )
+    )
     dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, bool, object]))
     with np.errstate(invalid="ignore"):
         X = np.array([values], dtype=float)
@@ -307,12 +353,17 @@ def one_row_calls(draw):
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@settings(max_examples=80, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(kwargs=one_row_calls())
-def test_any_one_row_call_same_outcome_on_both_paths(name, kwargs, full_path,
-                                                     monkeypatch):
+def test_any_one_row_call_same_outcome_on_both_paths(
+    name, kwargs, full_path, monkeypatch
+):
     fast, full = compare_paths(name, "partial_fit", kwargs, full_path, monkeypatch)
     assert fast[0] == full[0]
     assert fast[1] == full[1]

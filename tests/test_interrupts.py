@@ -20,11 +20,11 @@ BLOCK = 60  # rows per block of rounds in these tests (the default is 4096)
 
 LEARNERS = {
     "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
-    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3,
-                                                   random_state=0),
+    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3, random_state=0),
     "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
-    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(regret="swap",
-                                                           random_state=0),
+    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
+        regret="swap", random_state=0
+    ),
 }
 
 
@@ -56,12 +56,12 @@ def interrupt_in_block(monkeypatch, model, block):
 
 @pytest.mark.parametrize("name", LEARNERS)
 @pytest.mark.parametrize("block", [0, 2])
-def test_interrupted_call_equals_the_rows_learnt(name, block, small_blocks,
-                                                 monkeypatch):
+def test_interrupted_call_equals_the_rows_learnt(
+    name, block, small_blocks, monkeypatch
+):
     X, y = stream()
     first = 10
-    interrupted = LEARNERS[name]().partial_fit(X[:first], y[:first],
-                                               classes=[0, 1])
+    interrupted = LEARNERS[name]().partial_fit(X[:first], y[:first], classes=[0, 1])
     with monkeypatch.context() as patch:  # blocks stay small after it
         interrupt_in_block(patch, interrupted, block)
         with pytest.raises(KeyboardInterrupt):
@@ -71,8 +71,9 @@ def test_interrupted_call_equals_the_rows_learnt(name, block, small_blocks,
     reference = LEARNERS[name]().partial_fit(X[:first], y[:first], classes=[0, 1])
     reference.partial_fit(X[first:learnt], y[first:learnt])
     assert pickle.dumps(interrupted) == pickle.dumps(reference)
-    np.testing.assert_array_equal(interrupted.predict_proba(X),
-                                  reference.predict_proba(X))
+    np.testing.assert_array_equal(
+        interrupted.predict_proba(X), reference.predict_proba(X)
+    )
     # And it learns on as the reference does.
     interrupted.partial_fit(X[learnt:], y[learnt:])
     reference.partial_fit(X[learnt:], y[learnt:])
@@ -129,9 +130,15 @@ def test_interrupted_maxsat_run_equals_the_clauses_played(regret, monkeypatch):
     from sklearn_localregret import OnlineMaxSAT
 
     rng = np.random.default_rng(1)
-    clauses = [[int(v) * s for v, s in zip(rng.choice(np.arange(1, 6), 3, False),
-                                           rng.choice([-1, 1], 3))]
-               for _ in range(40)]
+    clauses = [
+        [
+            int(v) * s
+            for v, s in zip(
+                rng.choice(np.arange(1, 6), 3, False), rng.choice([-1, 1], 3)
+            )
+        ]
+        for _ in range(40)
+    ]
     solver = OnlineMaxSAT(5, regret=regret, random_state=0)
     play, calls = OnlineMaxSAT._play, []
 

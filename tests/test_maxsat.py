@@ -66,8 +66,9 @@ def test_planted_formula_ends_mostly_satisfied():
     assert satisfied.shape == (2000,)
     assert satisfied[-500:].mean() > 0.875 + 3 * np.sqrt(7 / 64 / 500)
     best = solver.best_assignment()
-    fraction = np.mean([any((lit > 0) == best[abs(lit) - 1] for lit in c)
-                        for c in clauses])
+    fraction = np.mean(
+        [any((lit > 0) == best[abs(lit) - 1] for lit in c) for c in clauses]
+    )
     assert fraction > 0.93
     # The paper's point: few regrets are non-zero (2n = 40 at most).
     assert solver.n_nonzero_regrets_ <= 40
@@ -107,14 +108,17 @@ def test_pysat_formula_is_accepted():
     assert solver.n_rounds_ == 2
 
 
-@pytest.mark.parametrize("bad, error", [
-    ([[1, 0]], ValueError),          # literal 0
-    ([[1, 4]], ValueError),          # beyond n_vars
-    ([[1.5]], ValueError),           # not an integer
-    ([["a"]], TypeError),
-    ([[]], ValueError),              # empty clause
-    ([{1: 2}], TypeError),           # a mapping would be read as its keys
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        ([[1, 0]], ValueError),  # literal 0
+        ([[1, 4]], ValueError),  # beyond n_vars
+        ([[1.5]], ValueError),  # not an integer
+        ([["a"]], TypeError),
+        ([[]], ValueError),  # empty clause
+        ([{1: 2}], TypeError),  # a mapping would be read as its keys
+    ],
+)
 def test_bad_clauses_raise_and_leave_the_solver_unchanged(bad, error):
     solver = OnlineMaxSAT(3, random_state=0)
     solver.run([[1], [-2], [3, 1]])
@@ -140,9 +144,13 @@ def test_bad_weights_and_parameters():
     with pytest.raises(ValueError):
         solver.partial_fit([[1]], batch_size=0)
     assert pickle.dumps(solver) == before
-    for kwargs in [{"n_vars": 0}, {"n_vars": 3, "regret": "internal"},
-                   {"n_vars": 3, "L": -1}, {"n_vars": 3, "bias": -0.1},
-                   {"n_vars": 3, "n_mcmc_steps": 0}]:
+    for kwargs in [
+        {"n_vars": 0},
+        {"n_vars": 3, "regret": "internal"},
+        {"n_vars": 3, "L": -1},
+        {"n_vars": 3, "bias": -0.1},
+        {"n_vars": 3, "n_mcmc_steps": 0},
+    ]:
         with pytest.raises(ValueError):
             OnlineMaxSAT(**kwargs)
 
@@ -170,24 +178,32 @@ def test_reading_does_not_change_the_solver():
 # -- one reading of a clause: run, observe and partial_fit agree -------------------
 
 
-@pytest.mark.parametrize("form", [
-    [1.0, -2.0],
-    (np.int64(1), -2.0),
-    np.array([1, -2]),
-    np.array([1.0, -2.0]),
-    [np.float32(1), np.int8(-2)],
-])
+@pytest.mark.parametrize(
+    "form",
+    [
+        [1.0, -2.0],
+        (np.int64(1), -2.0),
+        np.array([1, -2]),
+        np.array([1.0, -2.0]),
+        [np.float32(1), np.int8(-2)],
+    ],
+)
 def test_every_clause_form_is_one_clause_everywhere(form):
     """Whole floats and numpy scalars are literals in run, observe, partial_fit."""
     reference = OnlineMaxSAT(3, random_state=0)
     reference.observe([1, -2])
-    for play in (lambda s: s.run([form]), lambda s: s.observe(form),
-                 lambda s: s.observe([form]), lambda s: s.partial_fit([form])):
+    for play in (
+        lambda s: s.run([form]),
+        lambda s: s.observe(form),
+        lambda s: s.observe([form]),
+        lambda s: s.partial_fit([form]),
+    ):
         solver = OnlineMaxSAT(3, random_state=0)
         play(solver)
         assert solver.total_weight_ == 1.0 and solver.n_rounds_ == 1
-        np.testing.assert_array_equal(solver.regret_table_.biased,
-                                      reference.regret_table_.biased)
+        np.testing.assert_array_equal(
+            solver.regret_table_.biased, reference.regret_table_.biased
+        )
 
 
 def test_run_reads_a_pair_only_when_its_first_element_is_a_clause():
@@ -202,12 +218,18 @@ def test_run_reads_a_pair_only_when_its_first_element_is_a_clause():
     assert solver.n_rounds_ == 4
 
 
-@pytest.mark.parametrize("play", [
-    lambda s: s.run([{1: 2}]), lambda s: s.run({1: 2}),
-    lambda s: s.observe({1: 2}), lambda s: s.observe([{1: 2}]),
-    lambda s: s.partial_fit({1: 2}), lambda s: s.partial_fit([[1], {1: 2}]),
-    lambda s: s.run([([1], True)]),
-])
+@pytest.mark.parametrize(
+    "play",
+    [
+        lambda s: s.run([{1: 2}]),
+        lambda s: s.run({1: 2}),
+        lambda s: s.observe({1: 2}),
+        lambda s: s.observe([{1: 2}]),
+        lambda s: s.partial_fit({1: 2}),
+        lambda s: s.partial_fit([[1], {1: 2}]),
+        lambda s: s.run([([1], True)]),
+    ],
+)
 def test_mappings_and_bool_weights_are_rejected(play):
     solver = OnlineMaxSAT(3, random_state=0)
     before = pickle.dumps(solver)
@@ -225,16 +247,19 @@ def random_clauses(rng, n, n_clauses, max_width=5):
     for _ in range(n_clauses):
         width = int(rng.integers(1, max_width + 1))
         variables = rng.integers(1, n + 1, width)
-        clauses.append([int(v) * int(s) for v, s in
-                        zip(variables, rng.choice([-1, 1], width))])
+        clauses.append(
+            [int(v) * int(s) for v, s in zip(variables, rng.choice([-1, 1], width))]
+        )
     return clauses
 
 
 def brute_force_gains(a, clause, weight):
     def u(bits):
         return weight * any((lit > 0) == bool(bits[abs(lit) - 1]) for lit in clause)
-    flips = [u(np.where(np.arange(len(a)) == k, 1 - a, a)) - u(a)
-             for k in range(len(a))]
+
+    flips = [
+        u(np.where(np.arange(len(a)) == k, 1 - a, a)) - u(a) for k in range(len(a))
+    ]
     return np.array(flips), u(a)
 
 
@@ -272,9 +297,9 @@ def test_flat_clauses_are_the_clause_matrix_entries():
     np.testing.assert_array_equal(flat.indptr, csr.indptr)
     np.testing.assert_array_equal(flat.var_of, csr.indices)
     np.testing.assert_array_equal(flat.sign_of, csr.data)
-    np.testing.assert_array_equal(flat.clause_of,
-                                  np.repeat(np.arange(len(clauses)),
-                                            np.diff(csr.indptr)))
+    np.testing.assert_array_equal(
+        flat.clause_of, np.repeat(np.arange(len(clauses)), np.diff(csr.indptr))
+    )
     np.testing.assert_array_equal(flat.n_neg, signed.n_neg)
     for start, stop in [(0, 1), (3, 17), (150, 200)]:
         lo, hi = csr.indptr[start], csr.indptr[stop]
@@ -283,8 +308,10 @@ def test_flat_clauses_are_the_clause_matrix_entries():
         np.testing.assert_array_equal(w, weights[start:stop])
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"regret": "swap"}, {"L": 2},
-                                    {"discount": 0.9}, {"L": 4, "bias": 0.5}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"regret": "swap"}, {"L": 2}, {"discount": 0.9}, {"L": 4, "bias": 0.5}],
+)
 def test_every_driver_plays_the_same_rounds(kwargs):
     """run, partial_fit and the observe loop (plain and numpy literals, so both
     readings of a clause) learn the same solver, bit for bit."""
@@ -300,8 +327,10 @@ def test_every_driver_plays_the_same_rounds(kwargs):
     by_fit = solver().partial_fit(clauses, weights)
     plain, numpy_literals = solver(), solver()
     got_plain = [plain.observe(c, weights=[w]) for c, w in zip(clauses, weights)]
-    got_numpy = [numpy_literals.observe(np.array(c), weights=[w])
-                 for c, w in zip(clauses, weights)]
+    got_numpy = [
+        numpy_literals.observe(np.array(c), weights=[w])
+        for c, w in zip(clauses, weights)
+    ]
     np.testing.assert_array_equal(played, got_plain)
     np.testing.assert_array_equal(played, got_numpy)
     reference = pickle.dumps(by_run)
@@ -309,12 +338,23 @@ def test_every_driver_plays_the_same_rounds(kwargs):
         assert pickle.dumps(other) == reference
 
 
-@pytest.mark.parametrize("clause, weights", [
-    ([1, 0], None), ([1, 4], None), ([-4], None), ([2, -5, 1], None),
-    ([1, True], None), ([1, 2.5], None), ([1, "a"], None),
-    ([1, 2], [-1.0]), ([1, 2], [np.nan]), ([1, 2], [1.0, 2.0]), ([1, 2], 2.0),
-    ([1, 2], ["a"]),
-])
+@pytest.mark.parametrize(
+    "clause, weights",
+    [
+        ([1, 0], None),
+        ([1, 4], None),
+        ([-4], None),
+        ([2, -5, 1], None),
+        ([1, True], None),
+        ([1, 2.5], None),
+        ([1, "a"], None),
+        ([1, 2], [-1.0]),
+        ([1, 2], [np.nan]),
+        ([1, 2], [1.0, 2.0]),
+        ([1, 2], 2.0),
+        ([1, 2], ["a"]),
+    ],
+)
 def test_a_bad_clause_gets_the_error_of_the_full_reading(clause, weights):
     """observe(clause) reads plain int literals itself: its errors are those
     of the full reading (the same clause, nested), and nothing changes."""

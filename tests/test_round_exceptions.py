@@ -22,14 +22,16 @@ from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeCl
 # sees a round's features before the round is played (that is when tests may
 # enter), and an exception inside the play leaves them seen.
 LEARNERS = {
-    "tree-external": lambda: LocalRegretTreeClassifier(binarize=0.5,
-                                                       random_state=0),
-    "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3,
-                                                   binarize=0.5, random_state=0),
-    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(regret="swap",
-                                                           random_state=0),
+    "tree-external": lambda: LocalRegretTreeClassifier(binarize=0.5, random_state=0),
+    "tree-swap": lambda: LocalRegretTreeClassifier(
+        regret="swap", L=3, binarize=0.5, random_state=0
+    ),
+    "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
+        regret="swap", random_state=0
+    ),
     "disjunct-finite-L": lambda: LocalRegretDisjunctClassifier(
-        graph="hypercube", L=2, random_state=0, batch_size=3),
+        graph="hypercube", L=2, random_state=0, batch_size=3
+    ),
 }
 FIRST = 20  # rows learnt before the call that fails
 ROUNDS = 6  # rounds in the call that fails
@@ -80,4 +82,3 @@ def test_exception_at_round_k_leaves_the_first_k_rounds(name, k, monkeypatch):
     model.partial_fit(X[learnt:], y[learnt:])
     reference.partial_fit(X[learnt:], y[learnt:])
     assert pickle.dumps(model) == pickle.dumps(reference)
-

@@ -49,11 +49,18 @@ def score(formula, assignment):
 
 def random_formula(n, n_soft, n_hard, seed, width=3):
     rng = np.random.default_rng(seed)
-    clauses = [[int(v) for v in (rng.choice(n, width, replace=False) + 1)
-                * rng.choice([-1, 1], width)] for _ in range(n_soft + n_hard)]
+    clauses = [
+        [
+            int(v)
+            for v in (rng.choice(n, width, replace=False) + 1)
+            * rng.choice([-1, 1], width)
+        ]
+        for _ in range(n_soft + n_hard)
+    ]
     weights = rng.integers(1, 10, n_soft + n_hard).astype(float)
-    return WeightedFormula(clauses, n_vars=n, weights=weights,
-                           hard=np.arange(n_soft + n_hard) >= n_soft)
+    return WeightedFormula(
+        clauses, n_vars=n, weights=weights, hard=np.arange(n_soft + n_hard) >= n_soft
+    )
 
 
 # -- bad input: exit 2, one line naming the file, never a traceback -------------
@@ -77,8 +84,11 @@ def test_malformed_file_through_a_subprocess(tmp_path):
     # A truncated .gz raised EOFError: a 21-line traceback.
     content = next(c[2] for c in MALFORMED if c[0] == "truncated gz")
     path, fragment = make(tmp_path, "cut.cnf.gz", content), "truncated"
-    proc = subprocess.run([sys.executable, "-m", "sklearn_localregret", "solve",
-                           str(path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sklearn_localregret", "solve", str(path)],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
@@ -88,8 +98,13 @@ def test_malformed_file_through_a_subprocess(tmp_path):
 
 def test_usage_errors_exit_2(tmp_path):
     path = make(tmp_path, "ok.cnf", b"1 0\n")
-    for bad in (["--time-limit", "0"], ["--passes", "-1"], ["--flips", "x"],
-                ["--max-vars", "0"], ["--format", "opb"]):
+    for bad in (
+        ["--time-limit", "0"],
+        ["--passes", "-1"],
+        ["--flips", "x"],
+        ["--max-vars", "0"],
+        ["--format", "opb"],
+    ):
         with pytest.raises(SystemExit) as exc:
             main(["solve", str(path), *bad])
         assert exc.value.code == 2
@@ -122,15 +137,19 @@ def test_headerless_file_is_cnf_not_weights(tmp_path, capsys):
 
 def test_headerless_wcnf_by_extension_h_lines_or_option(tmp_path, capsys):
     text = b"1 -3 0\n2 3 0\n"  # as WCNF: (-3) weight 1, (3) weight 2
-    for name, extra in [("w.wcnf", []), ("w.wcnf.gz", []),
-                        ("w.txt", ["--format", "wcnf"])]:
+    for name, extra in [
+        ("w.wcnf", []),
+        ("w.wcnf.gz", []),
+        ("w.txt", ["--format", "wcnf"]),
+    ]:
         content = text
         if name.endswith(".gz"):
             import gzip
 
             content = gzip.compress(text)
-        code, out, _ = run_main(capsys, make(tmp_path, name, content), "--flips",
-                                "2000", *extra)
+        code, out, _ = run_main(
+            capsys, make(tmp_path, name, content), "--flips", "2000", *extra
+        )
         costs, status, a = parse_answer(out)
         assert out[1] == "c 3 variables, 2 clauses: 0 hard, 2 soft of total weight 3"
         assert (status, code, costs[-1], bool(a[2])) == ("SATISFIABLE", 10, 1, True)
@@ -145,8 +164,9 @@ def test_standard_input(monkeypatch, capsys):
     assert parse_answer(out)[1:] == ("OPTIMUM FOUND", pytest.approx([True, True]))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"c nothing\n")))
     code, out, err = run_main(capsys, "-")
-    assert code == 2 and err == ["error: <stdin>: no p-line and no clauses: the "
-                                 "input is empty or only comments"]
+    assert code == 2 and err == [
+        "error: <stdin>: no p-line and no clauses: the input is empty or only comments"
+    ]
 
 
 # -- the Max-SAT output convention --------------------------------------------------
@@ -179,13 +199,15 @@ def test_answers_match_rc2_optimum(tmp_path, capsys):
 
 def test_hard_clauses_are_never_folded_into_costs(tmp_path, capsys):
     # The hard clause weighs top = 7 inside the search; costs stay soft.
-    path = make(tmp_path, "t.wcnf",
-                b"p wcnf 3 4 100\n100 1 2 0\n1 -1 0\n5 -2 3 0\n1 3 0\n")
+    path = make(
+        tmp_path, "t.wcnf", b"p wcnf 3 4 100\n100 1 2 0\n1 -1 0\n5 -2 3 0\n1 3 0\n"
+    )
     code, out, _ = run_main(capsys, path)
     costs, status, a = parse_answer(out)
     assert out[1] == "c 3 variables, 4 clauses: 1 hard, 3 soft of total weight 7"
-    assert max(costs) <= 7 and costs[-1] == 0 and (status, code) == (
-        "OPTIMUM FOUND", 30)
+    assert (
+        max(costs) <= 7 and costs[-1] == 0 and (status, code) == ("OPTIMUM FOUND", 30)
+    )
     assert a.tolist() == [False, True, True]
 
 
@@ -197,8 +219,10 @@ def test_unsatisfiable_hard_part_says_unknown_with_the_count(tmp_path, capsys):
     costs, status, a = parse_answer(out)
     assert (status, code, costs, a) == ("UNKNOWN", 0, [], None)
     # x1 true violates one hard clause and no soft one: hard weight not in cost.
-    assert ("c the best assignment found violates 1 of 4 hard clauses (soft cost "
-            "0); it is no solution and is not printed") in out
+    assert (
+        "c the best assignment found violates 1 of 4 hard clauses (soft cost "
+        "0); it is no solution and is not printed"
+    ) in out
 
 
 def test_unit_propagation_proves_unsatisfiable(tmp_path, capsys):
@@ -253,19 +277,25 @@ def test_unit_propagation_is_sound_and_complete():
     conflicts = 0
     for _ in range(300):
         n = int(rng.integers(1, 6))
-        clauses = [tuple(int(v) * int(rng.choice([-1, 1]))
-                         for v in rng.integers(1, n + 1, rng.integers(1, 4)))
-                   for _ in range(rng.integers(1, 9))]
-        models = [a for a in itertools.product([False, True], repeat=n)
-                  if all(any((x > 0) == a[abs(x) - 1] for x in c) for c in clauses)]
+        clauses = [
+            tuple(
+                int(v) * int(rng.choice([-1, 1]))
+                for v in rng.integers(1, n + 1, rng.integers(1, 4))
+            )
+            for _ in range(rng.integers(1, 9))
+        ]
+        models = [
+            a
+            for a in itertools.product([False, True], repeat=n)
+            if all(any((x > 0) == a[abs(x) - 1] for x in c) for c in clauses)
+        ]
         forced = _unit_propagate(clauses)
         assert forced == naive_unit_propagation(clauses)
         if forced is None:
             conflicts += 1
             assert models == []
         else:
-            assert all(a[v - 1] == value for a in models for v, value in
-                       forced.items())
+            assert all(a[v - 1] == value for a in models for v, value in forced.items())
     assert 30 < conflicts < 270  # both outcomes are exercised
 
 
@@ -278,7 +308,7 @@ def test_learner_and_walksat_see_only_the_variables_used(monkeypatch):
         return original(n_vars, **kwargs)
 
     monkeypatch.setattr(solve_module, "OnlineMaxSAT", spy)
-    formula = WeightedFormula([[1, -10**7], [10**7, 5], [-1]], n_vars=10**7)
+    formula = WeightedFormula([[1, -(10**7)], [10**7, 5], [-1]], n_vars=10**7)
     answer = solve_formula(formula, passes=2, flips=100)
     assert sizes == [3]
     assert answer.assignment.shape == (10**7,)
@@ -303,8 +333,9 @@ def test_deadline_stops_an_endless_polish():
     formula = random_formula(40, 200, 10, seed=2)
     import time
 
-    answer = solve_formula(formula, passes=1, flips=10**12,
-                           deadline=time.monotonic() + 0.5)
+    answer = solve_formula(
+        formula, passes=1, flips=10**12, deadline=time.monotonic() + 0.5
+    )
     assert 0 < answer.n_flips < 10**12
     assert score(formula, answer.assignment) == (answer.n_hard_violated, answer.cost)
 
@@ -318,4 +349,5 @@ def test_progress_lines_for_long_runs_only():
     progress.next = 0.0  # two seconds have passed
     progress("pass 2/10: best cost 3")
     assert stream.getvalue().startswith("c [") and stream.getvalue().endswith(
-        "] pass 2/10: best cost 3\n")
+        "] pass 2/10: best cost 3\n"
+    )

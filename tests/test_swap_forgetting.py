@@ -54,17 +54,23 @@ def play(model, n_rounds, seed=0):
 
 
 def swap_model(discount):
-    return LocalRegretTreeClassifier(regret="swap", L=3, discount=discount,
-                                     warm_start=0, batch_size=ROUND_ROWS,
-                                     random_state=0)
+    return LocalRegretTreeClassifier(
+        regret="swap",
+        L=3,
+        discount=discount,
+        warm_start=0,
+        batch_size=ROUND_ROWS,
+        random_state=0,
+    )
 
 
 def test_a_tree_unplayed_for_the_derived_window_is_forgotten():
     discount, tol = 0.9, FORGET_TOLERANCE
     model = swap_model(discount)
     delta = ROUND_ROWS + model.round_bias(ROUND_ROWS)  # weight plus bias
-    window = (math.log(1 / (tol * (1 - discount))) / math.log(1 / discount)
-              + FORGET_EVERY)
+    window = (
+        math.log(1 / (tol * (1 - discount))) / math.log(1 / discount) + FORGET_EVERY
+    )
     before = {}
     for plays in play(model, 1500):
         kept, t = remembered(model), len(plays)
@@ -76,8 +82,11 @@ def test_a_tree_unplayed_for_the_derived_window_is_forgotten():
             # The check of this round forgot exactly the trees that were quiet:
             # their regrets, one round of decay after the last call, within
             # tol * Delta (the tree played this round was updated instead).
-            quiet = {tree for tree, size in before.items()
-                     if size * discount <= tol * delta and tree != plays[-1]}
+            quiet = {
+                tree
+                for tree, size in before.items()
+                if size * discount <= tol * delta and tree != plays[-1]
+            }
             assert set(before) - kept == quiet
             assert quiet
         before = loudest_regret_per_tree(model)
@@ -86,8 +95,9 @@ def test_a_tree_unplayed_for_the_derived_window_is_forgotten():
 
 def loudest_regret_per_tree(model):
     loudest = {}
-    for (tree, _), size in zip(model.regret_table_.keys(),
-                               model.regret_table_.row_magnitudes()):
+    for (tree, _), size in zip(
+        model.regret_table_.keys(), model.regret_table_.row_magnitudes()
+    ):
         loudest[tree] = max(loudest.get(tree, 0.0), size)
     return loudest
 
@@ -110,8 +120,9 @@ def test_forgetting_keeps_the_rows_the_chain_and_a_saved_model_exact():
     # this test is about.
     for tree in remembered(model):
         layout = compile_tree(tree)
-        assert model._graph.rows(layout) == [table.find((tree, path))
-                                             for path in layout.paths]
+        assert model._graph.rows(layout) == [
+            table.find((tree, path)) for path in layout.paths
+        ]
     for tree in set(plays) - remembered(model):
         assert model._graph.positive_out_edges(tree) == ([], pytest.approx([]))
     got = dict(zip(*model._sampler.distribution()))
@@ -125,8 +136,9 @@ def test_forgetting_keeps_the_rows_the_chain_and_a_saved_model_exact():
     # (Pickle bytes may differ: equal trees are shared objects in one and
     # copies in the other. What they hold and predict may not.)
     assert loaded.regret_table_.keys() == model.regret_table_.keys()
-    for a, b in zip(loaded.regret_table_.dense_regrets(),
-                    model.regret_table_.dense_regrets()):
+    for a, b in zip(
+        loaded.regret_table_.dense_regrets(), model.regret_table_.dense_regrets()
+    ):
         np.testing.assert_array_equal(a, b)
     X = np.random.default_rng(2).integers(0, 2, (50, 6))
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
@@ -137,9 +149,15 @@ def test_table_forget_renumbers_and_a_forgotten_key_starts_at_zero():
     rows = [table.row(key) for key in ("a", "b", "c")]
     for row, gain in zip(rows, (1.0, 2.0, 3.0)):
         table.advance()
-        table.update([row], np.array([[0.0, gain]]), np.array([[False, True]]),
-                     np.array([[[0.0, gain]]]), np.array([[0.0, gain]]),
-                     np.zeros(1), np.array([[True]]))
+        table.update(
+            [row],
+            np.array([[0.0, gain]]),
+            np.array([[False, True]]),
+            np.array([[[0.0, gain]]]),
+            np.array([[0.0, gain]]),
+            np.zeros(1),
+            np.array([[True]]),
+        )
     content = {key: table.site(table.find(key))[0].copy() for key in "ac"}
     versions = {key: table.versions[table.find(key)] for key in "ac"}
     assert table.forget([1]).tolist() == [0, -1, 1]
@@ -152,8 +170,9 @@ def test_table_forget_renumbers_and_a_forgotten_key_starts_at_zero():
     assert again == 2
     np.testing.assert_array_equal(table.site(again)[0], np.zeros(3))
     assert table.row_magnitudes()[again] == 0.0
-    np.testing.assert_allclose(table.row_magnitudes()[:2],
-                               [1.0 * 0.5**2, 3.0])  # decayed twice, fresh
+    np.testing.assert_allclose(
+        table.row_magnitudes()[:2], [1.0 * 0.5**2, 3.0]
+    )  # decayed twice, fresh
 
 
 def test_a_tree_graph_forgets_only_with_per_edge_regrets():
@@ -173,8 +192,10 @@ def test_hypercube_swap_forgets_exactly_the_quiet_vertices(max_level):
     swap = HypercubeSwapRegrets(n, max_level, discount)
     rng = np.random.default_rng(0)
     delta = 1.0 + bias  # |gain| <= 1 below
-    window = (math.log(1 / (FORGET_TOLERANCE * (1 - discount)))
-              / math.log(1 / discount) + FORGET_EVERY)
+    window = (
+        math.log(1 / (FORGET_TOLERANCE * (1 - discount))) / math.log(1 / discount)
+        + FORGET_EVERY
+    )
     last, before, forgot = {}, {}, 0
     for t in range(1, 3 * FORGET_EVERY + 1):
         a = swap.sample(rng)
@@ -185,9 +206,11 @@ def test_hypercube_swap_forgets_exactly_the_quiet_vertices(max_level):
         kept = set(swap.table.keys())
         assert not {v for v, s in last.items() if t - s > window} & kept
         if t % FORGET_EVERY == 0:
-            quiet = {v for v, size in before.items()
-                     if size * discount <= FORGET_TOLERANCE * delta
-                     and v != vertex_key(a)}
+            quiet = {
+                v
+                for v, size in before.items()
+                if size * discount <= FORGET_TOLERANCE * delta and v != vertex_key(a)
+            }
             assert set(before) - kept == quiet
             forgot += len(quiet)
             # The solved distribution is the one of the chain from scratch.
@@ -213,8 +236,10 @@ def test_undiscounted_hypercube_swap_keeps_every_vertex():
 
 def test_online_maxsat_swap_rows_are_the_remembered_assignments():
     rng = np.random.default_rng(0)
-    clauses = [(rng.choice(12, 3, replace=False) + 1) * rng.choice([-1, 1], 3)
-               for _ in range(3 * FORGET_EVERY)]
+    clauses = [
+        (rng.choice(12, 3, replace=False) + 1) * rng.choice([-1, 1], 3)
+        for _ in range(3 * FORGET_EVERY)
+    ]
     rows = {}
     for discount in (1.0, 0.9):
         solver = OnlineMaxSAT(12, "swap", discount=discount, random_state=0)

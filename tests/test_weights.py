@@ -35,9 +35,13 @@ def test_the_largest_weights_keep_everything_finite(name):
     model = LEARNERS[name]()
     model.set_params(discount=0.9)
     model.fit(X, y, sample_weight=np.full(len(y), 1e100))
-    regret = (model.local_regret_ if hasattr(model, "local_regret_")
-              else model.swap_regret_ if model.regret == "swap"
-              else model.colored_regret_)
+    regret = (
+        model.local_regret_
+        if hasattr(model, "local_regret_")
+        else model.swap_regret_
+        if model.regret == "swap"
+        else model.colored_regret_
+    )
     assert np.isfinite(regret)
     proba = model.predict_proba(X)
     assert np.isfinite(proba).all()
@@ -46,7 +50,8 @@ def test_the_largest_weights_keep_everything_finite(name):
     # mistake (the rounds' probabilities are the same up to rounding).
     unit = LEARNERS[name]().set_params(discount=0.9).fit(X, y)
     assert model.n_online_mistakes_ / 1e100 == pytest.approx(
-        unit.n_online_mistakes_, abs=len(y) * 0.05)
+        unit.n_online_mistakes_, abs=len(y) * 0.05
+    )
 
 
 def test_huge_clause_weights_are_refused_and_change_nothing():

@@ -149,7 +149,7 @@ class _Search:
         matrix = clause_matrix(clauses, n_vars=n)
         self.signed, self.n_neg = matrix.signed, matrix.n_neg
         ptr, idx = self.signed.indptr, self.signed.indices
-        self.clause_vars = [idx[ptr[c]:ptr[c + 1]].tolist() for c in range(self.m)]
+        self.clause_vars = [idx[ptr[c] : ptr[c + 1]].tolist() for c in range(self.m)]
         by_var = self.signed.T.tocsr()
         for v in range(n):
             lo, hi = by_var.indptr[v], by_var.indptr[v + 1]
@@ -187,11 +187,14 @@ class _Search:
                         break
             cvars = clause_vars[c]
             if uniform:
-                breaks = [sum([count[k] == 1 for k in occurs[2 * v + a[v]]])
-                          for v in cvars]
+                breaks = [
+                    sum([count[k] == 1 for k in occurs[2 * v + a[v]]]) for v in cvars
+                ]
             else:
-                breaks = [sum([w[k] for k in occurs[2 * v + a[v]] if count[k] == 1])
-                          for v in cvars]
+                breaks = [
+                    sum([w[k] for k in occurs[2 * v + a[v]] if count[k] == 1])
+                    for v in cvars
+                ]
             least = min(breaks)
             if least > 0 and u_noise < noise:
                 v = cvars[int(u_var * len(cvars))]
@@ -216,9 +219,7 @@ class _Search:
 
 
 def _check_noise(noise) -> float:
-    if isinstance(noise, bool) or not isinstance(noise, Real) or not (
-        0 <= noise <= 1
-    ):
+    if isinstance(noise, bool) or not isinstance(noise, Real) or not (0 <= noise <= 1):
         raise ValueError(f"noise must be a probability in [0, 1], got {noise!r}")
     return float(noise)
 
@@ -227,5 +228,3 @@ def _check_positive_int(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
-
-

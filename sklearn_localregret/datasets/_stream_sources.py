@@ -30,8 +30,9 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(2**31 - 1))
 
 
-def concept_schedule(n_rows: int, drift_points, width: int,
-                     rng: np.random.Generator) -> np.ndarray:
+def concept_schedule(
+    n_rows: int, drift_points, width: int, rng: np.random.Generator
+) -> np.ndarray:
     """Which concept generates each row, with drifts at ``drift_points``.
 
     Concept ``k`` takes over from concept ``k - 1`` at ``drift_points[k - 1]``.
@@ -144,9 +145,19 @@ def sea(n_rows, rng, *, noise=0.1):
     points = tuple(n_rows * k // 4 for k in (1, 2, 3))
     X, y, names = _drifting(
         lambda variant, seed: synth.SEA(variant=variant, noise=noise, seed=seed),
-        (0, 1, 2, 3), n_rows, rng, points, 0)
-    return {"X": X, "y": y, "feature_names": names, "drift_points": points,
-            "drift": "abrupt"}
+        (0, 1, 2, 3),
+        n_rows,
+        rng,
+        points,
+        0,
+    )
+    return {
+        "X": X,
+        "y": y,
+        "feature_names": names,
+        "drift_points": points,
+        "drift": "abrupt",
+    }
 
 
 def stagger(n_rows, rng):
@@ -155,15 +166,26 @@ def stagger(n_rows, rng):
 
     points = tuple(n_rows * k // 3 for k in (1, 2))
     X, y, names = _drifting(
-        lambda f, seed: synth.STAGGER(classification_function=f, seed=seed,
-                                      balance_classes=True),
-        (0, 1, 2), n_rows, rng, points, 0)
+        lambda f, seed: synth.STAGGER(
+            classification_function=f, seed=seed, balance_classes=True
+        ),
+        (0, 1, 2),
+        n_rows,
+        rng,
+        points,
+        0,
+    )
     # size, color, shape each take the values 0, 1, 2: one boolean per value.
     values = np.arange(3)
     onehot = (X.astype(np.int64)[:, :, None] == values).reshape(len(X), -1)
     onehot_names = tuple(f"{name}={v}" for name in names for v in values)
-    return {"X": onehot.astype(np.uint8), "y": y, "feature_names": onehot_names,
-            "drift_points": points, "drift": "abrupt"}
+    return {
+        "X": onehot.astype(np.uint8),
+        "y": y,
+        "feature_names": onehot_names,
+        "drift_points": points,
+        "drift": "abrupt",
+    }
 
 
 def agrawal(n_rows, rng):
@@ -173,9 +195,20 @@ def agrawal(n_rows, rng):
     points, width = (n_rows // 2,), n_rows // 5
     X, y, names = _drifting(
         lambda f, seed: synth.Agrawal(classification_function=f, seed=seed),
-        (2, 6), n_rows, rng, points, width)
-    return {"X": X, "y": y, "feature_names": names, "drift_points": points,
-            "drift": "gradual", "drift_width": width}
+        (2, 6),
+        n_rows,
+        rng,
+        points,
+        width,
+    )
+    return {
+        "X": X,
+        "y": y,
+        "feature_names": names,
+        "drift_points": points,
+        "drift": "gradual",
+        "drift_width": width,
+    }
 
 
 def rbf_moving(n_rows, rng):
@@ -184,9 +217,17 @@ def rbf_moving(n_rows, rng):
 
     seed = _seed(rng)
     X, y, names = _take(
-        synth.RandomRBFDrift(seed_model=seed, seed_sample=seed + 1, n_classes=2,
-                             n_features=10, n_centroids=50, change_speed=0.001,
-                             n_drift_centroids=50), n_rows)
+        synth.RandomRBFDrift(
+            seed_model=seed,
+            seed_sample=seed + 1,
+            n_classes=2,
+            n_features=10,
+            n_centroids=50,
+            change_speed=0.001,
+            n_drift_centroids=50,
+        ),
+        n_rows,
+    )
     return {"X": X, "y": y, "feature_names": names, "drift": "incremental"}
 
 
@@ -196,12 +237,26 @@ def led_drift(n_rows, rng):
 
     points, width = (n_rows // 2,), n_rows // 5
     X, y, names = _drifting(
-        lambda n_drift, seed: synth.LEDDrift(seed=seed, noise_percentage=0.1,
-                                             irrelevant_features=True,
-                                             n_drift_features=n_drift),
-        (0, 7), n_rows, rng, points, width)
-    return {"X": X.astype(np.uint8), "y": y, "feature_names": names,
-            "drift_points": points, "drift": "gradual", "drift_width": width}
+        lambda n_drift, seed: synth.LEDDrift(
+            seed=seed,
+            noise_percentage=0.1,
+            irrelevant_features=True,
+            n_drift_features=n_drift,
+        ),
+        (0, 7),
+        n_rows,
+        rng,
+        points,
+        width,
+    )
+    return {
+        "X": X.astype(np.uint8),
+        "y": y,
+        "feature_names": names,
+        "drift_points": points,
+        "drift": "gradual",
+        "drift_width": width,
+    }
 
 
 # -- adversarial sequences --------------------------------------------------

@@ -99,14 +99,18 @@ default=None
     def __post_init__(self):
         X, y = np.asarray(self.X), np.asarray(self.y)
         if X.ndim != 2:
-            raise ValueError(f"Stream {self.name!r}: X must be 2-D, got shape "
-                             f"{X.shape}.")
+            raise ValueError(
+                f"Stream {self.name!r}: X must be 2-D, got shape {X.shape}."
+            )
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"Stream {self.name!r}: y must be 1-D with one label "
-                             f"per row of X; got shapes {X.shape} and {y.shape}.")
+            raise ValueError(
+                f"Stream {self.name!r}: y must be 1-D with one label "
+                f"per row of X; got shapes {X.shape} and {y.shape}."
+            )
         if X.dtype.kind not in "biuf":
-            raise ValueError(f"Stream {self.name!r}: X must be numeric, got dtype "
-                             f"{X.dtype}.")
+            raise ValueError(
+                f"Stream {self.name!r}: X must be numeric, got dtype {X.dtype}."
+            )
         classes = np.unique(y)
         if len(classes) < 2:
             raise ValueError(
@@ -115,24 +119,36 @@ default=None
             )
         points = tuple(int(p) for p in self.drift_points)
         if any(not 0 < p < len(y) for p in points) or list(points) != sorted(points):
-            raise ValueError(f"Stream {self.name!r}: drift points must be increasing "
-                             f"rows between 1 and {len(y) - 1}, got {points}.")
+            raise ValueError(
+                f"Stream {self.name!r}: drift points must be increasing "
+                f"rows between 1 and {len(y) - 1}, got {points}."
+            )
         drift = self.drift
         if drift is None:
             drift = ("gradual" if self.drift_width else "abrupt") if points else "none"
         if drift not in DRIFT_KINDS:
-            raise ValueError(f"Stream {self.name!r}: drift must be one of "
-                             f"{DRIFT_KINDS}, got {drift!r}.")
+            raise ValueError(
+                f"Stream {self.name!r}: drift must be one of "
+                f"{DRIFT_KINDS}, got {drift!r}."
+            )
         if not isinstance(self.drift_width, Integral) or self.drift_width < 0:
-            raise ValueError(f"Stream {self.name!r}: drift_width must be an "
-                             f"integer >= 0, got {self.drift_width!r}.")
+            raise ValueError(
+                f"Stream {self.name!r}: drift_width must be an "
+                f"integer >= 0, got {self.drift_width!r}."
+            )
         names = self.feature_names
         if names is not None and len(names) != X.shape[1]:
-            raise ValueError(f"Stream {self.name!r}: {len(names)} feature names for "
-                             f"{X.shape[1]} columns.")
-        for attr, value in [("X", X), ("y", y), ("drift_points", points),
-                            ("drift", drift),
-                            ("feature_names", None if names is None else tuple(names))]:
+            raise ValueError(
+                f"Stream {self.name!r}: {len(names)} feature names for "
+                f"{X.shape[1]} columns."
+            )
+        for attr, value in [
+            ("X", X),
+            ("y", y),
+            ("drift_points", points),
+            ("drift", drift),
+            ("feature_names", None if names is None else tuple(names)),
+        ]:
             object.__setattr__(self, attr, value)
 
     @property
@@ -192,60 +208,88 @@ STREAMS: dict[str, StreamSpec] = {
     "nursery": StreamSpec(
         sources.paper_dataset("nursery"),
         "UCI nursery, 27 boolean features, 5 classes, drawn with replacement",
-        "paper"),
+        "paper",
+    ),
     "mushroom": StreamSpec(
         sources.paper_dataset("mushroom"),
         "UCI mushroom, 117 boolean features, 2 classes, drawn with replacement",
-        "paper"),
+        "paper",
+    ),
     "kr-vs-kp": StreamSpec(
         sources.paper_dataset("kr-vs-kp"),
-        "UCI chess kr-vs-kp, 73 boolean features, 2 classes, drawn with "
-        "replacement", "paper"),
+        "UCI chess kr-vs-kp, 73 boolean features, 2 classes, drawn with replacement",
+        "paper",
+    ),
     "phishing": StreamSpec(
         sources.river_dataset("Phishing"),
         "River Phishing: 1250 web pages, 9 numeric features, shuffled",
-        "river real", max_rows=1250, needs_river=True),
+        "river real",
+        max_rows=1250,
+        needs_river=True,
+    ),
     "bananas": StreamSpec(
         sources.river_dataset("Bananas"),
         "River Bananas: 5300 points, 2 numeric features, shuffled",
-        "river real", max_rows=5300, needs_river=True),
+        "river real",
+        max_rows=5300,
+        needs_river=True,
+    ),
     "image-segments": StreamSpec(
         sources.river_dataset("ImageSegments"),
-        "River ImageSegments: 2310 regions, 18 numeric features, 7 classes, "
-        "shuffled", "river real", max_rows=2310, needs_river=True),
+        "River ImageSegments: 2310 regions, 18 numeric features, 7 classes, shuffled",
+        "river real",
+        max_rows=2310,
+        needs_river=True,
+    ),
     "shuttle": StreamSpec(
         sources.river_dataset("Shuttle"),
         "River Shuttle: 49097 rows, 9 numeric features, 7% positive, shuffled",
-        "river real", max_rows=49097, needs_river=True),
+        "river real",
+        max_rows=49097,
+        needs_river=True,
+    ),
     "sea": StreamSpec(
         sources.sea,
-        "River SEA, 3 numeric features, 10% label noise, abrupt drifts at each "
-        "quarter", "river synthetic", needs_river=True),
+        "River SEA, 3 numeric features, 10% label noise, abrupt drifts at each quarter",
+        "river synthetic",
+        needs_river=True,
+    ),
     "stagger": StreamSpec(
         sources.stagger,
-        "River STAGGER, 9 boolean features, balanced, abrupt drifts at each "
-        "third", "river synthetic", needs_river=True),
+        "River STAGGER, 9 boolean features, balanced, abrupt drifts at each third",
+        "river synthetic",
+        needs_river=True,
+    ),
     "agrawal": StreamSpec(
         sources.agrawal,
         "River Agrawal, 9 numeric features, function 2 to 6, gradual drift over "
-        "the middle fifth", "river synthetic", needs_river=True),
+        "the middle fifth",
+        "river synthetic",
+        needs_river=True,
+    ),
     "rbf-moving": StreamSpec(
         sources.rbf_moving,
         "River RandomRBFDrift, 10 numeric features, all 50 centroids moving",
-        "river synthetic", needs_river=True),
+        "river synthetic",
+        needs_river=True,
+    ),
     "led-drift": StreamSpec(
         sources.led_drift,
         "River LEDDrift, 24 boolean features, 10 classes, 10% noise, 7 "
         "attributes swapped gradually over the middle fifth",
-        "river synthetic", needs_river=True),
+        "river synthetic",
+        needs_river=True,
+    ),
     "alternating": StreamSpec(
         sources.alternating,
         "one boolean instance whose label alternates every 10 rows",
-        "adversarial"),
+        "adversarial",
+    ),
     "inverted": StreamSpec(
         sources.inverted,
         "a disjunction of 3 of 20 boolean features, labels inverted halfway",
-        "adversarial"),
+        "adversarial",
+    ),
 }
 
 DEFAULT_ROWS = 5000
@@ -301,21 +345,22 @@ def load_stream(name: str, *, n_rows: int | None = None, seed: int = 0) -> Strea
     ('abrupt', (500,), (1000, 20))
     """
     if name not in STREAMS:
-        raise ValueError(f"Unknown stream {name!r}; the named streams are "
-                         f"{', '.join(STREAMS)}.")
+        raise ValueError(
+            f"Unknown stream {name!r}; the named streams are {', '.join(STREAMS)}."
+        )
     if n_rows is None:
         n_rows = DEFAULT_ROWS
     if isinstance(n_rows, bool) or not isinstance(n_rows, Integral) or n_rows < 2:
         raise ValueError(f"n_rows must be an integer >= 2, got {n_rows!r}.")
     spec = STREAMS[name]
     if spec.needs_river and not _river_installed():
-        raise ImportError(f"The stream {name!r} is built with River: "
-                          "pip install river")
+        raise ImportError(f"The stream {name!r} is built with River: pip install river")
     if spec.max_rows is not None:
         n_rows = min(n_rows, spec.max_rows)
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), _salt(name)]))
-    return Stream(name=name, description=spec.description,
-                  **spec.build(int(n_rows), rng))
+    return Stream(
+        name=name, description=spec.description, **spec.build(int(n_rows), rng)
+    )
 
 
 def _salt(name: str) -> int:
@@ -326,9 +371,16 @@ def _salt(name: str) -> int:
 # -- a user's own stream ----------------------------------------------------
 
 
-def make_stream(source, *, name: str | None = None, label_column=None,
-                drift_points=(), drift: str | None = None, drift_width: int = 0,
-                description: str = "") -> Stream:
+def make_stream(
+    source,
+    *,
+    name: str | None = None,
+    label_column=None,
+    drift_points=(),
+    drift: str | None = None,
+    drift_width: int = 0,
+    description: str = "",
+) -> Stream:
     """A :class:`Stream` from a user's data.
 
     Parameters
@@ -377,8 +429,7 @@ def make_stream(source, *, name: str | None = None, label_column=None,
             columns, y = _read_csv(handle, path, label_column)
         name = name or path.stem
     elif hasattr(source, "read"):  # an open text file (e.g. sys.stdin)
-        columns, y = _read_csv(source, getattr(source, "name", "<file>"),
-                               label_column)
+        columns, y = _read_csv(source, getattr(source, "name", "<file>"), label_column)
     elif label_column is not None:
         raise ValueError("label_column applies to CSV files only.")
     elif isinstance(source, tuple) and len(source) == 2 and _is_arrays(*source):
@@ -390,10 +441,16 @@ def make_stream(source, *, name: str | None = None, label_column=None,
     else:
         columns, y = _row_columns(source)
     X, feature_names = _encode(columns, len(y))
-    return Stream(name=name or "custom", X=X, y=_as_labels(y),
-                  drift_points=tuple(drift_points), drift=drift,
-                  drift_width=drift_width, description=description,
-                  feature_names=feature_names)
+    return Stream(
+        name=name or "custom",
+        X=X,
+        y=_as_labels(y),
+        drift_points=tuple(drift_points),
+        drift=drift,
+        drift_width=drift_width,
+        description=description,
+        feature_names=feature_names,
+    )
 
 
 def _is_arrays(X, y) -> bool:
@@ -413,16 +470,22 @@ def _read_csv(handle, path, label_column):
         raise ValueError(f"CSV file {path} is empty: a header row is needed.")
     label = header[-1] if label_column is None else label_column
     if label not in header:
-        raise ValueError(f"CSV file {path} has no label column {label!r}; its "
-                         f"columns are {', '.join(header)}.")
+        raise ValueError(
+            f"CSV file {path} has no label column {label!r}; its "
+            f"columns are {', '.join(header)}."
+        )
     rows = list(reader)
     for number, row in enumerate(rows, start=2):
         if len(row) != len(header):
-            raise ValueError(f"CSV file {path}, line {number}: {len(row)} fields, "
-                             f"the header has {len(header)}.")
+            raise ValueError(
+                f"CSV file {path}, line {number}: {len(row)} fields, "
+                f"the header has {len(header)}."
+            )
         if any(cell.strip() == "" for cell in row):
-            raise ValueError(f"CSV file {path}, line {number}: empty field "
-                             "(missing values are not supported).")
+            raise ValueError(
+                f"CSV file {path}, line {number}: empty field "
+                "(missing values are not supported)."
+            )
     if not rows:
         raise ValueError(f"CSV file {path} has a header but no rows.")
     at = header.index(label)
@@ -443,8 +506,10 @@ def _row_columns(rows):
     try:
         rows = list(rows)
     except TypeError:
-        raise TypeError("A stream source must be an (X, y) pair, a CSV path or an "
-                        f"iterable of (x, y) rows, got {type(rows).__name__}.")
+        raise TypeError(
+            "A stream source must be an (X, y) pair, a CSV path or an "
+            f"iterable of (x, y) rows, got {type(rows).__name__}."
+        )
     if not rows:
         raise ValueError("The stream has no rows.")
     xs, ys = [], []
@@ -459,14 +524,17 @@ def _row_columns(rows):
         keys = list(xs[0])
         for number, x in enumerate(xs):
             if not isinstance(x, dict) or list(x) != keys:
-                raise ValueError(f"Row {number} has features {list(x)!r}; the first "
-                                 f"row has {keys!r}.")
+                raise ValueError(
+                    f"Row {number} has features {list(x)!r}; the first "
+                    f"row has {keys!r}."
+                )
         return [(str(k), [x[k] for x in xs]) for k in keys], ys
     width = len(xs[0])
     for number, x in enumerate(xs):
         if len(x) != width:
-            raise ValueError(f"Row {number} has {len(x)} features; the first row "
-                             f"has {width}.")
+            raise ValueError(
+                f"Row {number} has {len(x)} features; the first row has {width}."
+            )
     return [(f"x{j}", [x[j] for x in xs]) for j in range(width)], ys
 
 
@@ -482,13 +550,13 @@ def _encode(columns, n_rows: int):
     blocks, names = [], []
     for column, values in columns:
         if len(values) != n_rows:
-            raise ValueError(f"Feature {column!r} has {len(values)} values for "
-                             f"{n_rows} labels.")
+            raise ValueError(
+                f"Feature {column!r} has {len(values)} values for {n_rows} labels."
+            )
         numeric = _as_float(values)
         if numeric is not None:
             if not np.isfinite(numeric).all():
-                raise ValueError(f"Feature {column!r} has missing or infinite "
-                                 "values.")
+                raise ValueError(f"Feature {column!r} has missing or infinite values.")
             blocks.append(numeric[:, None])
             names.append(column)
             continue

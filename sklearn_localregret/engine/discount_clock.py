@@ -52,8 +52,9 @@ class DiscountClock:
         """``sum_{s=1}^{t} lambda^(t - s)``: the weight of the rounds so far."""
         if self.discount == 1.0:
             return float(self.n_rounds)
-        return float(-np.expm1(self.n_rounds * np.log(self.discount))
-                     / (1 - self.discount))
+        return float(
+            -np.expm1(self.n_rounds * np.log(self.discount)) / (1 - self.discount)
+        )
 
     def scales(self, n: int) -> np.ndarray:
         """The scales of the next ``n`` rounds (``scale / lambda^k``, k = 1..n)."""

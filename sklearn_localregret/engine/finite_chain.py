@@ -329,8 +329,11 @@ class FiniteChainSampler:
         self._vertices = [self._vertices[i] for i in kept.tolist()]
         # Vertices above max_level (id -1) go too: they are met again if needed.
         self._ids = {vertex: i for i, vertex in enumerate(self._vertices)}
-        self._edges = {int(renumber[i]): (renumber[ids], rates)
-                       for i, (ids, rates) in self._edges.items() if renumber[i] >= 0}
+        self._edges = {
+            int(renumber[i]): (renumber[ids], rates)
+            for i, (ids, rates) in self._edges.items()
+            if renumber[i] >= 0
+        }
         return renumber[reach]
 
     def __getstate__(self):

@@ -171,15 +171,24 @@ class HierarchicalLabels:
             at = np.minimum(np.searchsorted(tests, known[:, 0]), tests.size - 1)
             # Children of tests without weight are never reached from here.
             weighted = tests[at] == known[:, 0]
-            for (test, branch, child), i in zip(known[weighted].tolist(),
-                                                 at[weighted].tolist()):
+            for (test, branch, child), i in zip(
+                known[weighted].tolist(), at[weighted].tolist()
+            ):
                 # This child is visited; its start label leaves the static part.
                 labels = m_true if branch else m_false
-                follow.append((test, branch, child, float(q[i]), float(w[i]),
-                               labels[i] / w[i]))
+                follow.append(
+                    (test, branch, child, float(q[i]), float(w[i]), labels[i] / w[i])
+                )
                 labels[i] = 0.0
-        return _Site(version, float(total), weights[:k].copy(), tests,
-                     m_true - m_false, m_false.sum(axis=0), follow)
+        return _Site(
+            version,
+            float(total),
+            weights[:k].copy(),
+            tests,
+            m_true - m_false,
+            m_false.sum(axis=0),
+            follow,
+        )
 
     def _index_new_rows(self) -> None:
         """Index the table's new rows under their parents; forget stale sites."""
@@ -225,5 +234,5 @@ def _others(weights: np.ndarray, total: float, columns: np.ndarray) -> np.ndarra
     q = total - weights[columns]
     for i in np.flatnonzero(q <= 1e-9 * total):
         c = columns[i]
-        q[i] = float(weights[:c].sum() + weights[c + 1:].sum())
+        q[i] = float(weights[:c].sum() + weights[c + 1 :].sum())
     return q

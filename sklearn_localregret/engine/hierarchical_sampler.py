@@ -184,10 +184,14 @@ class HierarchicalSampler:
         nodes = _Nodes(max(4 * n_trees, 16))
         roots = nodes.add(n_trees)
         # Sites still to draw: (path, node ids, starting labels, horizons).
-        pending = [(
-            (), roots, np.full(n_trees, root_label, dtype=np.intp),
-            np.full(n_trees, math.inf),
-        )]
+        pending = [
+            (
+                (),
+                roots,
+                np.full(n_trees, root_label, dtype=np.intp),
+                np.full(n_trees, math.inf),
+            )
+        ]
         while pending:
             pending = [
                 child
@@ -275,8 +279,9 @@ class _Nodes:
             if variable[i] < 0:
                 built[i] = make_leaf(label[i])
             else:
-                built[i] = make_split(variable[i], built[true_child[i]],
-                                      built[false_child[i]])
+                built[i] = make_split(
+                    variable[i], built[true_child[i]], built[false_child[i]]
+                )
         return built[:n_roots]
 
 
@@ -315,8 +320,14 @@ def _choose_cdf(cdf: np.ndarray, weights: np.ndarray, u: float) -> int:
     return index
 
 
-def _split_ages(w: float, q: float, total: float, horizon: np.ndarray,
-                branch: np.ndarray, u: np.ndarray) -> np.ndarray:
+def _split_ages(
+    w: float,
+    q: float,
+    total: float,
+    horizon: np.ndarray,
+    branch: np.ndarray,
+    u: np.ndarray,
+) -> np.ndarray:
     """:func:`_split_age` for many nodes of one site and split variable.
 
     ``branch`` and ``u`` are uniforms: which part of the age density to draw

@@ -56,8 +56,9 @@ def binary_site_probabilities(rate_off: np.ndarray, rate_on: np.ndarray) -> np.n
     array([0.75, 1.  , 0.  ])
     """
     total = rate_off + rate_on
-    return np.divide(rate_on, total, out=np.zeros_like(total, dtype=float),
-                     where=total > 0)
+    return np.divide(
+        rate_on, total, out=np.zeros_like(total, dtype=float), where=total > 0
+    )
 
 
 def sample_product(distributions: np.ndarray, rng: np.random.Generator) -> np.ndarray:

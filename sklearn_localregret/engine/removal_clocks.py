@@ -117,8 +117,9 @@ def _fresh_fraction(total: np.ndarray, latest: np.ndarray) -> np.ndarray:
     return out
 
 
-def on_probabilities(rate_off: np.ndarray, rate_on: np.ndarray,
-                     latest: np.ndarray | None = None) -> np.ndarray:
+def on_probabilities(
+    rate_off: np.ndarray, rate_on: np.ndarray, latest: np.ndarray | None = None
+) -> np.ndarray:
     """``P(bit k = 1)`` given the group times ``G_k`` (independent given them).
 
     Parameters
@@ -147,8 +148,9 @@ def on_probabilities(rate_off: np.ndarray, rate_on: np.ndarray,
     return pi * _fresh_fraction(total, latest)
 
 
-def draw_sites(rate_off: np.ndarray, rate_on: np.ndarray, latest: np.ndarray,
-               uniforms: np.ndarray) -> np.ndarray:
+def draw_sites(
+    rate_off: np.ndarray, rate_on: np.ndarray, latest: np.ndarray, uniforms: np.ndarray
+) -> np.ndarray:
     """Bits from site uniforms given the group times: 1 iff ``u < P(bit = 1 | G)``.
 
     Computed as ``u W_k < w[k, 1] (1 - exp(-W_k G_k))``, without division, so
@@ -177,9 +179,14 @@ def draw_sites(rate_off: np.ndarray, rate_on: np.ndarray, latest: np.ndarray,
     return uniforms * total < rate_on * _fresh_fraction(total, latest)
 
 
-def draw(rate_off: np.ndarray, rate_on: np.ndarray, members: np.ndarray,
-         group_rates: np.ndarray, site_uniforms: np.ndarray,
-         group_uniforms: np.ndarray) -> np.ndarray:
+def draw(
+    rate_off: np.ndarray,
+    rate_on: np.ndarray,
+    members: np.ndarray,
+    group_rates: np.ndarray,
+    site_uniforms: np.ndarray,
+    group_uniforms: np.ndarray,
+) -> np.ndarray:
     """Exact draws of the bits: :func:`draw_sites` given the group clocks.
 
     The same bits as ``draw_sites(rate_off, rate_on, latest_group_ring(members,
@@ -223,18 +230,23 @@ def draw(rate_off: np.ndarray, rate_on: np.ndarray, members: np.ndarray,
     rows, sites = np.nonzero(out & members.any(axis=0))
     if not len(rows):
         return bits
-    times = group_clock_times(group_rates[ringing],
-                              np.atleast_2d(group_uniforms)[:, ringing])
+    times = group_clock_times(
+        group_rates[ringing], np.atleast_2d(group_uniforms)[:, ringing]
+    )
     latest = np.where(members[:, sites].T, times[rows], np.inf).min(axis=1)
-    keep = (np.atleast_2d(site_uniforms)[rows, sites] * total[sites]
-            < rate_on[sites] * _fresh_fraction(total[sites], latest))
+    keep = np.atleast_2d(site_uniforms)[rows, sites] * total[sites] < rate_on[
+        sites
+    ] * _fresh_fraction(total[sites], latest)
     out[rows[~keep], sites[~keep]] = False
     return out.reshape(bits.shape)
 
 
-def marginal_on_probabilities(rate_off: np.ndarray, rate_on: np.ndarray,
-                              members: np.ndarray,
-                              group_rates: np.ndarray) -> np.ndarray:
+def marginal_on_probabilities(
+    rate_off: np.ndarray,
+    rate_on: np.ndarray,
+    members: np.ndarray,
+    group_rates: np.ndarray,
+) -> np.ndarray:
     """Exact ``P(bit k = 1) = w[k, 1] / (W_k + rho_k)``, ``rho_k`` its groups' rates.
 
     Parameters
@@ -252,6 +264,7 @@ def marginal_on_probabilities(rate_off: np.ndarray, rate_on: np.ndarray,
     array([0.375     , 0.33333333])
     """
     rho = np.maximum(np.asarray(group_rates, dtype=float), 0.0) @ np.asarray(
-        members, dtype=float)
+        members, dtype=float
+    )
     total = np.asarray(rate_off, dtype=float) + rate_on + rho
     return np.divide(rate_on, total, out=np.zeros_like(total), where=total > 0)

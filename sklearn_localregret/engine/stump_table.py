@@ -32,6 +32,7 @@ from .stump_pairs import _pair_values, positive_pair_marginals, positive_pair_su
 
 __all__ = ["StumpRegretTable"]
 
+
 class StumpRegretTable(KeyedRows):
     """Biased and unbiased regrets of leaf and stump colours, one row per site.
 
@@ -88,8 +89,17 @@ class StumpRegretTable(KeyedRows):
     array([0., 2., 4.])
     """
 
-    _ROW_ARRAYS = ("_leaf", "_true", "_false", "_cost", "_versions", "_seen",
-                   "_content", "_cdf", "_total")
+    _ROW_ARRAYS = (
+        "_leaf",
+        "_true",
+        "_false",
+        "_cost",
+        "_versions",
+        "_seen",
+        "_content",
+        "_cdf",
+        "_total",
+    )
     _SCALED = ("_leaf", "_true", "_false", "_cost")
     _FILL = {"_seen": -1}  # never refreshed
 
@@ -131,8 +141,10 @@ class StumpRegretTable(KeyedRows):
         self.__dict__.update(state)
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
-        saved = {name: getattr(self, name) for name in
-                 ("_leaf", "_true", "_false", "_cost", "_versions")}
+        saved = {
+            name: getattr(self, name)
+            for name in ("_leaf", "_true", "_false", "_cost", "_versions")
+        }
         self._allocate(rows, tests)
         n, t = len(self._keys), self._n_tests
         self._leaf[:n] = saved["_leaf"]
@@ -162,8 +174,9 @@ class StumpRegretTable(KeyedRows):
         # sums carry on flat over its column.
         n = self.n_rows
         if old_end:
-            self._cdf[:n, old_end : self.n_classes + needed] = \
-                self._cdf[:n, old_end - 1 : old_end]
+            self._cdf[:n, old_end : self.n_classes + needed] = self._cdf[
+                :n, old_end - 1 : old_end
+            ]
 
     def _grow(self, rows: int, tests: int) -> None:
         old = {name: getattr(self, name) for name in self._ROW_ARRAYS}
@@ -228,14 +241,16 @@ class StumpRegretTable(KeyedRows):
         self._leaf[rows] = leaf
         if t:
             # Sites no row reached only pay the bias: their counts are zero.
-            reached = np.flatnonzero(class_counts.any(axis=1)
-                                     | true_counts.any(axis=(1, 2)))
+            reached = np.flatnonzero(
+                class_counts.any(axis=1) | true_counts.any(axis=(1, 2))
+            )
             if reached.size:
                 at, mask = rows[reached], test_mask[reached, :, None]
                 true = true_counts[reached]
                 self._true[at, :t] += np.where(mask, true, 0.0)
                 self._false[at, :t] += np.where(
-                    mask, class_counts[reached, None, :] - true, 0.0)
+                    mask, class_counts[reached, None, :] - true, 0.0
+                )
             cost = np.where(test_mask, correct[:, None], 0.0)
             both = self._cost[rows, :, :t]
             both[:, 1] += cost
@@ -288,11 +303,15 @@ class StumpRegretTable(KeyedRows):
         return self._stored_pairs(row, test, unbiased) / self.clock.scale
 
     def _stored_pairs(self, row: int, test: int, unbiased: bool = False):
-        return _pair_values(self._true[row, test], self._false[row, test],
-                            self._cost[row, int(unbiased), test])
+        return _pair_values(
+            self._true[row, test],
+            self._false[row, test],
+            self._cost[row, int(unbiased), test],
+        )
 
-    def label_marginals(self, row: int, tests: np.ndarray
-                        ) -> tuple[np.ndarray, np.ndarray]:
+    def label_marginals(
+        self, row: int, tests: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Weights of the start labels of the children of splits on ``tests``.
 
         Row ``i`` of ``true`` (``false``) is the marginal of :meth:`pair_weights`
@@ -301,9 +320,9 @@ class StumpRegretTable(KeyedRows):
         unnormalised (times :attr:`scale`). Shape ``(len(tests), K)`` each.
         """
         tests = np.asarray(tests, dtype=np.intp)
-        return positive_pair_marginals(self._true[row, tests],
-                                       self._false[row, tests],
-                                       self._cost[row, 0, tests])
+        return positive_pair_marginals(
+            self._true[row, tests], self._false[row, tests], self._cost[row, 0, tests]
+        )
 
     def pair_weights(self, row: int, test: int) -> np.ndarray:
         """``Rtilde+`` of the stumps on ``test`` (times :attr:`scale`), flattened
@@ -324,8 +343,11 @@ class StumpRegretTable(KeyedRows):
         t = self._n_tests
         a, b = self._true[row, :t], self._false[row, :t]
         c = self._cost[row, 0, :t]
-        live = np.flatnonzero(test_mask[:t] & (a.max(axis=1) + b.max(axis=1) - c > 0)) \
-            if t and self.n_classes else np.zeros(0, dtype=np.intp)
+        live = (
+            np.flatnonzero(test_mask[:t] & (a.max(axis=1) + b.max(axis=1) - c > 0))
+            if t and self.n_classes
+            else np.zeros(0, dtype=np.intp)
+        )
         values = _pair_values(a[live], b[live], c[live])
         which, c_true, c_false = np.nonzero(values > 0)
         stumps = np.column_stack((live[which], c_true, c_false))
@@ -344,9 +366,13 @@ class StumpRegretTable(KeyedRows):
         """
         n, t = self.n_rows, self._n_tests
         which, scale = int(unbiased), self.clock.scale
-        return (self._leaf[:n, which] / scale,
-                _pair_values(self._true[:n, :t], self._false[:n, :t],
-                             self._cost[:n, which, :t]) / scale)
+        return (
+            self._leaf[:n, which] / scale,
+            _pair_values(
+                self._true[:n, :t], self._false[:n, :t], self._cost[:n, which, :t]
+            )
+            / scale,
+        )
 
     def colored_regret(self, unbiased: bool = True) -> float:
         """``sum_C (R[C])+`` over every colour (not yet divided by the rounds;
@@ -354,9 +380,13 @@ class StumpRegretTable(KeyedRows):
         n, k, t = self.n_rows, self.n_classes, self._n_tests
         total = float(np.maximum(self._leaf[:n, int(unbiased)], 0.0).sum())
         if t and n:
-            total += float(positive_pair_sums(
-                self._true[:n, :t].reshape(-1, k), self._false[:n, :t].reshape(-1, k),
-                self._cost[:n, int(unbiased), :t].reshape(-1)).sum())
+            total += float(
+                positive_pair_sums(
+                    self._true[:n, :t].reshape(-1, k),
+                    self._false[:n, :t].reshape(-1, k),
+                    self._cost[:n, int(unbiased), :t].reshape(-1),
+                ).sum()
+            )
         return total / self.clock.scale
 
     def row_max_regret(self, unbiased: bool = True) -> np.ndarray:
@@ -364,8 +394,11 @@ class StumpRegretTable(KeyedRows):
         n, t = self.n_rows, self._n_tests
         best = np.maximum(self._leaf[:n, int(unbiased)], 0.0).max(axis=1, initial=0.0)
         if t and n:
-            stump = (self._true[:n, :t].max(axis=2) + self._false[:n, :t].max(axis=2)
-                     - self._cost[:n, int(unbiased), :t])
+            stump = (
+                self._true[:n, :t].max(axis=2)
+                + self._false[:n, :t].max(axis=2)
+                - self._cost[:n, int(unbiased), :t]
+            )
             best = np.maximum(best, stump.max(axis=1))
         return best / self.clock.scale
 
@@ -378,9 +411,11 @@ class StumpRegretTable(KeyedRows):
         n, t = self.n_rows, self._n_tests
         bound = np.abs(self._leaf[:n]).max(axis=(1, 2), initial=0.0)
         if t and n:
-            pairs = (np.abs(self._true[:n, :t]).max(axis=2)
-                     + np.abs(self._false[:n, :t]).max(axis=2)
-                     + np.abs(self._cost[:n, :, :t]).max(axis=1))
+            pairs = (
+                np.abs(self._true[:n, :t]).max(axis=2)
+                + np.abs(self._false[:n, :t]).max(axis=2)
+                + np.abs(self._cost[:n, :, :t]).max(axis=1)
+            )
             bound = np.maximum(bound, pairs.max(axis=1))
         return bound / self.clock.scale
 
@@ -390,8 +425,9 @@ class StumpRegretTable(KeyedRows):
         count = int(np.count_nonzero(self._leaf[:n, 0]))
         for start in range(0, n, 64):  # bounded temporaries
             rows = slice(start, min(start + 64, n))
-            values = _pair_values(self._true[rows, :t], self._false[rows, :t],
-                                  self._cost[rows, 0, :t])
+            values = _pair_values(
+                self._true[rows, :t], self._false[rows, :t], self._cost[rows, 0, :t]
+            )
             count += int(np.count_nonzero(values))
         return count
 

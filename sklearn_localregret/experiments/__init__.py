@@ -18,26 +18,35 @@ adversarial streams (:mod:`sklearn_localregret.experiments.streams`).
 
 from importlib import import_module
 
-__all__ = ["EXPERIMENTS", "get_experiment", "run_disjunct", "run_maxsat",
-           "run_streams", "run_trees"]
+__all__ = [
+    "EXPERIMENTS",
+    "get_experiment",
+    "run_disjunct",
+    "run_maxsat",
+    "run_streams",
+    "run_trees",
+]
 
 #: Name -> (module, one-line description) of every experiment, in the order
 #: ``all`` runs them. A new experiment is a module with an ``EXPERIMENT``
 #: (:class:`~sklearn_localregret.experiments._runner.Experiment`) and one line
 #: here.
 EXPERIMENTS = {
-    "maxsat": ("sklearn_localregret.experiments.maxsat",
-               "online Max-3SAT (the paper's figure 3cnf: regret and unsatisfied "
-               "clauses)"),
-    "disjunct": ("sklearn_localregret.experiments.disjunct",
-                 "online disjunct learning: random disjunction, Winnow killer"),
-    "trees": ("sklearn_localregret.experiments.trees",
-              "online decision trees on nursery, mushroom, kr-vs-kp, alternating "
-              "labels"),
+    "maxsat": (
+        "sklearn_localregret.experiments.maxsat",
+        "online Max-3SAT (the paper's figure 3cnf: regret and unsatisfied clauses)",
+    ),
+    "disjunct": (
+        "sklearn_localregret.experiments.disjunct",
+        "online disjunct learning: random disjunction, Winnow killer",
+    ),
+    "trees": (
+        "sklearn_localregret.experiments.trees",
+        "online decision trees on nursery, mushroom, kr-vs-kp, alternating labels",
+    ),
 }
 
-_RUNNERS = {"run_maxsat": "maxsat", "run_disjunct": "disjunct",
-            "run_trees": "trees"}
+_RUNNERS = {"run_maxsat": "maxsat", "run_disjunct": "disjunct", "run_trees": "trees"}
 
 
 def get_experiment(name: str):
@@ -49,8 +58,9 @@ def get_experiment(name: str):
         An unknown name.
     """
     if name not in EXPERIMENTS:
-        raise ValueError(f"unknown experiment {name!r}; choose from "
-                         f"{list(EXPERIMENTS)}.")
+        raise ValueError(
+            f"unknown experiment {name!r}; choose from {list(EXPERIMENTS)}."
+        )
     return import_module(EXPERIMENTS[name][0]).EXPERIMENT
 
 

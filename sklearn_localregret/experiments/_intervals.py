@@ -61,15 +61,18 @@ def _as_trials(values, name: str) -> np.ndarray:
     if values.ndim == 1:
         values = values[:, None]
     if values.ndim != 2 or values.shape[0] == 0:
-        raise ValueError(f"{name} must have shape (n_trials, n_points) with at "
-                         f"least one trial, got shape {values.shape}.")
+        raise ValueError(
+            f"{name} must have shape (n_trials, n_points) with at "
+            f"least one trial, got shape {values.shape}."
+        )
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{name} must be finite.")
     return values
 
 
-def rate_interval(rates, n_outcomes, level: float = LEVEL,
-                  min_trials: int = MIN_TRIALS) -> tuple[np.ndarray, np.ndarray]:
+def rate_interval(
+    rates, n_outcomes, level: float = LEVEL, min_trials: int = MIN_TRIALS
+) -> tuple[np.ndarray, np.ndarray]:
     """Korn-Graubard interval for a rate measured over trials, inside [0, 1].
 
     Parameters
@@ -116,25 +119,32 @@ def rate_interval(rates, n_outcomes, level: float = LEVEL,
     variance = rates.var(axis=0, ddof=1) / n
     effective = pooled.copy()
     spread = variance > 0
-    effective[spread] = np.minimum(p[spread] * (1 - p[spread]) / variance[spread],
-                                   pooled[spread])
-    effective *= (stats.norm.ppf(0.5 + level / 2)
-                  / stats.t.ppf(0.5 + level / 2, n - 1)) ** 2
+    effective[spread] = np.minimum(
+        p[spread] * (1 - p[spread]) / variance[spread], pooled[spread]
+    )
+    effective *= (
+        stats.norm.ppf(0.5 + level / 2) / stats.t.ppf(0.5 + level / 2, n - 1)
+    ) ** 2
     x = p * effective
     alpha = 1 - level
     low[:], high[:] = 0.0, 1.0
     above = x > 0
     low[above] = stats.beta.ppf(alpha / 2, x[above], effective[above] - x[above] + 1)
     below = x < effective
-    high[below] = stats.beta.ppf(1 - alpha / 2, x[below] + 1,
-                                 effective[below] - x[below])
+    high[below] = stats.beta.ppf(
+        1 - alpha / 2, x[below] + 1, effective[below] - x[below]
+    )
     # Guard the last bits of floating point: the mean is always inside.
     return np.minimum(low, p), np.maximum(high, p)
 
 
-def mean_interval(values, level: float = LEVEL, min_trials: int = MIN_TRIALS,
-                  lower: float = -np.inf,
-                  upper: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
+def mean_interval(
+    values,
+    level: float = LEVEL,
+    min_trials: int = MIN_TRIALS,
+    lower: float = -np.inf,
+    upper: float = np.inf,
+) -> tuple[np.ndarray, np.ndarray]:
     """Student-t interval of a mean over trials, intersected with its support.
 
     Parameters
@@ -163,13 +173,13 @@ def mean_interval(values, level: float = LEVEL, min_trials: int = MIN_TRIALS,
         nan = np.full(values.shape[1], np.nan)
         return nan, nan.copy()
     mean = values.mean(axis=0)
-    half = (stats.t.ppf(0.5 + level / 2, n - 1)
-            * values.std(axis=0, ddof=1) / np.sqrt(n))
+    half = stats.t.ppf(0.5 + level / 2, n - 1) * values.std(axis=0, ddof=1) / np.sqrt(n)
     return np.maximum(mean - half, lower), np.minimum(mean + half, upper)
 
 
-def format_estimate(mean: float, low: float, high: float, n_trials: int | None,
-                    digits: int = 3) -> str:
+def format_estimate(
+    mean: float, low: float, high: float, n_trials: int | None, digits: int = 3
+) -> str:
     """``mean [low, high]``, ``mean n/a (k trials)``, or the mean alone if exact.
 
     ``n_trials=None`` marks an exact value (an expectation known in closed

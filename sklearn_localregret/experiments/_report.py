@@ -76,8 +76,13 @@ class Summary:
 
     def format(self, point: int = -1, digits: int = 3) -> str:
         """The value at ``point`` (default: the last) as table text."""
-        return format_estimate(float(self.mean[point]), float(self.low[point]),
-                               float(self.high[point]), self.n_trials, digits)
+        return format_estimate(
+            float(self.mean[point]),
+            float(self.low[point]),
+            float(self.high[point]),
+            self.n_trials,
+            digits,
+        )
 
     @property
     def has_interval(self) -> bool:
@@ -190,20 +195,31 @@ def panels_document(panels: dict[str, CurveSet]) -> dict:
     """Every plotted number as JSON-ready dicts (NaN bounds become null)."""
     document = {}
     for key, panel in panels.items():
-        entry = {"title": panel.title, "ylabel": panel.ylabel, "kind": panel.kind,
-                 "curves": {}, "scalars": {}}
+        entry = {
+            "title": panel.title,
+            "ylabel": panel.ylabel,
+            "kind": panel.kind,
+            "curves": {},
+            "scalars": {},
+        }
         for learner in panel.learners:
             s = panel.summary(learner)
             entry["curves"][learner] = {
-                "mean": s.mean.tolist(), "low": _nullable(s.low),
-                "high": _nullable(s.high), "n_trials": s.n_trials,
-                "interval": s.method}
+                "mean": s.mean.tolist(),
+                "low": _nullable(s.low),
+                "high": _nullable(s.high),
+                "n_trials": s.n_trials,
+                "interval": s.method,
+            }
         for name in panel.scalars:
             s = panel.scalar(name)
             entry["scalars"][name] = {
-                "mean": float(s.mean[0]), "low": _nullable(s.low)[0],
-                "high": _nullable(s.high)[0], "n_trials": s.n_trials,
-                "interval": s.method}
+                "mean": float(s.mean[0]),
+                "low": _nullable(s.low)[0],
+                "high": _nullable(s.high)[0],
+                "n_trials": s.n_trials,
+                "interval": s.method,
+            }
         document[key] = entry
     return document
 
@@ -214,19 +230,39 @@ def write_csv(panels: dict[str, CurveSet], path: str | Path) -> Path:
     Bounds are empty where there is no interval (too few trials); an exact
     curve has no trials and its bounds equal its mean.
     """
+
     def write(temporary: Path) -> None:
         with temporary.open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["panel", "learner", "round", "mean", "low", "high",
-                             "n_trials", "interval"])
+            writer.writerow(
+                [
+                    "panel",
+                    "learner",
+                    "round",
+                    "mean",
+                    "low",
+                    "high",
+                    "n_trials",
+                    "interval",
+                ]
+            )
             for key, panel in panels.items():
                 for learner in panel.learners:
                     s = panel.summary(learner)
                     trials = "" if s.n_trials is None else s.n_trials
                     for t in range(len(s.mean)):
-                        writer.writerow([key, learner, t + 1, f"{s.mean[t]:.6g}",
-                                         _cell(s.low[t]), _cell(s.high[t]), trials,
-                                         s.method])
+                        writer.writerow(
+                            [
+                                key,
+                                learner,
+                                t + 1,
+                                f"{s.mean[t]:.6g}",
+                                _cell(s.low[t]),
+                                _cell(s.high[t]),
+                                trials,
+                                s.method,
+                            ]
+                        )
 
     return atomic_write(path, write)
 
@@ -248,14 +284,17 @@ def plot_panels(panels: dict[str, CurveSet], path: str | Path) -> Path | None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        sys.stderr.write("matplotlib is not installed: no plots (pip install "
-                         "'sklearn-localregret[plot]')\n")
+        sys.stderr.write(
+            "matplotlib is not installed: no plots (pip install "
+            "'sklearn-localregret[plot]')\n"
+        )
         return None
     n = len(panels)
     cols = min(n, 2)
     rows = int(np.ceil(n / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.2 * rows),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(6.4 * cols, 4.2 * rows), squeeze=False
+    )
     for ax, panel in zip(axes.ravel(), panels.values()):
         _draw_panel(ax, panel)
     for ax in axes.ravel()[n:]:
@@ -278,13 +317,14 @@ def _draw_panel(ax, panel: CurveSet) -> None:
         style = {"ls": "--", "lw": 1.2} if s.n_trials is None else {"lw": 1.5}
         (line,) = ax.plot(x, s.mean, label=learner, **style)
         if s.has_interval:
-            ax.fill_between(x, s.low, s.high, color=line.get_color(), alpha=0.2,
-                            lw=0)
+            ax.fill_between(x, s.low, s.high, color=line.get_color(), alpha=0.2, lw=0)
     n_trials = panel.n_trials()
-    note = (f"{LEVEL:.0%} intervals over {n_trials} trials"
-            if n_trials >= MIN_TRIALS else
-            f"no intervals: {n_trials} trial{'' if n_trials == 1 else 's'} "
-            f"(they need {MIN_TRIALS})")
+    note = (
+        f"{LEVEL:.0%} intervals over {n_trials} trials"
+        if n_trials >= MIN_TRIALS
+        else f"no intervals: {n_trials} trial{'' if n_trials == 1 else 's'} "
+        f"(they need {MIN_TRIALS})"
+    )
     # Only a thin margin beyond what the quantity can take, so that curves
     # at exactly 0 or 1 stay visible off the frame.
     bottom, top = ax.get_ylim()
@@ -310,8 +350,11 @@ def format_table(rows: list[list[str]], header: list[str]) -> str:
     a        0.1
     """
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
-              for r in rows]
+    lines = [
+        "  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip(),
+        "  ".join("-" * w for w in widths),
+    ]
+    lines += [
+        "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows
+    ]
     return "\n".join(lines)

@@ -52,8 +52,7 @@ def _call(indexed: tuple[int, Task]) -> tuple[int, float, float, object]:
     index, task = indexed
     start, start_cpu = time.perf_counter(), time.process_time()
     result = task.function(*task.args)
-    return (index, time.perf_counter() - start, time.process_time() - start_cpu,
-            result)
+    return (index, time.perf_counter() - start, time.process_time() - start_cpu, result)
 
 
 def _init_worker() -> None:
@@ -82,24 +81,35 @@ def _progress_bar(total: float, desc: str, enabled: bool):
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        sys.stderr.write("tqdm is not installed: no progress bars (pip install "
-                         "'sklearn-localregret[plot]')\n")
+        sys.stderr.write(
+            "tqdm is not installed: no progress bars (pip install "
+            "'sklearn-localregret[plot]')\n"
+        )
         return _NoBar()
     # The bar advances by each task's expected seconds, so that its time left
     # is meaningful when tasks differ in cost; the task count is the postfix.
-    return tqdm(total=total, desc=desc, file=sys.stderr, dynamic_ncols=True,
-                bar_format="{desc}: {percentage:3.0f}%|{bar}| "
-                           "[{elapsed}<{remaining}{postfix}]")
+    return tqdm(
+        total=total,
+        desc=desc,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+    )
 
 
 def check_n_jobs(n_jobs) -> int:
     """``None`` means 1 and ``-1`` every core, as in scikit-learn."""
     if n_jobs is None:
         return 1
-    if not isinstance(n_jobs, Integral) or isinstance(n_jobs, bool) or n_jobs == 0 \
-            or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive integer, -1 or None, got "
-                         f"{n_jobs!r}.")
+    if (
+        not isinstance(n_jobs, Integral)
+        or isinstance(n_jobs, bool)
+        or n_jobs == 0
+        or n_jobs < -1
+    ):
+        raise ValueError(
+            f"n_jobs must be a positive integer, -1 or None, got {n_jobs!r}."
+        )
     return multiprocessing.cpu_count() if n_jobs == -1 else int(n_jobs)
 
 
@@ -140,15 +150,21 @@ class TaskRunner:
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
             try:
                 self._pool = multiprocessing.get_context("spawn").Pool(
-                    self.n_jobs, initializer=_init_worker)
+                    self.n_jobs, initializer=_init_worker
+                )
             finally:
                 if main:
                     signal.signal(signal.SIGINT, previous)
         return self._pool
 
-    def run(self, tasks: Sequence[Task], *, expected: Sequence[float] | None = None,
-            desc: str = "", progress: bool = True
-            ) -> tuple[list, list[float], list[float]]:
+    def run(
+        self,
+        tasks: Sequence[Task],
+        *,
+        expected: Sequence[float] | None = None,
+        desc: str = "",
+        progress: bool = True,
+    ) -> tuple[list, list[float], list[float]]:
         """Run every task; return results, wall and CPU seconds, in task order.
 
         Parameters
@@ -176,8 +192,7 @@ class TaskRunner:
         bar = _progress_bar(sum(steps), desc, progress)
         bar.set_postfix_str(f"0/{n} tasks")
         try:
-            for done, (index, elapsed, used, result) in enumerate(done_tasks,
-                                                                  start=1):
+            for done, (index, elapsed, used, result) in enumerate(done_tasks, start=1):
                 results[index], seconds[index], cpu[index] = result, elapsed, used
                 bar.set_postfix_str(f"{done}/{n} tasks", refresh=False)
                 bar.update(steps[index])
@@ -257,14 +272,19 @@ class Experiment:
             if value is None:
                 continue
             if key not in parameters:
-                raise TypeError(f"{self.name} has no parameter {key!r}; it has "
-                                f"{sorted(parameters)}.")
+                raise TypeError(
+                    f"{self.name} has no parameter {key!r}; it has "
+                    f"{sorted(parameters)}."
+                )
             smallest = 0 if key == "seed" else 1
             if isinstance(parameters[key], int) and (
-                    not isinstance(value, Integral) or isinstance(value, bool)
-                    or value < smallest):
-                raise ValueError(f"{key} must be an integer >= {smallest}, got "
-                                 f"{value!r}.")
+                not isinstance(value, Integral)
+                or isinstance(value, bool)
+                or value < smallest
+            ):
+                raise ValueError(
+                    f"{key} must be an integer >= {smallest}, got {value!r}."
+                )
             parameters[key] = int(value) if isinstance(value, Integral) else value
         return parameters
 
@@ -277,8 +297,9 @@ class Experiment:
         """The JSON document of a finished run in ``out`` with these parameters."""
         return finished_run(out, self.name, self._identity(parameters))
 
-    def expected_seconds(self, parameters: dict, out: str | Path | None = None
-                         ) -> list[float]:
+    def expected_seconds(
+        self, parameters: dict, out: str | Path | None = None
+    ) -> list[float]:
         """Expected seconds of each task of ``plan(parameters)`` on a free core.
 
         From the CPU times an earlier run recorded in ``out`` (this
@@ -286,14 +307,19 @@ class Experiment:
         the number of rounds. CPU rather than wall times, so that an earlier
         run on a busy machine does not inflate the estimate.
         """
-        per_kind = {kind: (seconds, 1000)
-                    for kind, seconds in self.reference_seconds.items()}
+        per_kind = {
+            kind: (seconds, 1000) for kind, seconds in self.reference_seconds.items()
+        }
         if out is not None:
             try:
                 earlier = json.loads((Path(out) / f"{self.name}.json").read_text())
                 rounds = earlier["parameters"]["n_rounds"]
-                per_kind.update({kind: (seconds, rounds) for kind, seconds
-                                 in earlier["task_cpu_seconds"].items()})
+                per_kind.update(
+                    {
+                        kind: (seconds, rounds)
+                        for kind, seconds in earlier["task_cpu_seconds"].items()
+                    }
+                )
             except (OSError, ValueError, KeyError, TypeError):
                 pass
         rounds = parameters["n_rounds"]
@@ -303,16 +329,24 @@ class Experiment:
             expected.append(seconds * rounds / at_rounds)
         return expected
 
-    def estimate_seconds(self, parameters: dict, n_jobs: int,
-                         out: str | Path | None = None) -> float:
+    def estimate_seconds(
+        self, parameters: dict, n_jobs: int, out: str | Path | None = None
+    ) -> float:
         """Expected wall time with ``n_jobs`` workers on otherwise idle cores
         (startup not included)."""
         expected = self.expected_seconds(parameters, out)
         return max(sum(expected) / n_jobs, max(expected, default=0.0))
 
-    def run(self, out: str | Path, parameters: dict, *, runner: TaskRunner,
-            progress: bool = True, resume: bool = False, scale: str | None = None
-            ) -> dict:
+    def run(
+        self,
+        out: str | Path,
+        parameters: dict,
+        *,
+        runner: TaskRunner,
+        progress: bool = True,
+        resume: bool = False,
+        scale: str | None = None,
+    ) -> dict:
         """Run, write ``name.csv``, ``name.png``, then ``name.json``; print the table.
 
         With ``resume=True`` a finished run with the same parameters in
@@ -330,16 +364,22 @@ class Experiment:
         if resume:
             document = self.finished(out, parameters)
             if document is not None:
-                print(f"{self.name}: already done with these parameters "
-                      f"({out / (self.name + '.json')}); skipped (--force reruns "
-                      "it)", flush=True)
+                print(
+                    f"{self.name}: already done with these parameters "
+                    f"({out / (self.name + '.json')}); skipped (--force reruns "
+                    "it)",
+                    flush=True,
+                )
                 print(document.get("table", ""), flush=True)
                 return {**document, "skipped": True}
         tasks = self.plan(parameters)
         start = time.perf_counter()
         results, seconds, cpu = runner.run(
-            tasks, expected=self.expected_seconds(parameters, out), desc=self.name,
-            progress=progress)
+            tasks,
+            expected=self.expected_seconds(parameters, out),
+            desc=self.name,
+            progress=progress,
+        )
         panels = self.collect(parameters, results)
         table = self.table(panels)
         # The JSON marks a finished run: an older one must not vouch for the
@@ -359,21 +399,26 @@ class Experiment:
             "scale": scale,
             "parameters": normalise(identity),
             "interval": {
-                "level": LEVEL, "min_trials": MIN_TRIALS,
+                "level": LEVEL,
+                "min_trials": MIN_TRIALS,
                 "rates": "Korn-Graubard (1998): Clopper-Pearson on the outcomes "
-                         "pooled over trials with an effective sample size",
-                "other": "Student t over trials, cut to the quantity's support"},
+                "pooled over trials with an effective sample size",
+                "other": "Student t over trials, cut to the quantity's support",
+            },
             "seconds": time.perf_counter() - start,
             "n_jobs": runner.n_jobs,
             "cpu_seconds": sum(cpu),
             "task_seconds": {kind: sum(v) / len(v) for kind, v in by_kind.items()},
-            "task_cpu_seconds": {kind: sum(v) / len(v)
-                                 for kind, v in cpu_by_kind.items()},
+            "task_cpu_seconds": {
+                kind: sum(v) / len(v) for kind, v in cpu_by_kind.items()
+            },
             "files": files,
             "table": table,
             "panels": panels_document(panels),
         }
-        atomic_write(out / f"{self.name}.json",
-                     lambda p: p.write_text(json.dumps(document, indent=1)))
+        atomic_write(
+            out / f"{self.name}.json",
+            lambda p: p.write_text(json.dumps(document, indent=1)),
+        )
         print(table, flush=True)
         return {**document, "skipped": False}

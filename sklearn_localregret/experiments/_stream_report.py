@@ -24,8 +24,13 @@ from ._intervals import format_estimate, mean_interval, rate_interval
 
 __all__ = ["Leaderboard", "RunRecord"]
 
-_SCALARS = ("error", "window_error", "played_error", "rows_per_second",
-            "peak_memory_mb")
+_SCALARS = (
+    "error",
+    "window_error",
+    "played_error",
+    "rows_per_second",
+    "peak_memory_mb",
+)
 _LINESTYLES = {"local regret": "-", "river": "--", "scikit-learn": ":"}
 
 
@@ -117,8 +122,9 @@ class Leaderboard:
         out = {"stream": stream, "learner": learner, "n_seeds": len(runs)}
         failed = [r for r in runs if r.status == "failed"]
         if not runs or all(r.status == "n/a" for r in runs):
-            out.update(status="n/a" if runs else "-",
-                       message=runs[0].message if runs else "")
+            out.update(
+                status="n/a" if runs else "-", message=runs[0].message if runs else ""
+            )
             return out
         if failed:
             out.update(status="failed", message=failed[0].message)
@@ -149,10 +155,15 @@ class Leaderboard:
                     continue
                 curves = np.array([r.curve for r in runs])
                 low, high = rate_interval(
-                    curves, n_outcomes=max(int(self.settings.get("window", 1)), 1))
+                    curves, n_outcomes=max(int(self.settings.get("window", 1)), 1)
+                )
                 out.setdefault(stream, {})[learner] = {
-                    "rows": runs[0].curve_rows, "mean": curves.mean(axis=0).tolist(),
-                    "low": low.tolist(), "high": high.tolist(), "n_seeds": len(runs)}
+                    "rows": runs[0].curve_rows,
+                    "mean": curves.mean(axis=0).tolist(),
+                    "low": low.tolist(),
+                    "high": high.tolist(),
+                    "n_seeds": len(runs),
+                }
         return out
 
     # -- the markdown leaderboard ----------------------------------------------
@@ -171,17 +182,20 @@ class Leaderboard:
 
     def _best(self, stream: str, key: str):
         """Lowest mean (to 3 decimals) among full-stream runs, or None."""
-        means = [round(c[key], 3) for c in (self.cell(stream, n)
-                                            for n in self.learners)
-                 if c["status"] == "ok" and not self._capped(stream, c["learner"])]
+        means = [
+            round(c[key], 3)
+            for c in (self.cell(stream, n) for n in self.learners)
+            if c["status"] == "ok" and not self._capped(stream, c["learner"])
+        ]
         return min(means) if means else None
 
     def _table(self, key: str) -> list[str]:
         marks = self._capped_marks()
         header = ["stream", "drift"] + [n + marks.get(n, "") for n in self.learners]
-        lines = ["| " + " | ".join(header) + " |",
-                 "| " + " | ".join(["---", "---"] + ["---:"] * len(self.learners))
-                 + " |"]
+        lines = [
+            "| " + " | ".join(header) + " |",
+            "| " + " | ".join(["---", "---"] + ["---:"] * len(self.learners)) + " |",
+        ]
         for stream in self.streams:
             best = self._best(stream, key)
             row = [stream, self._drift(stream)]
@@ -190,8 +204,9 @@ class Leaderboard:
                 if c["status"] != "ok":
                     row.append(c["status"])
                     continue
-                text = format_estimate(c[key], c[f"{key}_low"], c[f"{key}_high"],
-                                       c["n_seeds"])
+                text = format_estimate(
+                    c[key], c[f"{key}_low"], c[f"{key}_high"], c["n_seeds"]
+                )
                 if self._capped(stream, name):
                     text = f"({text})"
                 elif round(c[key], 3) == best:
@@ -201,44 +216,69 @@ class Leaderboard:
         return lines
 
     def _capped_marks(self) -> dict:
-        capped = [n for n, learner in self.learners.items()
-                  if getattr(learner, "max_rows", None)]
+        capped = [
+            n
+            for n, learner in self.learners.items()
+            if getattr(learner, "max_rows", None)
+        ]
         return {n: "*" * (k + 1) for k, n in enumerate(capped)}
 
     def _learner_table(self) -> list[str]:
-        lines = ["| learner | best on | failed on | rows/s (median) | "
-                 "peak MB (median) | peak MB (max) |",
-                 "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        lines = [
+            "| learner | best on | failed on | rows/s (median) | "
+            "peak MB (median) | peak MB (max) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+        ]
         wins = dict.fromkeys(self.learners, 0)
         for stream in self.streams:
             best = self._best(stream, "error")
             for name in self.learners:
                 c = self.cell(stream, name)
-                wins[name] += (c["status"] == "ok" and not self._capped(stream, name)
-                               and round(c["error"], 3) == best)
+                wins[name] += (
+                    c["status"] == "ok"
+                    and not self._capped(stream, name)
+                    and round(c["error"], 3) == best
+                )
         for name in self.learners:
             cells = [self.cell(s, name) for s in self.streams]
             ok = [c for c in cells if c["status"] == "ok"]
             failed = sum(c["status"] == "failed" for c in cells)
             speed = [c["rows_per_second"] for c in ok]
-            memory = [c["peak_memory_mb"] for c in ok
-                      if c["peak_memory_mb"] is not None]
-            lines.append("| " + " | ".join([
-                name, f"{wins[name]} / {len(ok)}", str(failed),
-                f"{np.median(speed):,.0f}" if speed else "-",
-                f"{np.median(memory):.1f}" if memory else "-",
-                f"{max(memory):.1f}" if memory else "-"]) + " |")
+            memory = [
+                c["peak_memory_mb"] for c in ok if c["peak_memory_mb"] is not None
+            ]
+            lines.append(
+                "| "
+                + " | ".join(
+                    [
+                        name,
+                        f"{wins[name]} / {len(ok)}",
+                        str(failed),
+                        f"{np.median(speed):,.0f}" if speed else "-",
+                        f"{np.median(memory):.1f}" if memory else "-",
+                        f"{max(memory):.1f}" if memory else "-",
+                    ]
+                )
+                + " |"
+            )
         return lines
 
     def _played_table(self) -> list[str]:
         """predict's error against the played models' error, where recorded."""
-        names = [n for n in self.learners
-                 if any(c["status"] == "ok" and c.get("played_error") is not None
-                        for c in (self.cell(s, n) for s in self.streams))]
+        names = [
+            n
+            for n in self.learners
+            if any(
+                c["status"] == "ok" and c.get("played_error") is not None
+                for c in (self.cell(s, n) for s in self.streams)
+            )
+        ]
         if not names:
             return []
-        lines = ["| stream | " + " | ".join(names) + " |",
-                 "| --- | " + " | ".join(["---:"] * len(names)) + " |"]
+        lines = [
+            "| stream | " + " | ".join(names) + " |",
+            "| --- | " + " | ".join(["---:"] * len(names)) + " |",
+        ]
         for stream in self.streams:
             row = [stream]
             for name in names:
@@ -248,11 +288,16 @@ class Leaderboard:
                 else:
                     row.append(f"{c['error']:.3f} / {c['played_error']:.3f}")
             lines.append("| " + " | ".join(row) + " |")
-        return ["## Predicted against played (whole stream)", "",
-                "Error of `predict` (the deterministic vote, as above) / error of "
-                "the randomised plays recorded inside `partial_fit` "
-                "(`online_error_`, the quantity the regret guarantee is about).",
-                "", *lines, ""]
+        return [
+            "## Predicted against played (whole stream)",
+            "",
+            "Error of `predict` (the deterministic vote, as above) / error of "
+            "the randomised plays recorded inside `partial_fit` "
+            "(`online_error_`, the quantity the regret guarantee is about).",
+            "",
+            *lines,
+            "",
+        ]
 
     def _failures(self) -> list[str]:
         grouped: dict = {}
@@ -260,9 +305,12 @@ class Leaderboard:
             if cell["status"] == "failed":
                 first_line = cell["message"].splitlines()[-1] if cell["message"] else ""
                 grouped.setdefault((cell["learner"], first_line), []).append(
-                    cell["stream"])
-        return [f"* `{learner}` on {', '.join(streams)}: {message}"
-                for (learner, message), streams in grouped.items()]
+                    cell["stream"]
+                )
+        return [
+            f"* `{learner}` on {', '.join(streams)}: {message}"
+            for (learner, message), streams in grouped.items()
+        ]
 
     def markdown(self) -> str:
         """The leaderboard: error tables, speed and memory, failures, settings."""
@@ -301,10 +349,14 @@ class Leaderboard:
         ]
         marks = self._capped_marks()
         for name, mark in marks.items():
-            lines += ["", f"{mark} `{name}`: first {self.learners[name].max_rows} "
-                      "rows of each stream only (in parentheses, not ranked: not "
-                      "comparable with the full streams, nor with their drifts). "
-                      + self.learners[name].description + "."]
+            lines += [
+                "",
+                f"{mark} `{name}`: first {self.learners[name].max_rows} "
+                "rows of each stream only (in parentheses, not ranked: not "
+                "comparable with the full streams, nor with their drifts). "
+                + self.learners[name].description
+                + ".",
+            ]
         failures = self._failures()
         if failures:
             lines += ["", "Failures:", "", *failures]
@@ -315,9 +367,13 @@ class Leaderboard:
         """Write the CSV, JSON, markdown and PNG files into ``out``."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        paths = [out / "streams.csv", out / "streams_summary.csv",
-                 out / "streams_curves.csv", out / "streams.json",
-                 out / "streams.md"]
+        paths = [
+            out / "streams.csv",
+            out / "streams_summary.csv",
+            out / "streams_curves.csv",
+            out / "streams.json",
+            out / "streams.md",
+        ]
         runs = [r.scalars() for r in self.records]
         summary = self.summary()
         curves = self.curves()
@@ -326,28 +382,50 @@ class Leaderboard:
         for name in _SCALARS:
             summary_fields += [name, f"{name}_low", f"{name}_high"]
         _write_csv(paths[1], summary, summary_fields + ["message"])
-        curve_rows = [{"stream": s, "learner": n, "row": row, "mean": m, "low": lo,
-                       "high": hi, "n_seeds": c["n_seeds"]}
-                      for s, by_learner in curves.items()
-                      for n, c in by_learner.items()
-                      for row, m, lo, hi in zip(c["rows"], c["mean"], c["low"],
-                                                c["high"])]
-        _write_csv(paths[2], curve_rows,
-                   ["stream", "learner", "row", "mean", "low", "high", "n_seeds"])
+        curve_rows = [
+            {
+                "stream": s,
+                "learner": n,
+                "row": row,
+                "mean": m,
+                "low": lo,
+                "high": hi,
+                "n_seeds": c["n_seeds"],
+            }
+            for s, by_learner in curves.items()
+            for n, c in by_learner.items()
+            for row, m, lo, hi in zip(c["rows"], c["mean"], c["low"], c["high"])
+        ]
+        _write_csv(
+            paths[2],
+            curve_rows,
+            ["stream", "learner", "row", "mean", "low", "high", "n_seeds"],
+        )
         document = {
             "command": self.command,
             "settings": self.settings,
-            "streams": {name: {
-                "description": s.description, "drift": s.drift,
-                "drift_points": list(s.drift_points), "drift_width": s.drift_width,
-                "n_rows": s.n_rows, "n_features": s.n_features,
-                "n_classes": len(s.classes), "boolean": s.is_boolean}
-                for name, s in self.streams.items()},
-            "learners": {name: {"description": learner.description,
-                                "family": learner.family,
-                                "binary_only": learner.binary_only,
-                                "max_rows": learner.max_rows}
-                         for name, learner in self.learners.items()},
+            "streams": {
+                name: {
+                    "description": s.description,
+                    "drift": s.drift,
+                    "drift_points": list(s.drift_points),
+                    "drift_width": s.drift_width,
+                    "n_rows": s.n_rows,
+                    "n_features": s.n_features,
+                    "n_classes": len(s.classes),
+                    "boolean": s.is_boolean,
+                }
+                for name, s in self.streams.items()
+            },
+            "learners": {
+                name: {
+                    "description": learner.description,
+                    "family": learner.family,
+                    "binary_only": learner.binary_only,
+                    "max_rows": learner.max_rows,
+                }
+                for name, learner in self.learners.items()
+            },
             "runs": [asdict(r) for r in self.records],
             "summary": summary,
             "curves": curves,
@@ -364,8 +442,10 @@ class Leaderboard:
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError:
-            sys.stderr.write("matplotlib is not installed: no plots (pip install "
-                             "'sklearn-localregret[plot]')\n")
+            sys.stderr.write(
+                "matplotlib is not installed: no plots (pip install "
+                "'sklearn-localregret[plot]')\n"
+            )
             return []
         curves = self.curves()
         colours = plt.get_cmap("tab20")
@@ -381,21 +461,36 @@ class Leaderboard:
                 low, high = np.array(c["low"]), np.array(c["high"])
                 family = self.learners[learner].family
                 colour = colours(index[learner] % 20)
-                ax.plot(rows, mean, _LINESTYLES.get(family, "-."), color=colour,
-                        lw=2 if family == "local regret" else 1.3, label=learner)
+                ax.plot(
+                    rows,
+                    mean,
+                    _LINESTYLES.get(family, "-."),
+                    color=colour,
+                    lw=2 if family == "local regret" else 1.3,
+                    label=learner,
+                )
                 if np.all(np.isfinite(low)):  # no band below 3 seeds
-                    ax.fill_between(rows, low, high, color=colour, alpha=0.12,
-                                    lw=0)
+                    ax.fill_between(rows, low, high, color=colour, alpha=0.12, lw=0)
             for k, point in enumerate(stream.drift_points):
                 label = "drift" if k == 0 else None
                 if stream.drift == "gradual":
-                    ax.axvspan(point - stream.drift_width / 2,
-                               point + stream.drift_width / 2, color="0.85",
-                               label=label)
-                ax.axvline(point, color="k", ls="--", lw=0.8,
-                           label=label if stream.drift != "gradual" else None)
-            note = {"incremental": " (drifts all along)",
-                    "adversarial": " (adversarial)"}.get(stream.drift, "")
+                    ax.axvspan(
+                        point - stream.drift_width / 2,
+                        point + stream.drift_width / 2,
+                        color="0.85",
+                        label=label,
+                    )
+                ax.axvline(
+                    point,
+                    color="k",
+                    ls="--",
+                    lw=0.8,
+                    label=label if stream.drift != "gradual" else None,
+                )
+            note = {
+                "incremental": " (drifts all along)",
+                "adversarial": " (adversarial)",
+            }.get(stream.drift, "")
             ax.set_title(f"{name}{note}: {stream.description}", fontsize=9)
             ax.set_xlabel("rows seen")
             ax.set_ylabel(f"error over the last {self.settings['window']} rows")
@@ -414,5 +509,6 @@ def _write_csv(path: Path, rows: list, fields: list) -> None:
         writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: ("" if row.get(k) is None else row.get(k))
-                             for k in fields})
+            writer.writerow(
+                {k: ("" if row.get(k) is None else row.get(k)) for k in fields}
+            )

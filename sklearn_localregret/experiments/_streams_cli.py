@@ -25,44 +25,112 @@ __all__ = ["add_streams_parser", "streams_command"]
 
 def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``streams`` subcommand to ``subparsers``."""
-    text = ("stream leaderboard: progressive validation of our learners and "
-            "River / scikit-learn peers on real, drifting and adversarial streams")
+    text = (
+        "stream leaderboard: progressive validation of our learners and "
+        "River / scikit-learn peers on real, drifting and adversarial streams"
+    )
     cmd = subparsers.add_parser("streams", help=text, description=text + ".")
-    cmd.add_argument("--out", type=Path, default=Path("results"),
-                     help="folder for the CSV/JSON/markdown/PNG files (results)")
-    cmd.add_argument("--quick", action="store_true",
-                     help="every stream and learner on 100 rows and 2 seeds")
-    cmd.add_argument("--seeds", type=int, default=None, metavar="N",
-                     help="seeds per stream (3; 2 with --quick)")
+    cmd.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        help="folder for the CSV/JSON/markdown/PNG files (results)",
+    )
+    cmd.add_argument(
+        "--quick",
+        action="store_true",
+        help="every stream and learner on 100 rows and 2 seeds",
+    )
+    cmd.add_argument(
+        "--seeds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seeds per stream (3; 2 with --quick)",
+    )
     cmd.add_argument("--seed", type=int, default=0, help="first seed (0)")
-    cmd.add_argument("--rows", type=int, default=None, metavar="N",
-                     help="rows per named stream (3000; 100 with --quick)")
-    cmd.add_argument("--batch-size", type=int, default=None, metavar="B",
-                     help="rows per round, predicted then learned (10)")
-    cmd.add_argument("--window", type=int, default=None, metavar="W",
-                     help="rows of the moving error window (500; 50 with --quick)")
-    cmd.add_argument("--streams", nargs="+", default=None, metavar="NAME",
-                     help="named streams to run, or 'all' (default: all, or none "
-                     "when --csv/--python add streams)")
-    cmd.add_argument("--learners", nargs="+", default=None, metavar="NAME",
-                     help="learners to run (default: all installed)")
-    cmd.add_argument("--csv", action="append", default=[], metavar="PATH",
-                     help="add a stream from a CSV file with a header ('-' reads "
-                     "stdin); repeatable")
-    cmd.add_argument("--label-column", default=None, metavar="COLUMN",
-                     help="label column of the --csv files (default: the last)")
-    cmd.add_argument("--python", action="append", default=[], metavar="MODULE:NAME",
-                     help="add a stream from Python: a Stream, an (X, y) pair, an "
-                     "iterable of (x, y) rows, or a function returning one; "
-                     "repeatable")
-    cmd.add_argument("--drift-points", type=int, nargs="+", default=(),
-                     metavar="ROW", help="drift points of the added streams")
-    cmd.add_argument("--jobs", type=int, default=1,
-                     help="runs at once (1: the timings do not compete)")
-    cmd.add_argument("--no-isolate", action="store_true",
-                     help="run in this process (no peak-memory measurement)")
-    cmd.add_argument("--list", action="store_true",
-                     help="list the named streams and learners, and exit")
+    cmd.add_argument(
+        "--rows",
+        type=int,
+        default=None,
+        metavar="N",
+        help="rows per named stream (3000; 100 with --quick)",
+    )
+    cmd.add_argument(
+        "--batch-size",
+        type=int,
+        default=None,
+        metavar="B",
+        help="rows per round, predicted then learned (10)",
+    )
+    cmd.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        metavar="W",
+        help="rows of the moving error window (500; 50 with --quick)",
+    )
+    cmd.add_argument(
+        "--streams",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="named streams to run, or 'all' (default: all, or none "
+        "when --csv/--python add streams)",
+    )
+    cmd.add_argument(
+        "--learners",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="learners to run (default: all installed)",
+    )
+    cmd.add_argument(
+        "--csv",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="add a stream from a CSV file with a header ('-' reads stdin); repeatable",
+    )
+    cmd.add_argument(
+        "--label-column",
+        default=None,
+        metavar="COLUMN",
+        help="label column of the --csv files (default: the last)",
+    )
+    cmd.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="MODULE:NAME",
+        help="add a stream from Python: a Stream, an (X, y) pair, an "
+        "iterable of (x, y) rows, or a function returning one; "
+        "repeatable",
+    )
+    cmd.add_argument(
+        "--drift-points",
+        type=int,
+        nargs="+",
+        default=(),
+        metavar="ROW",
+        help="drift points of the added streams",
+    )
+    cmd.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="runs at once (1: the timings do not compete)",
+    )
+    cmd.add_argument(
+        "--no-isolate",
+        action="store_true",
+        help="run in this process (no peak-memory measurement)",
+    )
+    cmd.add_argument(
+        "--list",
+        action="store_true",
+        help="list the named streams and learners, and exit",
+    )
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     return cmd
 
@@ -73,13 +141,17 @@ def _listing() -> str:
 
     streams, learners = stream_names(available=True), learner_names(available=True)
     lines = ["streams:"]
-    lines += [f"  {name:<16}{spec.description}"
-              + ("" if name in streams else " [needs River]")
-              for name, spec in STREAMS.items()]
+    lines += [
+        f"  {name:<16}{spec.description}"
+        + ("" if name in streams else " [needs River]")
+        for name, spec in STREAMS.items()
+    ]
     lines += ["learners:"]
-    lines += [f"  {name:<20}{learner.description}"
-              + ("" if name in learners else " [needs River]")
-              for name, learner in LEARNERS.items()]
+    lines += [
+        f"  {name:<20}{learner.description}"
+        + ("" if name in learners else " [needs River]")
+        for name, learner in LEARNERS.items()
+    ]
     return "\n".join(lines)
 
 
@@ -104,20 +176,29 @@ def _user_streams(args) -> list:
     streams = []
     for path in args.csv:
         if path == "-":
-            streams.append(make_stream(sys.stdin, name="stdin",
-                                       label_column=args.label_column,
-                                       drift_points=args.drift_points))
+            streams.append(
+                make_stream(
+                    sys.stdin,
+                    name="stdin",
+                    label_column=args.label_column,
+                    drift_points=args.drift_points,
+                )
+            )
         else:
-            streams.append(make_stream(path, label_column=args.label_column,
-                                       drift_points=args.drift_points))
+            streams.append(
+                make_stream(
+                    path, label_column=args.label_column, drift_points=args.drift_points
+                )
+            )
     for spec in args.python:
         source = _python_source(spec)
         if isinstance(source, Stream):
             streams.append(source)
         else:
             name = spec.partition(":")[2]
-            streams.append(make_stream(source, name=name,
-                                       drift_points=args.drift_points))
+            streams.append(
+                make_stream(source, name=name, drift_points=args.drift_points)
+            )
     return streams
 
 
@@ -140,22 +221,34 @@ def streams_command(args, argv=None) -> int:
             from ..datasets.streams import stream_names
 
             named = stream_names(available=True)
-        plan = plan_streams(streams=named + user, learners=args.learners,
-                            n_seeds=args.seeds, seed=args.seed, n_rows=args.rows,
-                            batch_size=args.batch_size, window=args.window,
-                            quick=args.quick)
+        plan = plan_streams(
+            streams=named + user,
+            learners=args.learners,
+            n_seeds=args.seeds,
+            seed=args.seed,
+            n_rows=args.rows,
+            batch_size=args.batch_size,
+            window=args.window,
+            quick=args.quick,
+        )
         if args.jobs < 1:
             raise ValueError(f"--jobs must be >= 1, got {args.jobs}.")
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    board = run_plan(plan, progress=not args.quiet,
-                     isolate=False if args.no_isolate else None, jobs=args.jobs)
+    board = run_plan(
+        plan,
+        progress=not args.quiet,
+        isolate=False if args.no_isolate else None,
+        jobs=args.jobs,
+    )
     words = ["python", "-m", "sklearn_localregret", "streams"]
-    board.command = shlex.join(words + list(argv if argv is not None
-                                            else sys.argv[2:]))
+    board.command = shlex.join(words + list(argv if argv is not None else sys.argv[2:]))
     paths = board.write(args.out)
     print(board.markdown())
-    print(f"\n({board.settings['wall_seconds']:.0f} s; {len(paths)} files in "
-          f"{args.out}/)", flush=True)
+    print(
+        f"\n({board.settings['wall_seconds']:.0f} s; {len(paths)} files in "
+        f"{args.out}/)",
+        flush=True,
+    )
     return 0

@@ -24,12 +24,20 @@ from ..baselines.winnow2 import Winnow2Classifier
 from ._report import CurveSet, format_table, sliding_mean, window_outcomes
 from ._runner import Experiment, Task, TaskRunner, check_n_jobs
 
-__all__ = ["random_disjunction_stream", "winnow_killer_stream", "mushroom_stream",
-           "run_disjunct", "EXPERIMENT"]
+__all__ = [
+    "random_disjunction_stream",
+    "winnow_killer_stream",
+    "mushroom_stream",
+    "run_disjunct",
+    "EXPERIMENT",
+]
 
 WINDOW = 100
-TASKS = {"random": "random disjunction", "killer": "Winnow killer",
-         "mushroom": "mushroom one-hot"}
+TASKS = {
+    "random": "random disjunction",
+    "killer": "Winnow killer",
+    "mushroom": "mushroom one-hot",
+}
 # Seed salts: each task its own independent streams.
 SALTS = {"random": 1, "killer": 2, "mushroom": 3}
 
@@ -47,8 +55,9 @@ def random_disjunction_stream(n_vars, n_rounds, rng):
 
 def winnow_killer_stream(n_vars, n_rounds, rng):
     """Instances drawn uniformly from the 21 (n + 1) "Winnow killer" instances."""
-    pool = np.vstack([np.eye(n_vars, dtype=np.uint8),
-                      np.ones((1, n_vars), dtype=np.uint8)])
+    pool = np.vstack(
+        [np.eye(n_vars, dtype=np.uint8), np.ones((1, n_vars), dtype=np.uint8)]
+    )
     labels = np.r_[np.ones(n_vars, dtype=int), 0]
     idx = rng.integers(0, n_vars + 1, size=n_rounds)
     return pool[idx], labels[idx]
@@ -104,9 +113,11 @@ def trial_task(task, seed, index, n_vars, n_rounds):
     learners = {
         "removal sets": LocalRegretDisjunctClassifier(random_state=model_seed),
         "local external (paper)": LocalRegretDisjunctClassifier(
-            regret="external", graph="hypercube", random_state=model_seed),
+            regret="external", graph="hypercube", random_state=model_seed
+        ),
         "local swap": LocalRegretDisjunctClassifier(
-            regret="swap", random_state=model_seed),
+            regret="swap", random_state=model_seed
+        ),
         "Winnow2": Winnow2Classifier(),
     }
     errors = {label: _online_errors(model, X, y) for label, model in learners.items()}
@@ -117,8 +128,11 @@ def trial_task(task, seed, index, n_vars, n_rounds):
 
 def plan(p: dict) -> list[Task]:
     """One task per (task, trial)."""
-    return [Task(task, trial_task, (task, p["seed"], i, p["n_vars"], p["n_rounds"]))
-            for task in TASKS for i in range(p["n_trials"])]
+    return [
+        Task(task, trial_task, (task, p["seed"], i, p["n_vars"], p["n_rounds"]))
+        for task in TASKS
+        for i in range(p["n_trials"])
+    ]
 
 
 def collect(p: dict, results: list) -> dict[str, CurveSet]:
@@ -128,9 +142,10 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
     panels = {}
     for k, task in enumerate(TASKS):
         n_vars = 117 if task == "mushroom" else p["n_vars"]
-        panel = CurveSet(f"{TASKS[task]} (n = {n_vars})",
-                         f"error over previous {WINDOW} instances")
-        for errors in results[k * n_trials:(k + 1) * n_trials]:
+        panel = CurveSet(
+            f"{TASKS[task]} (n = {n_vars})", f"error over previous {WINDOW} instances"
+        )
+        for errors in results[k * n_trials : (k + 1) * n_trials]:
             for label, mistakes in errors.items():
                 if task == "random" and label == "best disjunction":
                     # The target itself: exactly no mistake, by construction.
@@ -147,10 +162,16 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
 
 def summary_table(panels: dict[str, CurveSet]) -> str:
     """Final-window error of every learner on both tasks, with 95% intervals."""
-    rows = [[learner, *(panel.summary(learner).format()
-                        if learner in panel.learners else "--"
-                        for panel in panels.values())]
-            for learner in panels["killer"].learners]
+    rows = [
+        [
+            learner,
+            *(
+                panel.summary(learner).format() if learner in panel.learners else "--"
+                for panel in panels.values()
+            ),
+        ]
+        for learner in panels["killer"].learners
+    ]
     return format_table(rows, ["disjunct", *[p.title for p in panels.values()]])
 
 
@@ -158,9 +179,11 @@ EXPERIMENT = Experiment(
     name="disjunct",
     trials_parameter="n_trials",
     fixed={"n_vars": 20, "seed": 0},
-    scales={"quick": {"n_trials": 3, "n_rounds": 300},
-            "default": {"n_trials": 30, "n_rounds": 1000},
-            "paper": {"n_trials": 50, "n_rounds": 1000}},
+    scales={
+        "quick": {"n_trials": 3, "n_rounds": 300},
+        "default": {"n_trials": 30, "n_rounds": 1000},
+        "paper": {"n_trials": 50, "n_rounds": 1000},
+    },
     plan=plan,
     collect=collect,
     table=summary_table,
@@ -169,11 +192,18 @@ EXPERIMENT = Experiment(
 )
 
 
-def run_disjunct(out: str | Path = "results", *, scale: str = "default",
-                 n_trials: int | None = None, n_rounds: int | None = None,
-                 n_vars: int | None = None, seed: int = 0,
-                 n_jobs: int | None = None, progress: bool = True,
-                 resume: bool = False) -> dict:
+def run_disjunct(
+    out: str | Path = "results",
+    *,
+    scale: str = "default",
+    n_trials: int | None = None,
+    n_rounds: int | None = None,
+    n_vars: int | None = None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: bool = True,
+    resume: bool = False,
+) -> dict:
     """Run the three disjunct tasks, write plots and numbers, print a table.
 
     Parameters
@@ -203,8 +233,15 @@ def run_disjunct(out: str | Path = "results", *, scale: str = "default",
         The JSON document written to ``disjunct.json``: ``"random"``,
         ``"killer"`` and ``"mushroom"`` under ``"panels"``.
     """
-    parameters = EXPERIMENT.parameters(scale, n_trials=n_trials, n_rounds=n_rounds,
-                                       n_vars=n_vars, seed=seed)
+    parameters = EXPERIMENT.parameters(
+        scale, n_trials=n_trials, n_rounds=n_rounds, n_vars=n_vars, seed=seed
+    )
     with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
-                              resume=resume, scale=scale)
+        return EXPERIMENT.run(
+            out,
+            parameters,
+            runner=runner,
+            progress=progress,
+            resume=resume,
+            scale=scale,
+        )

@@ -51,8 +51,9 @@ def run_instance(clauses, n_vars, n_rounds, rng):
     order = rng.integers(0, len(clauses), size=n_rounds)
     results = {}
     for label, regret in LEARNERS.items():
-        solver = OnlineMaxSAT(n_vars, regret=regret,
-                              random_state=int(rng.integers(2**31)))
+        solver = OnlineMaxSAT(
+            n_vars, regret=regret, random_state=int(rng.integers(2**31))
+        )
         regret_curve = np.empty(n_rounds)
         unsat = np.empty(n_rounds)
         for t, k in enumerate(order):
@@ -74,26 +75,39 @@ def instance_task(seed, index, n_vars, n_clauses, n_rounds):
 
 def plan(p: dict) -> list[Task]:
     """One task per instance."""
-    return [Task("instance", instance_task,
-                 (p["seed"], i, p["n_vars"], p["n_clauses"], p["n_rounds"]))
-            for i in range(p["n_instances"])]
+    return [
+        Task(
+            "instance",
+            instance_task,
+            (p["seed"], i, p["n_vars"], p["n_clauses"], p["n_rounds"]),
+        )
+        for i in range(p["n_instances"])
+    ]
 
 
 def collect(p: dict, results: list) -> dict[str, CurveSet]:
     """The regret and unsatisfied panels from the instances' results."""
     n_rounds = p["n_rounds"]
-    regret_panel = CurveSet("Max-3SAT: time-averaged colored regret",
-                            "local colored regret / T", kind="mean")
-    unsat_panel = CurveSet("Max-3SAT: unsatisfied clauses",
-                           f"fraction unsatisfied, previous {WINDOW} rounds")
+    regret_panel = CurveSet(
+        "Max-3SAT: time-averaged colored regret",
+        "local colored regret / T",
+        kind="mean",
+    )
+    unsat_panel = CurveSet(
+        "Max-3SAT: unsatisfied clauses",
+        f"fraction unsatisfied, previous {WINDOW} rounds",
+    )
     in_window = window_outcomes(n_rounds, WINDOW)
     for learner_results, walksat_unsat in results:
         for label, (regret_curve, unsat, nonzero) in learner_results.items():
             regret_panel.add(label, regret_curve)
             unsat_panel.add(label, sliding_mean(unsat, WINDOW), n_outcomes=in_window)
             unsat_panel.add_scalar(f"{label}: non-zero regrets", nonzero)
-        unsat_panel.add("WalkSAT (offline)", np.full(n_rounds, walksat_unsat),
-                        n_outcomes=p["n_clauses"])
+        unsat_panel.add(
+            "WalkSAT (offline)",
+            np.full(n_rounds, walksat_unsat),
+            n_outcomes=p["n_clauses"],
+        )
     unsat_panel.add_exact("random assignment", np.full(n_rounds, 1 / 8))
     return {"regret": regret_panel, "unsatisfied": unsat_panel}
 
@@ -105,22 +119,33 @@ def summary_table(panels: dict[str, CurveSet]) -> str:
     for learner in unsat.learners:
         row = [learner, unsat.summary(learner).format()]
         if learner in regret.curves:
-            row += [regret.summary(learner).format(),
-                    unsat.scalar(f"{learner}: non-zero regrets").format(digits=0)]
+            row += [
+                regret.summary(learner).format(),
+                unsat.scalar(f"{learner}: non-zero regrets").format(digits=0),
+            ]
         else:
             row += ["-", "-"]
         rows.append(row)
-    return format_table(rows, ["Max-3SAT", f"unsatisfied (last {WINDOW})",
-                               "colored regret / T", "non-zero regrets"])
+    return format_table(
+        rows,
+        [
+            "Max-3SAT",
+            f"unsatisfied (last {WINDOW})",
+            "colored regret / T",
+            "non-zero regrets",
+        ],
+    )
 
 
 EXPERIMENT = Experiment(
     name="maxsat",
     trials_parameter="n_instances",
     fixed={"n_vars": 20, "n_clauses": 201, "seed": 0},
-    scales={"quick": {"n_instances": 3, "n_rounds": 300},
-            "default": {"n_instances": 40, "n_rounds": 1000},
-            "paper": {"n_instances": 200, "n_rounds": 1000}},
+    scales={
+        "quick": {"n_instances": 3, "n_rounds": 300},
+        "default": {"n_instances": 40, "n_rounds": 1000},
+        "paper": {"n_instances": 200, "n_rounds": 1000},
+    },
     plan=plan,
     collect=collect,
     table=summary_table,
@@ -128,11 +153,19 @@ EXPERIMENT = Experiment(
 )
 
 
-def run_maxsat(out: str | Path = "results", *, scale: str = "default",
-               n_instances: int | None = None, n_rounds: int | None = None,
-               n_vars: int | None = None, n_clauses: int | None = None,
-               seed: int = 0, n_jobs: int | None = None, progress: bool = True,
-               resume: bool = False) -> dict:
+def run_maxsat(
+    out: str | Path = "results",
+    *,
+    scale: str = "default",
+    n_instances: int | None = None,
+    n_rounds: int | None = None,
+    n_vars: int | None = None,
+    n_clauses: int | None = None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: bool = True,
+    resume: bool = False,
+) -> dict:
     """Run the Max-3SAT experiment, write plots and numbers, print a table.
 
     Parameters
@@ -164,8 +197,19 @@ def run_maxsat(out: str | Path = "results", *, scale: str = "default",
         ``"unsatisfied"`` under ``"panels"``.
     """
     parameters = EXPERIMENT.parameters(
-        scale, n_instances=n_instances, n_rounds=n_rounds, n_vars=n_vars,
-        n_clauses=n_clauses, seed=seed)
+        scale,
+        n_instances=n_instances,
+        n_rounds=n_rounds,
+        n_vars=n_vars,
+        n_clauses=n_clauses,
+        seed=seed,
+    )
     with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
-                              resume=resume, scale=scale)
+        return EXPERIMENT.run(
+            out,
+            parameters,
+            runner=runner,
+            progress=progress,
+            resume=resume,
+            scale=scale,
+        )

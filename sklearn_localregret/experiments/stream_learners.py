@@ -149,8 +149,9 @@ class RetrainedClassifier:
         self._y.append(np.asarray(y))
         self._pending += len(y)
         if not hasattr(self, "estimator_") or self._pending >= self.refit_every:
-            self.estimator_ = clone(self.estimator).fit(np.vstack(self._X),
-                                                        np.concatenate(self._y))
+            self.estimator_ = clone(self.estimator).fit(
+                np.vstack(self._X), np.concatenate(self._y)
+            )
             self._pending = 0
         return self
 
@@ -185,8 +186,13 @@ class RiverClassifier:
     def predict(self, X):
         if not getattr(self, "_learned", False):
             raise NotFittedError("RiverClassifier has not learned yet.")
-        return np.array([self.model.predict_one(dict(enumerate(row)))
-                         for row in np.asarray(X).tolist()], dtype=object)
+        return np.array(
+            [
+                self.model.predict_one(dict(enumerate(row)))
+                for row in np.asarray(X).tolist()
+            ],
+            dtype=object,
+        )
 
 
 def _river(factory):
@@ -222,49 +228,73 @@ LEARNERS: dict[str, Learner] = {
     "lr-tree": Learner(
         lambda seed: LocalRegretTreeClassifier(random_state=seed),
         "LocalRegretTreeClassifier(): local external regret, L=100",
-        family="local regret"),
+        family="local regret",
+    ),
     "lr-tree-swap": Learner(
-        lambda seed: LocalRegretTreeClassifier(regret="swap", L=3,
-                                               random_state=seed),
+        lambda seed: LocalRegretTreeClassifier(regret="swap", L=3, random_state=seed),
         "LocalRegretTreeClassifier(regret='swap', L=3); its predict weighs "
         "every tree of its exact distribution, which grows with the stream, "
-        f"so it runs on the first {SWAP_MAX_ROWS} rows", family="local regret",
-        max_rows=SWAP_MAX_ROWS),
+        f"so it runs on the first {SWAP_MAX_ROWS} rows",
+        family="local regret",
+        max_rows=SWAP_MAX_ROWS,
+    ),
     "lr-disjunct": Learner(
         lambda seed: LocalRegretDisjunctClassifier(random_state=seed),
         "LocalRegretDisjunctClassifier(): disjunctions of x > 0",
-        binary_only=True, family="local regret"),
+        binary_only=True,
+        family="local regret",
+    ),
     "river-ht": Learner(
-        _river(_hoeffding_tree), "River HoeffdingTreeClassifier()",
-        needs_river=True, family="river"),
+        _river(_hoeffding_tree),
+        "River HoeffdingTreeClassifier()",
+        needs_river=True,
+        family="river",
+    ),
     "river-hat": Learner(
         _river(_hoeffding_adaptive_tree),
         "River HoeffdingAdaptiveTreeClassifier() (drift detection)",
-        needs_river=True, family="river"),
+        needs_river=True,
+        family="river",
+    ),
     "river-arf": Learner(
         _river(_adaptive_random_forest),
         "River ARFClassifier(): adaptive random forest of 10 trees",
-        needs_river=True, family="river"),
+        needs_river=True,
+        family="river",
+    ),
     "sgd": Learner(
         lambda seed: StandardizedClassifier(SGDClassifier(random_state=seed)),
         "SGDClassifier() (hinge loss) on online-standardised features",
-        family="scikit-learn"),
+        family="scikit-learn",
+    ),
     "perceptron": Learner(
         lambda seed: StandardizedClassifier(Perceptron(random_state=seed)),
-        "Perceptron() on online-standardised features", family="scikit-learn"),
+        "Perceptron() on online-standardised features",
+        family="scikit-learn",
+    ),
     "passive-aggressive": Learner(
-        lambda seed: StandardizedClassifier(SGDClassifier(
-            loss="hinge", penalty=None, learning_rate="pa1", eta0=1.0,
-            random_state=seed)),
+        lambda seed: StandardizedClassifier(
+            SGDClassifier(
+                loss="hinge",
+                penalty=None,
+                learning_rate="pa1",
+                eta0=1.0,
+                random_state=seed,
+            )
+        ),
         "passive-aggressive (PA-I) as SGDClassifier(learning_rate='pa1'), "
         "scikit-learn's replacement for PassiveAggressiveClassifier; "
-        "standardised features", family="scikit-learn"),
+        "standardised features",
+        family="scikit-learn",
+    ),
     "gaussian-nb": Learner(
-        lambda seed: GaussianNB(), "GaussianNB()", family="scikit-learn"),
+        lambda seed: GaussianNB(), "GaussianNB()", family="scikit-learn"
+    ),
     "tree-retrained": Learner(
         lambda seed: RetrainedClassifier(DecisionTreeClassifier(random_state=seed)),
-        f"DecisionTreeClassifier() refit on all rows seen every {REFIT_EVERY} "
-        "rows", family="scikit-learn"),
+        f"DecisionTreeClassifier() refit on all rows seen every {REFIT_EVERY} rows",
+        family="scikit-learn",
+    ),
 }
 
 
@@ -282,5 +312,6 @@ def learner_names(*, available: bool = False) -> list[str]:
     ['lr-tree', 'lr-tree-swap', 'lr-disjunct']
     """
     river = _river_installed() if available else True
-    return [name for name, learner in LEARNERS.items()
-            if river or not learner.needs_river]
+    return [
+        name for name, learner in LEARNERS.items() if river or not learner.needs_river
+    ]

@@ -79,9 +79,17 @@ def _positive(name, value):
     return int(value)
 
 
-def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
-                 n_rows=None, batch_size=None, window=None,
-                 quick: bool = False) -> StreamPlan:
+def plan_streams(
+    *,
+    streams=None,
+    learners=None,
+    n_seeds=None,
+    seed: int = 0,
+    n_rows=None,
+    batch_size=None,
+    window=None,
+    quick: bool = False,
+) -> StreamPlan:
     """Validate a leaderboard request and build its streams.
 
     Parameters are those of :func:`run_streams`. Raises ``ValueError`` (or
@@ -91,8 +99,9 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
     base = QUICK if quick else DEFAULTS
     n_seeds = _positive("n_seeds", base["n_seeds"] if n_seeds is None else n_seeds)
     n_rows = _positive("n_rows", base["n_rows"] if n_rows is None else n_rows)
-    batch_size = _positive("batch_size",
-                           base["batch_size"] if batch_size is None else batch_size)
+    batch_size = _positive(
+        "batch_size", base["batch_size"] if batch_size is None else batch_size
+    )
     window = _positive("window", base["window"] if window is None else window)
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise ValueError(f"seed must be an integer, got {seed!r}.")
@@ -113,12 +122,16 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
             names.append(entry.name)
         elif isinstance(entry, str):
             if entry not in STREAMS:
-                raise ValueError(f"Unknown stream {entry!r}; the named streams are "
-                                 f"{', '.join(STREAMS)}.")
+                raise ValueError(
+                    f"Unknown stream {entry!r}; the named streams are "
+                    f"{', '.join(STREAMS)}."
+                )
             names.append(entry)
         else:
-            raise TypeError("streams must hold stream names or Stream objects, got "
-                            f"{type(entry).__name__}.")
+            raise TypeError(
+                "streams must hold stream names or Stream objects, got "
+                f"{type(entry).__name__}."
+            )
     if len(set(names)) < len(names):
         raise ValueError(f"A stream name is listed twice: {names}.")
     chosen: dict[str, Learner] = {}
@@ -127,12 +140,16 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
             name, learner = entry
         elif isinstance(entry, str):
             if entry not in LEARNERS:
-                raise ValueError(f"Unknown learner {entry!r}; the learners are "
-                                 f"{', '.join(LEARNERS)}.")
+                raise ValueError(
+                    f"Unknown learner {entry!r}; the learners are "
+                    f"{', '.join(LEARNERS)}."
+                )
             name, learner = entry, LEARNERS[entry]
         else:
-            raise TypeError("learners must hold learner names or (name, Learner) "
-                            f"pairs, got {type(entry).__name__}.")
+            raise TypeError(
+                "learners must hold learner names or (name, Learner) "
+                f"pairs, got {type(entry).__name__}."
+            )
         if not isinstance(learner, Learner):
             raise TypeError(f"Learner {name!r} is not a Learner.")
         if name in chosen:
@@ -146,8 +163,14 @@ def plan_streams(*, streams=None, learners=None, n_seeds=None, seed: int = 0,
             built[entry] = [load_stream(entry, n_rows=n_rows, seed=s) for s in seeds]
     if not built or not chosen:
         raise ValueError("Nothing to run: no streams or no learners.")
-    settings = {"n_seeds": n_seeds, "seeds": seeds, "n_rows": n_rows,
-                "batch_size": batch_size, "window": window, "quick": bool(quick)}
+    settings = {
+        "n_seeds": n_seeds,
+        "seeds": seeds,
+        "n_rows": n_rows,
+        "batch_size": batch_size,
+        "window": window,
+        "quick": bool(quick),
+    }
     return StreamPlan(built, chosen, seeds, batch_size, window, settings)
 
 
@@ -161,8 +184,9 @@ def _curve(result) -> tuple[list, list]:
     return result.rows[at].tolist(), result.windowed_error[at].tolist()
 
 
-def evaluate_run(stream: Stream, name: str, learner: Learner, seed: int,
-                 batch_size: int, window: int) -> RunRecord:
+def evaluate_run(
+    stream: Stream, name: str, learner: Learner, seed: int, batch_size: int, window: int
+) -> RunRecord:
     """Progressive validation of one learner on one stream; failures recorded."""
     record = RunRecord(stream.name, name, seed)
     if learner.binary_only and not stream.is_binary:
@@ -177,9 +201,14 @@ def evaluate_run(stream: Stream, name: str, learner: Learner, seed: int,
             # Learners' numerical warnings (GaussianNB on constant features,
             # convergence notes) would drown the progress bar.
             warnings.simplefilter("ignore")
-            result = progressive_score(learner.make(seed), X, y,
-                                       batch_size=batch_size, classes=stream.classes,
-                                       window=window)
+            result = progressive_score(
+                learner.make(seed),
+                X,
+                y,
+                batch_size=batch_size,
+                classes=stream.classes,
+                window=window,
+            )
     except Exception as exc:  # the suite goes on; the message is the result
         record.status = "failed"
         record.message = f"{type(exc).__name__}: {exc}".strip()
@@ -213,8 +242,11 @@ def _memory_kib() -> dict:
 
 
 def _can_isolate() -> bool:
-    return (sys.platform.startswith("linux") and os.path.exists("/proc/self/status")
-            and "fork" in multiprocessing.get_all_start_methods())
+    return (
+        sys.platform.startswith("linux")
+        and os.path.exists("/proc/self/status")
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
 
 
 def _child(task, connection) -> None:
@@ -231,8 +263,13 @@ def _child(task, connection) -> None:
         connection.send(record)
     except BaseException:
         stream, name, _, seed = task[:4]
-        record = RunRecord(stream.name, name, seed, status="failed",
-                           message=traceback.format_exc(limit=2).strip())
+        record = RunRecord(
+            stream.name,
+            name,
+            seed,
+            status="failed",
+            message=traceback.format_exc(limit=2).strip(),
+        )
         connection.send(record)
     finally:
         connection.close()
@@ -261,9 +298,13 @@ def _run_isolated(tasks, jobs, on_record) -> None:
             except EOFError:
                 process.join()
                 stream, name, _, seed = task[:4]
-                record = RunRecord(stream.name, name, seed, status="failed",
-                                   message="the run's process died (exit code "
-                                   f"{process.exitcode})")
+                record = RunRecord(
+                    stream.name,
+                    name,
+                    seed,
+                    status="failed",
+                    message=f"the run's process died (exit code {process.exitcode})",
+                )
             process.join()
             connection.close()
             on_record(record)
@@ -275,25 +316,31 @@ def _progress_bar(total: int, enabled: bool):
     try:
         from tqdm import tqdm
     except ImportError:
-        sys.stderr.write("tqdm is not installed: no progress bar (pip install "
-                         "'sklearn-localregret[plot]')\n")
+        sys.stderr.write(
+            "tqdm is not installed: no progress bar (pip install "
+            "'sklearn-localregret[plot]')\n"
+        )
         return None
-    return tqdm(total=total, desc="streams", unit="run", file=sys.stderr,
-                dynamic_ncols=True)
+    return tqdm(
+        total=total, desc="streams", unit="run", file=sys.stderr, dynamic_ncols=True
+    )
 
 
-def run_plan(plan: StreamPlan, *, progress: bool = True, isolate=None,
-             jobs: int = 1) -> Leaderboard:
+def run_plan(
+    plan: StreamPlan, *, progress: bool = True, isolate=None, jobs: int = 1
+) -> Leaderboard:
     """Run a validated :class:`StreamPlan` and collect the records."""
     jobs = _positive("jobs", jobs)
     if isolate is None:
         isolate = _can_isolate()
     elif isolate and not _can_isolate():
         raise ValueError("isolate=True needs Linux with fork and /proc.")
-    tasks = [(versions[i], name, learner, seed, plan.batch_size, plan.window)
-             for versions in plan.streams.values()
-             for i, seed in enumerate(plan.seeds)
-             for name, learner in plan.learners.items()]
+    tasks = [
+        (versions[i], name, learner, seed, plan.batch_size, plan.window)
+        for versions in plan.streams.values()
+        for i, seed in enumerate(plan.seeds)
+        for name, learner in plan.learners.items()
+    ]
     for learner in plan.learners.values():
         try:  # import each learner's modules once, before forking
             learner.make(plan.seeds[0])
@@ -318,20 +365,37 @@ def run_plan(plan: StreamPlan, *, progress: bool = True, isolate=None,
     finally:
         if bar is not None:
             bar.close()
-    settings = dict(plan.settings, isolated=bool(isolate), jobs=jobs,
-                    wall_seconds=time.perf_counter() - start)
-    order = {(s, n, seed): k for k, (s, n, seed) in enumerate(
-        (t[0].name, t[1], t[3]) for t in tasks)}
+    settings = dict(
+        plan.settings,
+        isolated=bool(isolate),
+        jobs=jobs,
+        wall_seconds=time.perf_counter() - start,
+    )
+    order = {
+        (s, n, seed): k
+        for k, (s, n, seed) in enumerate((t[0].name, t[1], t[3]) for t in tasks)
+    }
     records.sort(key=lambda r: order[(r.stream, r.learner, r.seed)])
     streams = {name: versions[0] for name, versions in plan.streams.items()}
     return Leaderboard(records, streams, plan.learners, settings)
 
 
-def run_streams(out: str | Path | None = "results", *, streams=None, learners=None,
-                n_seeds=None, seed: int = 0, n_rows=None, batch_size=None,
-                window=None, quick: bool = False, progress: bool = True,
-                isolate=None, jobs: int = 1, command: str | None = None
-                ) -> Leaderboard:
+def run_streams(
+    out: str | Path | None = "results",
+    *,
+    streams=None,
+    learners=None,
+    n_seeds=None,
+    seed: int = 0,
+    n_rows=None,
+    batch_size=None,
+    window=None,
+    quick: bool = False,
+    progress: bool = True,
+    isolate=None,
+    jobs: int = 1,
+    command: str | None = None,
+) -> Leaderboard:
     """Run the stream leaderboard, write its files and print its tables.
 
     Parameters
@@ -391,9 +455,16 @@ def run_streams(out: str | Path | None = "results", *, streams=None, learners=No
     >>> [(r.learner, r.seed, round(r.error, 3)) for r in board.records]
     [('lr-tree', 0, ...), ('sgd', 0, 0.163), ('lr-tree', 1, ...), ('sgd', 1, 0.2)]
     """
-    plan = plan_streams(streams=streams, learners=learners, n_seeds=n_seeds,
-                        seed=seed, n_rows=n_rows, batch_size=batch_size,
-                        window=window, quick=quick)
+    plan = plan_streams(
+        streams=streams,
+        learners=learners,
+        n_seeds=n_seeds,
+        seed=seed,
+        n_rows=n_rows,
+        batch_size=batch_size,
+        window=window,
+        quick=quick,
+    )
     board = run_plan(plan, progress=progress, isolate=isolate, jobs=jobs)
     board.command = command
     if out is not None:

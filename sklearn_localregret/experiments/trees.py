@@ -35,14 +35,22 @@ from ._runner import Experiment, Task, TaskRunner, check_n_jobs
 
 __all__ = ["run_trees", "DATASETS", "EXPERIMENT"]
 
-DATASETS = {"nursery": load_nursery, "mushroom": load_mushroom,
-            "kr-vs-kp": load_kr_vs_kp}
+DATASETS = {
+    "nursery": load_nursery,
+    "mushroom": load_mushroom,
+    "kr-vs-kp": load_kr_vs_kp,
+}
 WINDOW = 100
 # What one task runs on one trial's stream: a learner, or the baselines in
 # hindsight (cheap) together. The alternating panel has no SGD, and its best
 # label is exact.
-GROUPS = ("local external", "local swap", "hindsight", "C4.5 retrained",
-          "SGDClassifier")
+GROUPS = (
+    "local external",
+    "local swap",
+    "hindsight",
+    "C4.5 retrained",
+    "SGDClassifier",
+)
 ALTERNATING_GROUPS = ("local external", "local swap", "C4.5 retrained")
 ALTERNATING_FEATURES = 10
 
@@ -101,8 +109,9 @@ def _best_stump_errors(X, y, batch_size) -> np.ndarray:
     false_counts = onehot.sum(axis=0) - true_counts
     correct = true_counts.max(axis=1) + false_counts.max(axis=1)
     v = int(np.argmax(correct))
-    predicted = np.where(X[:, v] == 1, np.argmax(true_counts[v]),
-                         np.argmax(false_counts[v]))
+    predicted = np.where(
+        X[:, v] == 1, np.argmax(true_counts[v]), np.argmax(false_counts[v])
+    )
     return (predicted != y_idx).reshape(-1, batch_size).mean(axis=1)
 
 
@@ -131,8 +140,7 @@ def _dataset(name: str):
     return np.asarray(X_all, dtype=np.uint8), y_index, len(labels)
 
 
-def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
-                 batch_size: int):
+def trial_stream(panel: str, seed: int, index: int, n_rounds: int, batch_size: int):
     """Trial ``index``'s stream of ``panel``: ``X, y, classes, learner_seed``.
 
     A dataset panel draws ``n_rounds * batch_size`` rows uniformly with
@@ -141,15 +149,21 @@ def trial_stream(panel: str, seed: int, index: int, n_rounds: int,
     round.
     """
     if panel == "alternating":
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 4],
-                                                           spawn_key=(index,)))
+        rng = np.random.default_rng(
+            np.random.SeedSequence([seed, 4], spawn_key=(index,))
+        )
         instance = rng.integers(0, 2, ALTERNATING_FEATURES, dtype=np.uint8)
         X = np.tile(instance, (n_rounds * batch_size, 1))
-        return X, _alternating_labels(n_rounds, batch_size), np.array([0, 1]), \
-            int(rng.integers(2**31))
+        return (
+            X,
+            _alternating_labels(n_rounds, batch_size),
+            np.array([0, 1]),
+            int(rng.integers(2**31)),
+        )
     X_all, y_all, n_classes = _dataset(panel)
     rng = np.random.default_rng(
-        np.random.SeedSequence([seed, trial_salt(panel)], spawn_key=(index,)))
+        np.random.SeedSequence([seed, trial_salt(panel)], spawn_key=(index,))
+    )
     idx = rng.integers(0, len(y_all), size=n_rounds * batch_size)
     return X_all[idx], y_all[idx], np.arange(n_classes), int(rng.integers(2**31))
 
@@ -160,8 +174,7 @@ def _alternating_labels(n_rounds: int, batch_size: int) -> np.ndarray:
 
 def trial_task(panel, group, seed, index, n_rounds, batch_size):
     """One group's per-round errors (and regret counts) on one trial's stream."""
-    X, y, classes, learner_seed = trial_stream(panel, seed, index, n_rounds,
-                                               batch_size)
+    X, y, classes, learner_seed = trial_stream(panel, seed, index, n_rounds, batch_size)
     errors, scalars = {}, {}
     if group in ("local external", "local swap"):
         model = _learners(learner_seed)[group].set_params(batch_size=batch_size)
@@ -171,8 +184,7 @@ def trial_task(panel, group, seed, index, n_rounds, batch_size):
         errors["best label"] = _best_label_errors(y, batch_size)
         errors["best stump"] = _best_stump_errors(X, y, batch_size)
     elif group == "C4.5 retrained":
-        errors[group] = _retrained_tree_errors(X, y, classes, batch_size,
-                                               learner_seed)
+        errors[group] = _retrained_tree_errors(X, y, classes, batch_size, learner_seed)
     elif group == "SGDClassifier":
         errors[group] = _sgd_errors(X, y, classes, batch_size, learner_seed)
     else:
@@ -181,16 +193,24 @@ def trial_task(panel, group, seed, index, n_rounds, batch_size):
 
 
 def _panels(p: dict) -> list[tuple[str, tuple[str, ...]]]:
-    return [*((name, GROUPS) for name in p["datasets"]),
-            ("alternating", ALTERNATING_GROUPS)]
+    return [
+        *((name, GROUPS) for name in p["datasets"]),
+        ("alternating", ALTERNATING_GROUPS),
+    ]
 
 
 def plan(p: dict) -> list[Task]:
     """One task per (panel, trial, learner group)."""
-    return [Task(f"{panel}: {group}", trial_task,
-                 (panel, group, p["seed"], i, p["n_rounds"], p["batch_size"]))
-            for panel, groups in _panels(p) for i in range(p["n_trials"])
-            for group in groups]
+    return [
+        Task(
+            f"{panel}: {group}",
+            trial_task,
+            (panel, group, p["seed"], i, p["n_rounds"], p["batch_size"]),
+        )
+        for panel, groups in _panels(p)
+        for i in range(p["n_trials"])
+        for group in groups
+    ]
 
 
 def collect(p: dict, results: list) -> dict[str, CurveSet]:
@@ -209,15 +229,18 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
             for _ in groups:
                 errors, scalars = next(results)
                 for label, per_round in errors.items():
-                    panel.add(label, sliding_mean(per_round, WINDOW),
-                              n_outcomes=in_window)
+                    panel.add(
+                        label, sliding_mean(per_round, WINDOW), n_outcomes=in_window
+                    )
                 for label, value in scalars.items():
                     panel.add_scalar(label, value)
         if name == "alternating":
             # Half of each window's rounds, whatever the trial: exact.
             labels = _alternating_labels(n_rounds, batch_size)
-            panel.add_exact("best label / best tree", sliding_mean(
-                _best_label_errors(labels, batch_size), WINDOW))
+            panel.add_exact(
+                "best label / best tree",
+                sliding_mean(_best_label_errors(labels, batch_size), WINDOW),
+            )
         panels[name] = panel
     return panels
 
@@ -225,16 +248,32 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
 def summary_table(panels: dict[str, CurveSet]) -> str:
     """Final-window error of every learner on every panel, with 95% intervals."""
     learners = list(dict.fromkeys(k for p in panels.values() for k in p.learners))
-    rows = [[key, *(panel.summary(learner).format() if learner in panel.learners
-                    else "-" for learner in learners)]
-            for key, panel in panels.items()]
+    rows = [
+        [
+            key,
+            *(
+                panel.summary(learner).format() if learner in panel.learners else "-"
+                for learner in learners
+            ),
+        ]
+        for key, panel in panels.items()
+    ]
     table = format_table(rows, ["final error", *learners])
-    counts = [[key, *(panel.scalar(f"{learner}: non-zero regrets").format(digits=0)
-                      for learner in ("local external", "local swap"))]
-              for key, panel in panels.items() if panel.scalars]
+    counts = [
+        [
+            key,
+            *(
+                panel.scalar(f"{learner}: non-zero regrets").format(digits=0)
+                for learner in ("local external", "local swap")
+            ),
+        ]
+        for key, panel in panels.items()
+        if panel.scalars
+    ]
     if counts:
         table += "\n\n" + format_table(
-            counts, ["non-zero regrets", "local external", "local swap"])
+            counts, ["non-zero regrets", "local external", "local swap"]
+        )
     return table
 
 
@@ -242,34 +281,51 @@ EXPERIMENT = Experiment(
     name="trees",
     trials_parameter="n_trials",
     fixed={"batch_size": 5, "datasets": list(DATASETS), "seed": 0},
-    scales={"quick": {"n_trials": 2, "n_rounds": 200},
-            "default": {"n_trials": 8, "n_rounds": 1000},
-            "paper": {"n_trials": 50, "n_rounds": 1000}},
+    scales={
+        "quick": {"n_trials": 2, "n_rounds": 200},
+        "default": {"n_trials": 8, "n_rounds": 1000},
+        "paper": {"n_trials": 50, "n_rounds": 1000},
+    },
     plan=plan,
     collect=collect,
     table=summary_table,
     # CPU seconds per task, from the default run's trees.json (task_cpu_seconds).
     reference_seconds={
-        "nursery: local external": 0.9, "nursery: local swap": 8.9,
-        "nursery: hindsight": 0.01, "nursery: C4.5 retrained": 6.7,
+        "nursery: local external": 0.9,
+        "nursery: local swap": 8.9,
+        "nursery: hindsight": 0.01,
+        "nursery: C4.5 retrained": 6.7,
         "nursery: SGDClassifier": 5.1,
-        "mushroom: local external": 0.8, "mushroom: local swap": 4.8,
-        "mushroom: hindsight": 0.01, "mushroom: C4.5 retrained": 7.7,
+        "mushroom: local external": 0.8,
+        "mushroom: local swap": 4.8,
+        "mushroom: hindsight": 0.01,
+        "mushroom: C4.5 retrained": 7.7,
         "mushroom: SGDClassifier": 1.8,
-        "kr-vs-kp: local external": 0.9, "kr-vs-kp: local swap": 5.9,
-        "kr-vs-kp: hindsight": 0.01, "kr-vs-kp: C4.5 retrained": 7.7,
+        "kr-vs-kp: local external": 0.9,
+        "kr-vs-kp: local swap": 5.9,
+        "kr-vs-kp: hindsight": 0.01,
+        "kr-vs-kp: C4.5 retrained": 7.7,
         "kr-vs-kp: SGDClassifier": 2.0,
-        "alternating: local external": 0.7, "alternating: local swap": 1.7,
+        "alternating: local external": 0.7,
+        "alternating: local swap": 1.7,
         "alternating: C4.5 retrained": 2.4,
     },
 )
 
 
-def run_trees(out: str | Path = "results", *, scale: str = "default",
-              n_trials: int | None = None, n_rounds: int | None = None,
-              batch_size: int | None = None, datasets=None, seed: int = 0,
-              n_jobs: int | None = None, progress: bool = True,
-              resume: bool = False) -> dict:
+def run_trees(
+    out: str | Path = "results",
+    *,
+    scale: str = "default",
+    n_trials: int | None = None,
+    n_rounds: int | None = None,
+    batch_size: int | None = None,
+    datasets=None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: bool = True,
+    resume: bool = False,
+) -> dict:
     """Run the decision-tree experiments, write plots and numbers, print a table.
 
     Parameters
@@ -307,11 +363,24 @@ def run_trees(out: str | Path = "results", *, scale: str = "default",
         datasets = list(datasets)
         unknown = sorted(set(datasets) - set(DATASETS))
         if unknown or not datasets:
-            raise ValueError(f"datasets must be a non-empty selection of "
-                             f"{list(DATASETS)}, got {datasets!r}.")
+            raise ValueError(
+                f"datasets must be a non-empty selection of "
+                f"{list(DATASETS)}, got {datasets!r}."
+            )
     parameters = EXPERIMENT.parameters(
-        scale, n_trials=n_trials, n_rounds=n_rounds, batch_size=batch_size,
-        datasets=datasets, seed=seed)
+        scale,
+        n_trials=n_trials,
+        n_rounds=n_rounds,
+        batch_size=batch_size,
+        datasets=datasets,
+        seed=seed,
+    )
     with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(out, parameters, runner=runner, progress=progress,
-                              resume=resume, scale=scale)
+        return EXPERIMENT.run(
+            out,
+            parameters,
+            runner=runner,
+            progress=progress,
+            resume=resume,
+            scale=scale,
+        )

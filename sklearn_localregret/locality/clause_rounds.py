@@ -34,8 +34,9 @@ def maxsat_round(a, clause_of, var_of, sign_of, n_neg, weights):
     a = np.asarray(a)
     weights = np.asarray(weights, dtype=np.float64)
     bits = a[var_of].astype(np.float64)
-    count = n_neg + np.bincount(clause_of, weights=sign_of * bits,
-                                minlength=len(weights))
+    count = n_neg + np.bincount(
+        clause_of, weights=sign_of * bits, minlength=len(weights)
+    )
     # Flipping a false literal satisfies an unsatisfied clause; flipping the
     # only true literal of a clause unsatisfies it.
     becomes_true = sign_of * (1.0 - 2.0 * bits) > 0
@@ -80,5 +81,11 @@ def maxsat_gains(a, clauses, weights=None) -> np.ndarray:
     signed = clauses.signed.tocoo()
     m = clauses.shape[0]
     weights = np.ones(m) if weights is None else np.asarray(weights, dtype=float)
-    return maxsat_round(a, signed.row, signed.col, signed.data.astype(np.float64),
-                        clauses.n_neg, weights)[0]
+    return maxsat_round(
+        a,
+        signed.row,
+        signed.col,
+        signed.data.astype(np.float64),
+        clauses.n_neg,
+        weights,
+    )[0]

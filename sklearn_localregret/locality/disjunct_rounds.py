@@ -56,8 +56,9 @@ def _disjunction_round(a, X, positive, w, signed, active):
     return np.where(np.asarray(a) > 0, -remove, add) + 0.0, wrong
 
 
-def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
-                            biases, rng) -> float:
+def play_disjunction_rounds(
+    cube: HypercubeColoring, X, y, w, batch_size: int, biases, rng
+) -> float:
     """Play consecutive disjunction rounds with the exact product sampler.
 
     Equivalent, state for state, to running for each round of ``batch_size``
@@ -117,8 +118,9 @@ def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
             lo, hi = t * batch_size, min((t + 1) * batch_size, m)
             a = cube.draw(uniforms[t]).astype(np.uint8)
             active = X[lo:hi] @ a.astype(np.float64)
-            gains, wr = _disjunction_round(a, X[lo:hi], positive[lo:hi], w[lo:hi],
-                                           signed[lo:hi], active)
+            gains, wr = _disjunction_round(
+                a, X[lo:hi], positive[lo:hi], w[lo:hi], signed[lo:hi], active
+            )
             cube.update(a, gains, biases[t])
             wrong += wr
         return wrong
@@ -134,14 +136,17 @@ def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
         active = (rows * per_row[: r1 - r0]).sum(axis=1)
         # Only rows with 0 or 1 active literals (and weight, and a one) have
         # non-zero gains.
-        live = np.flatnonzero((signed[r0:r1] != 0) & (
-            (active == 1) | ((active == 0) & has_ones[r0:r1])))
+        live = np.flatnonzero(
+            (signed[r0:r1] != 0) & ((active == 1) | ((active == 0) & has_ones[r0:r1]))
+        )
         used = stop - t
         if len(live):
             live_rows, live_w, live_act = rows[live], signed[r0 + live], active[live]
-            row_gains = np.where(per_row[live], -(live_w * (live_act == 1))[:, None]
-                                 * live_rows, (live_w * (live_act == 0))[:, None]
-                                 * live_rows)
+            row_gains = np.where(
+                per_row[live],
+                -(live_w * (live_act == 1))[:, None] * live_rows,
+                (live_w * (live_act == 0))[:, None] * live_rows,
+            )
             round_of = live // batch_size
             if batch_size == 1:
                 rounds, gains = round_of, row_gains
@@ -158,17 +163,21 @@ def play_disjunction_rounds(cube: HypercubeColoring, X, y, w, batch_size: int,
             if table.discount != 1.0:
                 scaled = gains * table.round_scales(used)[rounds][:, None]
             changed = np.zeros(len(rounds), dtype=bool)
-            for col, moved in ((1, np.where(acts, 0.0, scaled)),
-                               (0, np.where(acts, scaled, 0.0))):
-                path = np.maximum(np.cumsum(
-                    np.vstack([table.rates[:, col], moved]), axis=0), 0.0)
+            for col, moved in (
+                (1, np.where(acts, 0.0, scaled)),
+                (0, np.where(acts, scaled, 0.0)),
+            ):
+                path = np.maximum(
+                    np.cumsum(np.vstack([table.rates[:, col], moved]), axis=0), 0.0
+                )
                 changed |= (path[1:] != path[:-1]).any(axis=1)
             n_live = len(rounds)
             if changed.any():
                 n_live = int(np.argmax(changed)) + 1
                 used = int(rounds[n_live - 1]) + 1
-            cube.update_rounds(acts[:n_live], gains[:n_live],
-                               played=rounds[:n_live], n_rounds=used)
+            cube.update_rounds(
+                acts[:n_live], gains[:n_live], played=rounds[:n_live], n_rounds=used
+            )
         else:
             table.advance(used)
         end = min((t + used) * batch_size, m)

@@ -206,15 +206,23 @@ class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
     array([1., 0., 0.])
     """
 
-    def __init__(self, n_vars: int, max_level: int | None = None,
-                 n_mcmc_steps: int = 200, discount: float = 1.0):
+    def __init__(
+        self,
+        n_vars: int,
+        max_level: int | None = None,
+        n_mcmc_steps: int = 200,
+        discount: float = 1.0,
+    ):
         super().__init__(n_vars, max_level)
         self.n_mcmc_steps = int(n_mcmc_steps)
         self.table = RegretTable(width=2, initial_rows=self.n_vars, discount=discount)
         self.exact = max_level is None or max_level >= self.n_vars
         self._state = self.root
-        self._sampler = None if self.exact else UniformizedChainSampler(
-            self, max_level, self.n_mcmc_steps)
+        self._sampler = (
+            None
+            if self.exact
+            else UniformizedChainSampler(self, max_level, self.n_mcmc_steps)
+        )
 
     # -- the RateGraph protocol -------------------------------------------
     def positive_out_edges(self, vertex: bytes):
@@ -233,8 +241,9 @@ class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
         :meth:`estimate_distribution`.
         """
         rates = self.table.rates
-        return binary_site_probabilities(np.maximum(rates[:, 0], 0.0),
-                                         np.maximum(rates[:, 1], 0.0))
+        return binary_site_probabilities(
+            np.maximum(rates[:, 0], 0.0), np.maximum(rates[:, 1], 0.0)
+        )
 
     def draw(self, uniforms: np.ndarray) -> np.ndarray:
         """Exact product draws from uniforms: bit ``k`` is 1 iff ``u_k < P(bit k)``.
@@ -282,8 +291,14 @@ class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
             self.table.update_entries(np.arange(self.n_vars), 1 - a, gains, bias)
         self._state = a.tobytes()
 
-    def update_rounds(self, actions: np.ndarray, gains: np.ndarray,
-                      bias: float = 0.0, played=None, n_rounds=None) -> None:
+    def update_rounds(
+        self,
+        actions: np.ndarray,
+        gains: np.ndarray,
+        bias: float = 0.0,
+        played=None,
+        n_rounds=None,
+    ) -> None:
         """:meth:`update` for several consecutive rounds (rows), in order.
 
         The regrets come out bit for bit as with one :meth:`update` per round.
@@ -298,10 +313,14 @@ class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
             rounds, ks = np.nonzero(gains)
         else:
             rounds, ks = np.indices(actions.shape).reshape(2, -1)
-        scales = self.table.round_scales(n_rounds)[np.asarray(played)[rounds]] \
-            if self.table.discount != 1.0 else None
-        self.table.update_sequence(ks, 1 - actions[rounds, ks], gains[rounds, ks],
-                                   bias, scales)
+        scales = (
+            self.table.round_scales(n_rounds)[np.asarray(played)[rounds]]
+            if self.table.discount != 1.0
+            else None
+        )
+        self.table.update_sequence(
+            ks, 1 - actions[rounds, ks], gains[rounds, ks], bias, scales
+        )
         self.table.advance(n_rounds)
         if len(actions):
             self._state = actions[-1].tobytes()

@@ -69,8 +69,9 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     array([0.25, 0.75])
     """
 
-    def __init__(self, n_vars: int, max_level: int | None = None,
-                 discount: float = 1.0):
+    def __init__(
+        self, n_vars: int, max_level: int | None = None, discount: float = 1.0
+    ):
         super().__init__(n_vars, max_level)
         self.table = RegretTable(width=self.n_vars, discount=discount)
         self._largest_round = 0.0  # Delta so far, the scale of forgetting
@@ -109,8 +110,9 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         self.table.advance()
         if self.table.clock.n_resets != resets:  # every stored rate changed
             self._sampler.invalidate()
-        self.table.update_entries(np.full(self.n_vars, row), np.arange(self.n_vars),
-                                  gains, bias)
+        self.table.update_entries(
+            np.full(self.n_vars, row), np.arange(self.n_vars), gains, bias
+        )
         # Only the edges out of ``a`` changed: the sampler re-reads that row
         # and re-solves only if a positive rate moved.
         self._sampler.invalidate(vertex_key(a))
@@ -129,7 +131,8 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         if table.discount == 1.0 or table.n_rounds % FORGET_EVERY:
             return
         quiet = np.flatnonzero(
-            table.row_magnitudes() <= FORGET_TOLERANCE * self._largest_round)
+            table.row_magnitudes() <= FORGET_TOLERANCE * self._largest_round
+        )
         if quiet.size:
             keys = table.keys()
             table.forget(quiet)
@@ -140,4 +143,5 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         """Time-averaged local swap regret ``sum_i max_j R+[i, j] / T``
         (discounted, regrets and ``T``, when the table has a discount)."""
         return float(self.table.row_max_regret().sum()) / max(
-            self.table.effective_rounds, 1.0)
+            self.table.effective_rounds, 1.0
+        )

@@ -53,18 +53,23 @@ class RecentRows:
         self._passes = np.zeros((self.size, 0), dtype=bool)  # test outcomes
         self._count = 0  # rows ever added
 
-    def add(self, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-            passes: np.ndarray | None = None) -> None:
+    def add(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        w: np.ndarray,
+        passes: np.ndarray | None = None,
+    ) -> None:
         """Append rows (the oldest drop out), with their test outcomes if known."""
         if self.size == 0:
             return
-        X, y, w = X[-self.size:], y[-self.size:], w[-self.size:]
+        X, y, w = X[-self.size :], y[-self.size :], w[-self.size :]
         at = (self._count + np.arange(X.shape[0])) % self.size
         self._y[at], self._w[at] = y, w
         if self._X is not None:
             self._X[at] = X
         if passes is not None and passes.shape[1] == self._passes.shape[1]:
-            self._passes[at] = passes[-self.size:]
+            self._passes[at] = passes[-self.size :]
         else:  # stale from now on: recomputed by the next outcomes()
             self._passes = np.zeros((self.size, 0), dtype=bool)
         self._count += X.shape[0]

@@ -30,14 +30,18 @@ __all__ = ["play_removal_set_rounds", "removal_set_gains", "removal_set_round"]
 
 def _row_gains(drawn_rows, rows, signed, active):
     """Per-row gains of every bit colour (``drawn_rows``: each row's action)."""
-    return np.where(drawn_rows, -(signed * (active == 1))[:, None] * rows,
-                    (signed * (active == 0))[:, None] * rows)
+    return np.where(
+        drawn_rows,
+        -(signed * (active == 1))[:, None] * rows,
+        (signed * (active == 0))[:, None] * rows,
+    )
 
 
 def _covered(active_rows, active, sets):
     """``covered[i, j]``: row ``i`` fires, its active literals all in set ``j``."""
     return ((active_rows @ sets.T.astype(np.float64)) == active[:, None]) & (
-        active > 0)[:, None]
+        active > 0
+    )[:, None]
 
 
 def removal_set_gains(a, X, y, w, sets):
@@ -92,8 +96,9 @@ def removal_set_gains(a, X, y, w, sets):
     return gains, set_gains, wrong
 
 
-def removal_set_round(graph: RemovalSetColoring, a, X, y, w, bias: float = 0.0
-                      ) -> float:
+def removal_set_round(
+    graph: RemovalSetColoring, a, X, y, w, bias: float = 0.0
+) -> float:
     """Play disjunction ``a`` on one round's rows: track new sets, update.
 
     Parameters
@@ -137,8 +142,9 @@ def removal_set_round(graph: RemovalSetColoring, a, X, y, w, bias: float = 0.0
     return wrong
 
 
-def play_removal_set_rounds(graph: RemovalSetColoring, X, y, w, batch_size: int,
-                            biases, rng) -> float:
+def play_removal_set_rounds(
+    graph: RemovalSetColoring, X, y, w, batch_size: int, biases, rng
+) -> float:
     """Play consecutive rounds with the exact sampler, as :func:`removal_set_round`.
 
     Equivalent, state for state, to running for each round of ``batch_size``
@@ -193,8 +199,9 @@ def play_removal_set_rounds(graph: RemovalSetColoring, X, y, w, batch_size: int,
         for t in range(n_rounds):
             lo, hi = t * batch_size, min((t + 1) * batch_size, m)
             a = graph.draw(uniforms[t]).astype(np.uint8)
-            wrong += removal_set_round(graph, a, X[lo:hi], y[lo:hi], w[lo:hi],
-                                       biases[t])
+            wrong += removal_set_round(
+                graph, a, X[lo:hi], y[lo:hi], w[lo:hi], biases[t]
+            )
         return wrong
     return _play_windows(graph, X, y, w, batch_size, uniforms)
 
@@ -213,8 +220,9 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
         stop = min(n_rounds, t + window)
         drawn = graph.draw(uniforms[t:stop])
         r0, r1 = t * batch_size, min(stop * batch_size, m)
-        per_row = (drawn if batch_size == 1
-                   else np.repeat(drawn, batch_size, axis=0))[: r1 - r0]
+        per_row = (drawn if batch_size == 1 else np.repeat(drawn, batch_size, axis=0))[
+            : r1 - r0
+        ]
         rows = Xf[r0:r1]
         active_rows = rows * per_row
         active = active_rows.sum(axis=1)
@@ -224,20 +232,34 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
         # only through a change of pi, which ends the bulk rounds anyway).
         entering = stop
         if graph.can_take_a_set():
-            for i in np.flatnonzero(~positive[r0:r1] & (w[r0:r1] > 0)
-                                    & (active >= 2)):
+            for i in np.flatnonzero(~positive[r0:r1] & (w[r0:r1] > 0) & (active >= 2)):
                 if not graph.is_tracked(X[r0 + i]):
                     entering = t + i // batch_size
                     break
-        used, moved = _bulk_rounds(graph, t, entering, drawn, batch_size, rows,
-                                   per_row, active_rows, active, signed[r0:r1],
-                                   has_ones[r0:r1])
+        used, moved = _bulk_rounds(
+            graph,
+            t,
+            entering,
+            drawn,
+            batch_size,
+            rows,
+            per_row,
+            active_rows,
+            active,
+            signed[r0:r1],
+            has_ones[r0:r1],
+        )
         # The entering round's action was drawn under the window's pi: valid
         # only if no bulk round before it moved pi.
         if not moved and t + used == entering < stop:
             lo, hi = entering * batch_size, min((entering + 1) * batch_size, m)
-            removal_set_round(graph, drawn[entering - t].astype(np.uint8),
-                              X[lo:hi], y[lo:hi], w[lo:hi])
+            removal_set_round(
+                graph,
+                drawn[entering - t].astype(np.uint8),
+                X[lo:hi],
+                y[lo:hi],
+                w[lo:hi],
+            )
             used += 1
         end = min((t + used) * batch_size, m)
         wrong += float(w[r0:end] @ ((active[: end - r0] > 0) != positive[r0:end]))
@@ -246,8 +268,19 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
     return wrong
 
 
-def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
-                 active, signed, has_ones) -> int:
+def _bulk_rounds(
+    graph,
+    t,
+    end,
+    drawn,
+    batch_size,
+    rows,
+    per_row,
+    active_rows,
+    active,
+    signed,
+    has_ones,
+) -> int:
     """Apply rounds ``t .. end - 1`` (drawn under the current ``pi``) in bulk.
 
     Stops after the first round whose update changes a positive regret.
@@ -265,9 +298,14 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
         covered[firing] = _covered(active_rows[firing], active[firing], sets)
     # Only rows with 0 or 1 active literals (and weight, and a one) move a
     # bit colour; only covered rows move a set colour.
-    live = np.flatnonzero((signed[:n_rows] != 0) & (
-        (active[:n_rows] == 1) | ((active[:n_rows] == 0) & has_ones[:n_rows])
-        | covered.any(axis=1)))
+    live = np.flatnonzero(
+        (signed[:n_rows] != 0)
+        & (
+            (active[:n_rows] == 1)
+            | ((active[:n_rows] == 0) & has_ones[:n_rows])
+            | covered.any(axis=1)
+        )
+    )
     if not len(live):
         graph.table.advance(end - t)
         return end - t, False
@@ -289,9 +327,11 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
         round_scales = table.round_scales(end - t)[rounds][:, None]
         scaled, set_scaled = gains * round_scales, set_gains * round_scales
     changed = np.zeros(len(rounds), dtype=bool)
-    for start, moved in ((table.rates[:n, 1], np.where(acts, 0.0, scaled)),
-                         (table.rates[:n, 0], np.where(acts, scaled, 0.0)),
-                         (table.rates[n + occupied, 0], set_scaled)):
+    for start, moved in (
+        (table.rates[:n, 1], np.where(acts, 0.0, scaled)),
+        (table.rates[:n, 0], np.where(acts, scaled, 0.0)),
+        (table.rates[n + occupied, 0], set_scaled),
+    ):
         path = np.maximum(np.cumsum(np.vstack([start, moved]), axis=0), 0.0)
         changed |= (path[1:] != path[:-1]).any(axis=1)
     n_live, used = len(rounds), end - t
@@ -300,6 +340,11 @@ def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
         used = int(rounds[n_live - 1]) + 1
     full_set_gains = np.zeros((n_live, graph.max_sets))
     full_set_gains[:, occupied] = set_gains[:n_live]
-    graph.update_rounds(acts[:n_live], gains[:n_live], full_set_gains,
-                        played=rounds[:n_live], n_rounds=used)
+    graph.update_rounds(
+        acts[:n_live],
+        gains[:n_live],
+        full_set_gains,
+        played=rounds[:n_live],
+        n_rounds=used,
+    )
     return used, bool(changed.any())

@@ -154,22 +154,31 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
 
     _EXACT_READER = "fire_probabilities()"
 
-    def __init__(self, n_vars: int, max_level: int | None = None,
-                 max_sets: int = 32, n_mcmc_steps: int = 200,
-                 discount: float = 1.0):
+    def __init__(
+        self,
+        n_vars: int,
+        max_level: int | None = None,
+        max_sets: int = 32,
+        n_mcmc_steps: int = 200,
+        discount: float = 1.0,
+    ):
         super().__init__(n_vars, max_level)
         self.max_sets = int(max_sets)
         self.n_mcmc_steps = int(n_mcmc_steps)
-        self.table = PoolRegretTable(width=2, initial_rows=self.n_vars + self.max_sets,
-                                     discount=discount)
+        self.table = PoolRegretTable(
+            width=2, initial_rows=self.n_vars + self.max_sets, discount=discount
+        )
         self.sets = np.zeros((self.max_sets, self.n_vars), dtype=np.uint8)
         self.occupied = np.zeros(self.max_sets, dtype=bool)
         self._slot_of: dict[bytes, int] = {}
         self.n_sets_tracked = 0
         self.exact = max_level is None or max_level >= self.n_vars
         self._state = self.root
-        self._sampler = None if self.exact else UniformizedChainSampler(
-            self, max_level, self.n_mcmc_steps)
+        self._sampler = (
+            None
+            if self.exact
+            else UniformizedChainSampler(self, max_level, self.n_mcmc_steps)
+        )
 
     # The slot index is rebuilt on load: skops dicts take no bytes keys.
     def __getstate__(self):
@@ -179,8 +188,9 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        self._slot_of = {self.sets[j].tobytes(): int(j)
-                         for j in np.flatnonzero(self.occupied)}
+        self._slot_of = {
+            self.sets[j].tobytes(): int(j) for j in np.flatnonzero(self.occupied)
+        }
 
     # -- rates (stored units: the true regrets times the table's scale) ----
     @property
@@ -190,11 +200,11 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
 
     def set_regrets(self) -> np.ndarray:
         """The biased regret ``Rtilde`` of every slot's colour (0 when free)."""
-        return self.table.biased[self.n_vars:, 0]
+        return self.table.biased[self.n_vars :, 0]
 
     def _set_rates(self) -> np.ndarray:
         """``Rtilde+`` of every slot's colour, in the table's stored units."""
-        return np.maximum(self.table.rates[self.n_vars:, 0], 0.0)
+        return np.maximum(self.table.rates[self.n_vars :, 0], 0.0)
 
     def _bit_rates(self):
         rates = np.maximum(self.table.rates[: self.n_vars], 0.0)
@@ -231,8 +241,14 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         slot this is :meth:`HypercubeColoring.draw` bit for bit.
         """
         off, on = self._bit_rates()
-        return draw(off, on, self.sets, self._set_rates(),
-                    uniforms[..., : self.n_vars], uniforms[..., self.n_vars :])
+        return draw(
+            off,
+            on,
+            self.sets,
+            self._set_rates(),
+            uniforms[..., : self.n_vars],
+            uniforms[..., self.n_vars :],
+        )
 
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
@@ -288,7 +304,8 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         whose regret is at most 0."""
         return bool(self.max_sets) and (
             not self.occupied.all()
-            or bool(np.any(self.table.rates[self.n_vars:, 0] <= 0)))
+            or bool(np.any(self.table.rates[self.n_vars :, 0] <= 0))
+        )
 
     def track(self, rows: np.ndarray) -> list[int]:
         """Let the removal sets of these 0/1 ``uint8`` rows enter the pool.
@@ -312,7 +329,7 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
             if len(free):
                 slot = int(free[0])
             else:
-                regrets = self.table.rates[self.n_vars:, 0].copy()
+                regrets = self.table.rates[self.n_vars :, 0].copy()
                 regrets[filled] = np.inf
                 slot = int(np.argmin(regrets))
                 if regrets[slot] > 0:
@@ -341,8 +358,9 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         cols = np.concatenate([1 - a[ks], np.zeros(len(slots), dtype=a.dtype)])
         return rows, cols, np.concatenate([gains[ks], set_gains[slots]])
 
-    def update(self, a: np.ndarray, gains: np.ndarray, set_gains: np.ndarray,
-               bias: float = 0.0) -> None:
+    def update(
+        self, a: np.ndarray, gains: np.ndarray, set_gains: np.ndarray, bias: float = 0.0
+    ) -> None:
         """One round: add ``gain - bias`` to every colour with an edge out of
         ``a`` (after the round's discount, if any).
 
@@ -355,12 +373,17 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         gains = np.asarray(gains, dtype=float)
         set_gains = np.asarray(set_gains, dtype=float)
         self.table.advance()
-        self.table.update_entries(*self._entries(a, gains, set_gains, bias != 0),
-                                  bias)
+        self.table.update_entries(*self._entries(a, gains, set_gains, bias != 0), bias)
         self._state = a.tobytes()
 
-    def update_rounds(self, actions: np.ndarray, gains: np.ndarray,
-                      set_gains: np.ndarray, played=None, n_rounds=None) -> None:
+    def update_rounds(
+        self,
+        actions: np.ndarray,
+        gains: np.ndarray,
+        set_gains: np.ndarray,
+        played=None,
+        n_rounds=None,
+    ) -> None:
         """:meth:`update` with ``bias = 0`` for consecutive rounds, in order.
 
         The regrets come out bit for bit as with one :meth:`update` per round.
@@ -376,10 +399,12 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         rounds = np.concatenate([bit_rounds, set_rounds])
         order = np.argsort(rounds, kind="stable")  # the rounds' order, as update
         rows = np.concatenate([ks, self.n_vars + slots])[order]
-        cols = np.concatenate([1 - actions[bit_rounds, ks],
-                               np.zeros(len(slots), dtype=np.uint8)])[order]
-        values = np.concatenate([gains[bit_rounds, ks],
-                                 set_gains[set_rounds, slots]])[order]
+        cols = np.concatenate(
+            [1 - actions[bit_rounds, ks], np.zeros(len(slots), dtype=np.uint8)]
+        )[order]
+        values = np.concatenate([gains[bit_rounds, ks], set_gains[set_rounds, slots]])[
+            order
+        ]
         scales = None
         if self.table.discount != 1.0:
             of_entry = np.asarray(played)[rounds[order]]

@@ -237,8 +237,11 @@ class TreeColoring:
                 for c_true in range(k):
                     for c_false in range(k):
                         stump = Split(v, Leaf(c_true), Leaf(c_false))
-                        yield path, self.colour(stump), replace_subtree(
-                            tree, path, stump)
+                        yield (
+                            path,
+                            self.colour(stump),
+                            replace_subtree(tree, path, stump),
+                        )
 
     # -- the regret update --------------------------------------------------
     def round_statistics(
@@ -300,8 +303,9 @@ class TreeColoring:
         # true_counts[p, v, c] = sum_r reach[p, r] outcome[r, v] labelled[r, c]
         per_node = reach[:, None, :] * labelled.T[None, :, :]  # (p, c, r)
         true_counts = (per_node @ outcomes.astype(float)).transpose(0, 2, 1)
-        return RoundStatistics(leaf_gains, true_counts, class_counts, correct,
-                               prediction)
+        return RoundStatistics(
+            leaf_gains, true_counts, class_counts, correct, prediction
+        )
 
     def node_statistics(
         self,
@@ -336,12 +340,31 @@ class TreeColoring:
             class_counts[i] = labelled.sum(axis=0)
             correct[i] = right[at].sum()
             true_counts[i] = outcomes[at].T.astype(float) @ labelled
-        return RoundStatistics(class_counts - correct[:, None], true_counts,
-                               class_counts, correct, prediction)
+        return RoundStatistics(
+            class_counts - correct[:, None],
+            true_counts,
+            class_counts,
+            correct,
+            prediction,
+        )
 
-    def update(self, table: StumpRegretTable, rows, layout: TreeLayout,
-               stats: RoundStatistics, bias: float) -> None:
+    def update(
+        self,
+        table: StumpRegretTable,
+        rows,
+        layout: TreeLayout,
+        stats: RoundStatistics,
+        bias: float,
+    ) -> None:
         """Apply a round's statistics to the played tree's ``rows`` of ``table``."""
         leaf_mask, test_mask = self.edge_masks(layout)
-        table.update(rows, stats.leaf_gains, leaf_mask, stats.true_counts,
-                     stats.class_counts, stats.correct, test_mask, bias)
+        table.update(
+            rows,
+            stats.leaf_gains,
+            leaf_mask,
+            stats.true_counts,
+            stats.class_counts,
+            stats.correct,
+            test_mask,
+            bias,
+        )

@@ -84,8 +84,10 @@ class TreeRateGraph:
         # Tree-keyed entries as pairs (skops saves only dicts whose keys are
         # str/int/float/bool/None); the edge caches are rebuilt on demand.
         state = self.__dict__.copy()
-        state["_played"] = [(tree, [entry[0], entry[1], None, None])
-                            for tree, entry in self._played.items()]
+        state["_played"] = [
+            (tree, [entry[0], entry[1], None, None])
+            for tree, entry in self._played.items()
+        ]
         return state
 
     def __setstate__(self, state):
@@ -173,13 +175,16 @@ class TreeRateGraph:
         tree, targets, rates = layout.tree, [], []
         for i, row in zip(nodes, rows):
             leaves, stumps, r = self.table.positive_colours(
-                row, leaf_mask[i], test_mask[i])
+                row, leaf_mask[i], test_mask[i]
+            )
             path = layout.paths[i]
-            targets.extend(replace_subtree(tree, path, Leaf(c))
-                           for c in leaves.tolist())
+            targets.extend(
+                replace_subtree(tree, path, Leaf(c)) for c in leaves.tolist()
+            )
             targets.extend(
                 replace_subtree(tree, path, Split(v, Leaf(ct), Leaf(cf)))
-                for v, ct, cf in stumps.tolist())
+                for v, ct, cf in stumps.tolist()
+            )
             rates.append(r)
         return targets, np.concatenate(rates) if rates else np.zeros(0)
 

@@ -47,14 +47,21 @@ def test_finds_brute_force_optimum(seed, weighted):
     k = int(rng.integers(2, 4))
     clauses = random_ksat(rng, n_vars, n_clauses, k)
     weights = rng.integers(1, 10, n_clauses) if weighted else np.ones(n_clauses)
-    res = walksat(clauses, n_vars, weights if weighted else None,
-                  max_flips=2000, max_restarts=5, random_state=seed)
+    res = walksat(
+        clauses,
+        n_vars,
+        weights if weighted else None,
+        max_flips=2000,
+        max_restarts=5,
+        random_state=seed,
+    )
     assert isinstance(res, WalkSATResult)
     assert res.assignment.dtype == bool and res.assignment.shape == (n_vars,)
     optimum = brute_force_cost(clauses, n_vars, weights)
     assert res.unsatisfied_weight == pytest.approx(optimum)
     assert res.unsatisfied_weight == pytest.approx(
-        cost_of(res.assignment, clauses, n_vars, weights))
+        cost_of(res.assignment, clauses, n_vars, weights)
+    )
 
 
 def test_hard_clauses_of_a_formula_are_kept():
@@ -78,14 +85,17 @@ def test_zero_weight_clauses_are_ignored():
 def test_same_seed_same_result():
     rng = np.random.default_rng(0)
     clauses = random_ksat(rng, 20, 201)
-    runs = [walksat(clauses, max_flips=500, max_restarts=2, random_state=7)
-            for _ in range(2)]
+    runs = [
+        walksat(clauses, max_flips=500, max_restarts=2, random_state=7)
+        for _ in range(2)
+    ]
     np.testing.assert_array_equal(runs[0].assignment, runs[1].assignment)
     assert runs[0].unsatisfied_weight == runs[1].unsatisfied_weight
     assert runs[0].n_flips == runs[1].n_flips
     assert runs[0].n_restarts == runs[1].n_restarts
-    gen = walksat(clauses, max_flips=500, max_restarts=2,
-                  random_state=np.random.default_rng(7))
+    gen = walksat(
+        clauses, max_flips=500, max_restarts=2, random_state=np.random.default_rng(7)
+    )
     np.testing.assert_array_equal(gen.assignment, runs[0].assignment)
     legacy = walksat(clauses, max_flips=50, random_state=np.random.RandomState(0))
     assert legacy.n_flips > 0

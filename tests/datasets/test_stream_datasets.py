@@ -77,11 +77,13 @@ def test_stagger_concepts_change_exactly_at_the_thirds():
     assert s.drift_points == (300, 600) and s.is_boolean
     onehot = s.X.reshape(-1, 3, 3)  # size, color, shape: one-hot over 0, 1, 2
     size, color, shape = (onehot.argmax(axis=2)).T
-    concepts = [(size == 0) & (color == 0),  # River's STAGGER functions 0-2
-                (color == 2) | (shape == 0),
-                (size == 1) | (size == 2)]
+    concepts = [
+        (size == 0) & (color == 0),  # River's STAGGER functions 0-2
+        (color == 2) | (shape == 0),
+        (size == 1) | (size == 2),
+    ]
     for k, lo in enumerate((0, 300, 600)):
-        assert (s.y[lo:lo + 300] == concepts[k][lo:lo + 300]).all()
+        assert (s.y[lo : lo + 300] == concepts[k][lo : lo + 300]).all()
     # Each row is one value per attribute.
     assert (onehot.sum(axis=2) == 1).all()
 
@@ -89,8 +91,11 @@ def test_stagger_concepts_change_exactly_at_the_thirds():
 def test_inverted_labels_flip_exactly_halfway():
     s = load_stream("inverted", n_rows=1000, seed=5)
     assert s.drift_points == (500,) and s.drift == "abrupt"
-    consistent = [c for c in combinations(range(20), 3)
-                  if (s.X[:500, list(c)].any(axis=1) == s.y[:500]).all()]
+    consistent = [
+        c
+        for c in combinations(range(20), 3)
+        if (s.X[:500, list(c)].any(axis=1) == s.y[:500]).all()
+    ]
     assert len(consistent) == 1  # the planted disjunction
     target = s.X[:, list(consistent[0])].any(axis=1)
     assert (s.y[500:] == 1 - target[500:]).all()

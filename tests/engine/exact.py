@@ -35,8 +35,9 @@ import numpy as np
 # ---------------------------------------------------------------------------
 
 
-def tv_bound(probs: Mapping[Hashable, float] | np.ndarray, n_draws: int,
-             delta: float = 1e-6) -> float:
+def tv_bound(
+    probs: Mapping[Hashable, float] | np.ndarray, n_draws: int, delta: float = 1e-6
+) -> float:
     r"""Threshold for TV(empirical of ``n_draws`` i.i.d. draws, ``probs``).
 
     The returned value ``t`` satisfies ``P(TV > t) <= delta`` when the draws
@@ -62,8 +63,9 @@ def tv_bound(probs: Mapping[Hashable, float] | np.ndarray, n_draws: int,
     >>> round(tv_bound([0.25, 0.75], 100), 4)
     0.3061
     """
-    p = np.asarray(list(probs.values()) if isinstance(probs, Mapping) else probs,
-                   dtype=float)
+    p = np.asarray(
+        list(probs.values()) if isinstance(probs, Mapping) else probs, dtype=float
+    )
     p = np.clip(p, 0.0, 1.0)
     mean = 0.5 * float(np.sum(np.sqrt(p * (1.0 - p) / n_draws)))
     return mean + math.sqrt(math.log(1.0 / delta) / (2.0 * n_draws))
@@ -112,9 +114,13 @@ def bfs_levels(vertices, neighbours: Mapping, root) -> dict:
     return {v: level[v] for v in vertices if v in level}
 
 
-def rate_matrix(vertices: list, rated_edges: Mapping, root,
-                levels: Mapping | None = None,
-                max_level: int | None = None) -> np.ndarray:
+def rate_matrix(
+    vertices: list,
+    rated_edges: Mapping,
+    root,
+    levels: Mapping | None = None,
+    max_level: int | None = None,
+) -> np.ndarray:
     """Dense off-diagonal rate matrix, with the level-(L+1) redirect to root.
 
     ``rated_edges[v]`` is a list of ``(target, rate)``; rates <= 0 are dropped,
@@ -147,8 +153,9 @@ def uniformized(rates: np.ndarray, rate_bound: float | None = None) -> np.ndarra
     return np.eye(len(rates)) + (rates - np.diag(out)) / lam
 
 
-def stationary_by_squaring(rates: np.ndarray, root: int = 0,
-                           squarings: int = 64) -> np.ndarray:
+def stationary_by_squaring(
+    rates: np.ndarray, root: int = 0, squarings: int = 64
+) -> np.ndarray:
     """``lim_t P(X_t = . | X_0 = root)`` as row ``root`` of ``P^(2^squarings)``.
 
     Rows are renormalised after every squaring so that rounding cannot inflate
@@ -166,8 +173,9 @@ def stationary_by_squaring(rates: np.ndarray, root: int = 0,
     return p[root].copy()
 
 
-def k_step_distribution(rates: np.ndarray, start: int, n_steps: int,
-                        rate_bound: float) -> np.ndarray:
+def k_step_distribution(
+    rates: np.ndarray, start: int, n_steps: int, rate_bound: float
+) -> np.ndarray:
     """Row ``start`` of ``(I + Q / rate_bound)^n_steps``: the law after k MCMC steps."""
     p = uniformized(rates, rate_bound)
     dist = np.zeros(len(rates))
@@ -202,8 +210,10 @@ class DictRateGraph:
         self._positive = {}
         for v, targets in self.regrets.items():
             pos = [(t, float(r)) for t, r in targets.items() if r > 0]
-            self._positive[v] = ([t for t, _ in pos],
-                                 np.array([r for _, r in pos], dtype=float))
+            self._positive[v] = (
+                [t for t, _ in pos],
+                np.array([r for _, r in pos], dtype=float),
+            )
 
     def level(self, vertex) -> int:
         return self.levels[vertex]
@@ -212,13 +222,16 @@ class DictRateGraph:
         return self._positive[vertex]
 
     def rated_edges(self) -> dict:
-        return {v: [(t, max(r, 0.0)) for t, r in tg.items()]
-                for v, tg in self.regrets.items()}
+        return {
+            v: [(t, max(r, 0.0)) for t, r in tg.items()]
+            for v, tg in self.regrets.items()
+        }
 
     def exact(self, max_level: int | None = None) -> dict:
         """Exact stationary distribution from the root, by matrix squaring."""
-        rates = rate_matrix(self.vertices, self.rated_edges(), self.root,
-                            self.levels, max_level)
+        rates = rate_matrix(
+            self.vertices, self.rated_edges(), self.root, self.levels, max_level
+        )
         root = self.vertices.index(self.root)
         return as_dict(self.vertices, stationary_by_squaring(rates, root), 1e-13)
 
@@ -234,13 +247,15 @@ def hypercube_vertices(n: int) -> list[tuple[int, ...]]:
 
 
 def flip(vertex: tuple, k: int) -> tuple:
-    return vertex[:k] + (1 - vertex[k],) + vertex[k + 1:]
+    return vertex[:k] + (1 - vertex[k],) + vertex[k + 1 :]
 
 
 def hypercube_colored_regrets(n: int, biased: np.ndarray) -> dict:
     """2n colouring: the edge setting bit ``k`` to ``x`` has regret ``biased[k, x]``."""
-    return {v: {flip(v, k): float(biased[k, 1 - v[k]]) for k in range(n)}
-            for v in hypercube_vertices(n)}
+    return {
+        v: {flip(v, k): float(biased[k, 1 - v[k]]) for k in range(n)}
+        for v in hypercube_vertices(n)
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -256,8 +271,9 @@ def split(v: int, true_child: tuple, false_child: tuple) -> tuple:
     return ("split", v, true_child, false_child)
 
 
-def enumerate_trees(n_features: int, n_classes: int, used: frozenset = frozenset()
-                    ) -> list[tuple]:
+def enumerate_trees(
+    n_features: int, n_classes: int, used: frozenset = frozenset()
+) -> list[tuple]:
     """Every tree over the features not in ``used`` (no variable repeated)."""
     trees = [leaf(c) for c in range(n_classes)]
     for v in range(n_features):
@@ -320,12 +336,16 @@ def tree_edges(tree: tuple, n_features: int, n_classes: int):
                 continue
             for ct in range(n_classes):
                 for cf in range(n_classes):
-                    yield (path, ("stump", v, ct, cf),
-                           replace(tree, path, split(v, leaf(ct), leaf(cf))))
+                    yield (
+                        path,
+                        ("stump", v, ct, cf),
+                        replace(tree, path, split(v, leaf(ct), leaf(cf))),
+                    )
 
 
-def colour_regret(table, path: tuple, replacement: tuple, n_features: int,
-                  n_classes: int) -> float:
+def colour_regret(
+    table, path: tuple, replacement: tuple, n_features: int, n_classes: int
+) -> float:
     """Biased regret of colour ``(path, replacement)``; 0 if the row is absent."""
     row = table.find(path)
     if row < 0:
@@ -339,8 +359,10 @@ def colour_regret(table, path: tuple, replacement: tuple, n_features: int,
 def site_rates(table, path: tuple, n_features: int, n_classes: int) -> np.ndarray:
     """``Rtilde+`` of every colour of a path, in :func:`column` order."""
     row = table.find(path)
-    rates = [max(colour_regret(table, path, ("leaf", c), n_features, n_classes), 0.0)
-             for c in range(n_classes)]
+    rates = [
+        max(colour_regret(table, path, ("leaf", c), n_features, n_classes), 0.0)
+        for c in range(n_classes)
+    ]
     if row >= 0:
         for v in range(n_features):
             rates.extend(np.maximum(table.stump_regrets(row, v), 0.0).ravel())
@@ -358,16 +380,29 @@ def set_site(table, path: tuple, leaves=None, stumps=None) -> None:
     row = table.row(path)
     none_k, none_t = np.zeros((1, k), bool), np.zeros((1, t), bool)
     if leaves is not None:
-        table.update([row], np.asarray(leaves, float)[None], np.ones((1, k), bool),
-                     np.zeros((1, t, k)), np.zeros((1, k)), np.zeros(1), none_t)
+        table.update(
+            [row],
+            np.asarray(leaves, float)[None],
+            np.ones((1, k), bool),
+            np.zeros((1, t, k)),
+            np.zeros((1, k)),
+            np.zeros(1),
+            none_t,
+        )
     for v, (s_true, s_false, cost) in (stumps or {}).items():
         true_counts = np.zeros((1, t, k))
         true_counts[0, v] = s_true
         only_v = none_t.copy()
         only_v[0, v] = True
-        table.update([row], np.zeros((1, k)), none_k, true_counts,
-                     (np.asarray(s_true, float) + np.asarray(s_false, float))[None],
-                     np.array([float(cost)]), only_v)
+        table.update(
+            [row],
+            np.zeros((1, k)),
+            none_k,
+            true_counts,
+            (np.asarray(s_true, float) + np.asarray(s_false, float))[None],
+            np.array([float(cost)]),
+            only_v,
+        )
 
 
 def valid_paths(n_features: int, prefix: tuple = ()) -> list[tuple]:
@@ -387,8 +422,11 @@ def valid_columns(path: tuple, n_features: int, n_classes: int) -> list[int]:
     cols = list(range(n_classes))
     for v in range(n_features):
         if v not in used:
-            cols.extend(column(("stump", v, ct, cf), n_features, n_classes)
-                        for ct in range(n_classes) for cf in range(n_classes))
+            cols.extend(
+                column(("stump", v, ct, cf), n_features, n_classes)
+                for ct in range(n_classes)
+                for cf in range(n_classes)
+            )
     return cols
 
 
@@ -433,8 +471,14 @@ class TreeRefreshSimulator:
       splits on is treated as an edge (it resets the children).
     """
 
-    def __init__(self, table, n_features: int, n_classes: int,
-                 child_horizon: str = "age", same_variable_resets: bool = False):
+    def __init__(
+        self,
+        table,
+        n_features: int,
+        n_classes: int,
+        child_horizon: str = "age",
+        same_variable_resets: bool = False,
+    ):
         self.n_features, self.n_classes = n_features, n_classes
         self.child_horizon = child_horizon
         self.same_variable_resets = same_variable_resets
@@ -443,13 +487,20 @@ class TreeRefreshSimulator:
         for path in table.keys():
             rates = site_rates(table, path, n_features, n_classes)
             colours = [("leaf", c) for c in range(k)] + [
-                ("stump", v, ct, cf) for v in range(n_features)
-                for ct in range(k) for cf in range(k)]
+                ("stump", v, ct, cf)
+                for v in range(n_features)
+                for ct in range(k)
+                for cf in range(k)
+            ]
             columns = [column(c, n_features, k) for c in colours]
             assert columns == list(range(len(rates)))
             split_w = rates[k:].reshape(n_features, k * k).sum(axis=1)
-            self.colours[path] = (colours, np.cumsum(rates), float(rates.sum()),
-                                  split_w)
+            self.colours[path] = (
+                colours,
+                np.cumsum(rates),
+                float(rates.sum()),
+                split_w,
+            )
 
     def sample(self, rng: np.random.Generator, root_label: int = 0) -> tuple:
         return self._site(rng, (), root_label, math.inf)
@@ -480,8 +531,11 @@ class TreeRefreshSimulator:
             colour = self._draw_colour(rng, path)
             if colour[0] == "leaf":
                 content, colour_of_run = leaf(colour[1]), None
-            elif (content[0] != "split" or content[1] != colour[1]
-                  or self.same_variable_resets):
+            elif (
+                content[0] != "split"
+                or content[1] != colour[1]
+                or self.same_variable_resets
+            ):
                 content, created, colour_of_run = ("split", colour[1]), time, colour
         if colour_of_run is None:
             return content
@@ -490,5 +544,8 @@ class TreeRefreshSimulator:
     def _children(self, rng, path, stump, age, horizon):
         _, v, ct, cf = stump
         below = {"age": age, "inf": math.inf, "parent": horizon}[self.child_horizon]
-        return split(v, self._site(rng, path + ((v, 1),), ct, below),
-                     self._site(rng, path + ((v, 0),), cf, below))
+        return split(
+            v,
+            self._site(rng, path + ((v, 1),), ct, below),
+            self._site(rng, path + ((v, 0),), cf, below),
+        )

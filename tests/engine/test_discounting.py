@@ -72,18 +72,22 @@ def test_regret_table_lazy_equals_eager(discount):
 def test_regret_table_bulk_rounds_equal_round_by_round():
     rng = np.random.default_rng(1)
     one, bulk = (RegretTable(2, initial_rows=4, discount=0.5) for _ in range(2))
-    rounds = [(rng.integers(0, 4, 3), rng.integers(0, 2, 3), rng.normal(size=3))
-              for _ in range(500)]
+    rounds = [
+        (rng.integers(0, 4, 3), rng.integers(0, 2, 3), rng.normal(size=3))
+        for _ in range(500)
+    ]
     for r, c, g in rounds:
         one.advance()
         one.update_sequence(r, c, g)
     for start in range(0, 500, 50):
-        block = rounds[start:start + 50]
+        block = rounds[start : start + 50]
         scales = bulk.round_scales(len(block))
-        bulk.update_sequence(np.concatenate([b[0] for b in block]),
-                             np.concatenate([b[1] for b in block]),
-                             np.concatenate([b[2] for b in block]),
-                             scales=np.repeat(scales, 3))
+        bulk.update_sequence(
+            np.concatenate([b[0] for b in block]),
+            np.concatenate([b[1] for b in block]),
+            np.concatenate([b[2] for b in block]),
+            scales=np.repeat(scales, 3),
+        )
         bulk.advance(len(block))
     np.testing.assert_allclose(bulk.biased, one.biased, rtol=1e-12)
     assert bulk.clock.n_resets > 0 and one.clock.n_resets > 0
@@ -95,8 +99,14 @@ def _random_round(table, rng, rows):
     class_counts = rng.integers(0, 4, (n, k)).astype(float)
     true_counts = np.floor(class_counts[:, None, :] * rng.random((n, t, k)))
     correct = np.floor(class_counts.sum(axis=1) * rng.random(n) * 0.5)
-    return (class_counts - correct[:, None], rng.random((n, k)) < 0.8, true_counts,
-            class_counts, correct, rng.random((n, t)) < 0.8)
+    return (
+        class_counts - correct[:, None],
+        rng.random((n, k)) < 0.8,
+        true_counts,
+        class_counts,
+        correct,
+        rng.random((n, t)) < 0.8,
+    )
 
 
 class EagerStumpTable(StumpRegretTable):
@@ -135,24 +145,28 @@ def test_stump_table_lazy_equals_eager_regrets_weights_and_draws(discount):
     # A stump regret is s_true + s_false - cost: it may cancel to far below its
     # terms, so it is compared to 1e-12 of the terms' size, not of itself.
     for unbiased in (False, True):
-        for mine, theirs in zip(lazy.dense_regrets(unbiased),
-                                eager.dense_regrets(unbiased)):
-            np.testing.assert_allclose(mine, theirs, rtol=1e-12,
-                                       atol=1e-12 * np.abs(theirs).max())
+        for mine, theirs in zip(
+            lazy.dense_regrets(unbiased), eager.dense_regrets(unbiased)
+        ):
+            np.testing.assert_allclose(
+                mine, theirs, rtol=1e-12, atol=1e-12 * np.abs(theirs).max()
+            )
     # The samplers' weights: equal up to the common factor, so the content
     # distributions agree to 1e-12 and a seed gives the same trees.
     for path in paths:
         w_lazy, _, total_lazy = lazy.site(lazy.find(path))
         w_eager, _, total_eager = eager.site(eager.find(path))
         if total_eager > 0:
-            np.testing.assert_allclose(w_lazy / total_lazy, w_eager / total_eager,
-                                       rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(
+                w_lazy / total_lazy, w_eager / total_eager, rtol=1e-12, atol=1e-15
+            )
     draws_lazy = HierarchicalSampler(lazy).sample_many(500, np.random.default_rng(3))
     draws_eager = HierarchicalSampler(eager).sample_many(500, np.random.default_rng(3))
     assert draws_lazy == draws_eager
     one_lazy, one_eager = np.random.default_rng(4), np.random.default_rng(4)
-    assert ([HierarchicalSampler(lazy).sample(one_lazy) for _ in range(200)]
-            == [HierarchicalSampler(eager).sample(one_eager) for _ in range(200)])
+    assert [HierarchicalSampler(lazy).sample(one_lazy) for _ in range(200)] == [
+        HierarchicalSampler(eager).sample(one_eager) for _ in range(200)
+    ]
     assert len(set(draws_lazy)) > 3  # not a trivially constant distribution
 
 
@@ -168,9 +182,11 @@ def test_discount_one_never_scales_and_a_discount_changes_the_model():
     assert table.effective_rounds == paper.n_rounds_ == 120
     forgetting = LocalRegretTreeClassifier(random_state=0, discount=0.9).fit(X, y)
     assert forgetting.regret_table_.effective_rounds == pytest.approx(
-        (1 - 0.9**120) / 0.1)
-    assert not np.allclose(forgetting.regret_table_.dense_regrets()[0][0],
-                           table.dense_regrets()[0][0])
+        (1 - 0.9**120) / 0.1
+    )
+    assert not np.allclose(
+        forgetting.regret_table_.dense_regrets()[0][0], table.dense_regrets()[0][0]
+    )
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
@@ -185,10 +201,11 @@ def test_disjunct_bulk_rounds_equal_one_call_per_round_with_discount(regret):
     bulk = LocalRegretDisjunctClassifier(**params).fit(X, y)
     calls = LocalRegretDisjunctClassifier(**params)
     for lo in range(0, 3000, 3):
-        calls.partial_fit(X[lo:lo + 3], y[lo:lo + 3], classes=[0, 1])
+        calls.partial_fit(X[lo : lo + 3], y[lo : lo + 3], classes=[0, 1])
     assert bulk.n_online_mistakes_ == calls.n_online_mistakes_
-    np.testing.assert_allclose(bulk.predict_proba(X[:50]), calls.predict_proba(X[:50]),
-                               rtol=1e-9)
+    np.testing.assert_allclose(
+        bulk.predict_proba(X[:50]), calls.predict_proba(X[:50]), rtol=1e-9
+    )
     assert calls._graph.table.clock.n_resets > 0  # 0.7^-1000: renormalised
 
 

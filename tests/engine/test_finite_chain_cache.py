@@ -24,8 +24,9 @@ def churning_star(m=30, k=3):
 
 
 @pytest.mark.parametrize("max_level", [None, 1, 2])
-def test_cache_cut_back_to_reachable_keeps_the_exact_distribution(monkeypatch,
-                                                                   max_level):
+def test_cache_cut_back_to_reachable_keeps_the_exact_distribution(
+    monkeypatch, max_level
+):
     # Each step the root's regrets point at two new children (the old ones
     # become unreachable but stay cached) and a drawn vertex is updated.
     monkeypatch.setattr("sklearn_localregret.engine.finite_chain._CACHE_SLACK", 0)
@@ -34,8 +35,9 @@ def test_cache_cut_back_to_reachable_keeps_the_exact_distribution(monkeypatch,
     sampler = FiniteChainSampler(graph, max_level)
     cuts = []
     keep_only = sampler._keep_only  # the private cut is what this test is about
-    monkeypatch.setattr(sampler, "_keep_only",
-                        lambda reach: cuts.append(reach.size) or keep_only(reach))
+    monkeypatch.setattr(
+        sampler, "_keep_only", lambda reach: cuts.append(reach.size) or keep_only(reach)
+    )
     for _ in range(120):
         graph.regrets["r"] = dict.fromkeys(graph.regrets["r"], 0.0)
         deltas = np.full(30, -1.0)
@@ -49,8 +51,9 @@ def test_cache_cut_back_to_reachable_keeps_the_exact_distribution(monkeypatch,
         reachable = len(reachable_generator(graph, max_level)[0])
         assert len(sampler._vertices) <= 2 * reachable  # the cache's size
         assert_same(vs, probs, from_scratch(graph, max_level))
-        assert_same(*FiniteChainSampler(graph, max_level).distribution(),
-                    dict(zip(vs, probs)))
+        assert_same(
+            *FiniteChainSampler(graph, max_level).distribution(), dict(zip(vs, probs))
+        )
     assert len(cuts) > 30  # the cache was cut back many times
 
 
@@ -58,8 +61,17 @@ def test_a_cut_keeps_the_order_of_the_support(monkeypatch):
     # Cutting the cache renumbers the kept vertices in their old order: the
     # support (and so every draw from a given uniform) is the one the full
     # cache gives.
-    graph = MutableGraph("r", {"r": {"a": 1.0, "x": 0.0}, "a": {"b": 0.0, "c": 0.0},
-                               "b": {}, "c": {}, "x": {"y": 5.0}, "y": {}})
+    graph = MutableGraph(
+        "r",
+        {
+            "r": {"a": 1.0, "x": 0.0},
+            "a": {"b": 0.0, "c": 0.0},
+            "b": {},
+            "c": {},
+            "x": {"y": 5.0},
+            "y": {},
+        },
+    )
     full = FiniteChainSampler(graph)
     monkeypatch.setattr("sklearn_localregret.engine.finite_chain._CACHE_SLACK", 0)
     cutting = FiniteChainSampler(graph)

@@ -45,8 +45,9 @@ def test_matches_enumeration(make_table):
     table = make_table()
     got = HierarchicalLabels(table).probabilities(ALL_ROWS)
     # Both sides are exact; what separates them is rounding.
-    np.testing.assert_allclose(got, exact_label_probabilities(table, ALL_ROWS),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        got, exact_label_probabilities(table, ALL_ROWS), rtol=0, atol=1e-12
+    )
     np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=0, atol=1e-12)
 
 
@@ -60,9 +61,13 @@ def test_detects_ignored_ages():
 
     def stationary_children(row, versions):
         found = site(row, versions)
-        return found and found._replace(follow=[
-            (test, branch, child, 0.0, w, label)
-            for test, branch, child, _, w, label in found.follow])
+        return found and found._replace(
+            follow=[
+                (test, branch, child, 0.0, w, label)
+                for test, branch, child, _, w, label in found.follow
+            ]
+        )
+
     labels._site = stationary_children
     wrong = labels.probabilities(ALL_ROWS)
     exact = exact_label_probabilities(table, ALL_ROWS)
@@ -86,8 +91,11 @@ def many_tests_table(seed, n_classes=3, n_tests=6, depth=3):
     for path in paths(()):
         used = {v for v, _ in path}
         leaves = random_factors(rng, n_classes)[0]
-        stumps = {v: random_factors(rng, n_classes, -2, 1)
-                  for v in range(n_tests) if v not in used}
+        stumps = {
+            v: random_factors(rng, n_classes, -2, 1)
+            for v in range(n_tests)
+            if v not in used
+        }
         set_site(table, path, leaves, stumps)
     return table
 
@@ -110,7 +118,8 @@ def test_matches_sampler_draws(root_label):
     exact = HierarchicalLabels(table).probabilities(X, root_label=root_label)
     n_draws = 20_000
     trees = HierarchicalSampler(table).sample_many(
-        n_draws, np.random.default_rng(1), root_label=root_label)
+        n_draws, np.random.default_rng(1), root_label=root_label
+    )
     counts = np.zeros_like(exact)
     for tree in set(trees):
         weight = trees.count(tree)
@@ -140,9 +149,16 @@ def test_cache_follows_every_table_change():
         if i == 2:
             table.add_tests(1)
         used = {v for v, _ in path}
-        set_site(table, path, rng.uniform(-0.5, 2.0, N_CLASSES),
-                 {v: random_factors(rng, N_CLASSES, -1, 0.5)
-                  for v in range(table.n_tests) if v not in used})
+        set_site(
+            table,
+            path,
+            rng.uniform(-0.5, 2.0, N_CLASSES),
+            {
+                v: random_factors(rng, N_CLASSES, -1, 0.5)
+                for v in range(table.n_tests)
+                if v not in used
+            },
+        )
         check()
     resets = table.clock.n_resets
     while table.clock.n_resets == resets:

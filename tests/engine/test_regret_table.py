@@ -40,10 +40,12 @@ def test_update_entries_with_bias_hand_computed():
     # Rtilde: (0,1) = (2 - .5) + (1 - .25) = 2.25; (1,0) = -1.5; (2,1) = 0;
     # (2,0) = -0.25.
     np.testing.assert_allclose(
-        table.biased, [[0.0, 2.25], [-1.5, 0.0], [-0.25, 0.0]], rtol=0, atol=1e-15)
+        table.biased, [[0.0, 2.25], [-1.5, 0.0], [-0.25, 0.0]], rtol=0, atol=1e-15
+    )
     # R: (0,1) = 3; (1,0) = -1; (2,1) = 0.5; (2,0) = 0.
     np.testing.assert_allclose(
-        table.unbiased, [[0.0, 3.0], [-1.0, 0.0], [0.0, 0.5]], rtol=0, atol=1e-15)
+        table.unbiased, [[0.0, 3.0], [-1.0, 0.0], [0.0, 0.5]], rtol=0, atol=1e-15
+    )
     # sum_C R[C]+ = 3 + 0.5; biased non-zeros: (0,1), (1,0), (2,0).
     assert table.colored_regret() == pytest.approx(3.5)
     assert table.n_nonzero() == 3
@@ -69,12 +71,15 @@ def test_update_rows_respects_mask():
     table.update_rows([2, 0], gains, mask, bias=0.5)
     # Row 2 gets (1, -, 3) - b, row 0 gets (-, 4, 0) - b, row 1 is untouched.
     np.testing.assert_array_equal(
-        table.biased, [[0.0, 3.5, -0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 2.5]])
+        table.biased, [[0.0, 3.5, -0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 2.5]]
+    )
     np.testing.assert_array_equal(
-        table.unbiased, [[0.0, 4.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 3.0]])
+        table.unbiased, [[0.0, 4.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 3.0]]
+    )
     # A second update with a different mask accumulates.
-    table.update_rows([0], np.array([[10.0, 10.0, 10.0]]),
-                      np.array([[True, False, False]]), bias=2.0)
+    table.update_rows(
+        [0], np.array([[10.0, 10.0, 10.0]]), np.array([[True, False, False]]), bias=2.0
+    )
     np.testing.assert_array_equal(table.biased[0], [8.0, 3.5, -0.5])
     np.testing.assert_array_equal(table.unbiased[0], [10.0, 4.0, 0.0])
     assert table.colored_regret() == pytest.approx(10 + 4 + 1 + 3)

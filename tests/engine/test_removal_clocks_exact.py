@@ -49,7 +49,7 @@ def enlarged_graph(graph):
     for v in vertices:
         out = []
         for k in range(n):
-            target = v[:k] + (1 - v[k],) + v[k + 1:]
+            target = v[:k] + (1 - v[k],) + v[k + 1 :]
             out.append((target, float(biased[k, 1 - v[k]])))
         for j in np.flatnonzero(graph.occupied):
             members = graph.sets[j]
@@ -98,13 +98,15 @@ def random_case(n, n_sets, seed):
 
 CASES = {
     # Bits 1 and 2 want to be on; one removal clears both, often.
-    "n3-shared-removal": (3, [[1.0, 0.0], [1.0, 4.0], [1.0, 4.0]], [[0, 1, 1]],
-                          [3.0]),
+    "n3-shared-removal": (3, [[1.0, 0.0], [1.0, 4.0], [1.0, 4.0]], [[0, 1, 1]], [3.0]),
     # Nested and overlapping sets, a singleton (parallel to a flip), an
     # all-negative set, tiny and large rates.
-    "n4-nested": (4, [[0.5, 2.0], [1e-3, 2e-3], [2.0, 0.0], [0.0, 5.0]],
-                  [[1, 1, 0, 1], [0, 1, 0, 1], [0, 0, 0, 1], [1, 0, 1, 0]],
-                  [0.7, 20.0, 0.3, -1.0]),
+    "n4-nested": (
+        4,
+        [[0.5, 2.0], [1e-3, 2e-3], [2.0, 0.0], [0.0, 5.0]],
+        [[1, 1, 0, 1], [0, 1, 0, 1], [0, 0, 0, 1], [1, 0, 1, 0]],
+        [0.7, 20.0, 0.3, -1.0],
+    ),
     "n5-random": (5, *random_case(5, 4, 1)),
 }
 
@@ -145,14 +147,16 @@ def test_clock_draws_follow_the_exact_distribution(case):
 
 def test_marginals_are_exact(case):
     graph, exact_pi = case
-    marginal = [sum(p for v, p in exact_pi.items() if v[k])
-                for k in range(graph.n_vars)]
+    marginal = [
+        sum(p for v, p in exact_pi.items() if v[k]) for k in range(graph.n_vars)
+    ]
     np.testing.assert_allclose(graph.probabilities(), marginal, rtol=0, atol=1e-10)
 
 
 def exact_fire(exact_pi, X):
-    return np.array([sum(p for v, p in exact_pi.items() if np.dot(v, x) > 0)
-                     for x in X])
+    return np.array(
+        [sum(p for v, p in exact_pi.items() if np.dot(v, x) > 0) for x in X]
+    )
 
 
 def test_firing_probabilities(case):
@@ -226,8 +230,10 @@ def test_levels_are_unchanged_by_removals(max_level):
     graph = make_graph(n, bits, sets, regrets)
     vertices, _, levels = enlarged_graph(graph)
     assert all(levels[v] == sum(v) for v in vertices)
-    assert total_variation(exact_distribution(graph, max_level),
-                           exact_distribution(graph)) < 1e-10
+    assert (
+        total_variation(exact_distribution(graph, max_level), exact_distribution(graph))
+        < 1e-10
+    )
 
 
 @pytest.mark.parametrize("max_level, steps", [(1, 3), (2, 6)])
@@ -237,14 +243,16 @@ def test_finite_level_chain_follows_the_uniformized_chain(max_level, steps):
     n, bits, sets, regrets = CASES["n3-shared-removal"]
 
     def chain(sets, regrets):
-        graph = RemovalSetColoring(n, max_level=max_level, max_sets=len(sets),
-                                   n_mcmc_steps=steps)
+        graph = RemovalSetColoring(
+            n, max_level=max_level, max_sets=len(sets), n_mcmc_steps=steps
+        )
         graph.track(np.asarray(sets, dtype=np.uint8).reshape(-1, n))
         rows, cols = np.nonzero(np.ones((n, 2)))
         graph.table.update_entries(
             np.r_[rows, n + np.arange(len(sets))],
             np.r_[cols, np.zeros(len(sets), dtype=int)],
-            np.r_[np.asarray(bits, float)[rows, cols], regrets])
+            np.r_[np.asarray(bits, float)[rows, cols], regrets],
+        )
         vertices, edges, levels = enlarged_graph(graph)
         rates = rate_matrix(vertices, edges, vertices[0], levels, max_level)
         law = k_step_distribution(rates, 0, steps, graph._rate_bound())

@@ -75,8 +75,9 @@ def check_reference(graph, max_level=None):
     Two independent exact methods (dense squaring here, closed-class
     decomposition with sparse solves in the engine) must agree to rounding.
     """
-    rates = rate_matrix(graph.vertices, graph.rated_edges(), graph.root,
-                        graph.levels, max_level)
+    rates = rate_matrix(
+        graph.vertices, graph.rated_edges(), graph.root, graph.levels, max_level
+    )
     root = graph.vertices.index(graph.root)
     pi = stationary_by_squaring(rates, root)
     generator = rates - np.diag(rates.sum(axis=1))
@@ -99,8 +100,17 @@ def test_reference_on_hand_computed_chain():
     graph = DictRateGraph("r", HAND_GRAPH)
     expected = {"a": 1 / 7, "c": 3 / 7, "b": 2 / 7, "f": 1 / 14, "g": 1 / 14}
     assert total_variation(graph.exact(), expected) < 1e-12
-    assert graph.levels == {"r": 0, "a": 1, "b": 1, "d": 1, "e": 1, "c": 2,
-                            "f": 2, "g": 3, "h": 4}
+    assert graph.levels == {
+        "r": 0,
+        "a": 1,
+        "b": 1,
+        "d": 1,
+        "e": 1,
+        "c": 2,
+        "f": 2,
+        "g": 3,
+        "h": 4,
+    }
 
 
 def test_tree_graph_enumeration():
@@ -175,8 +185,9 @@ def hypercube_played_table(n, seed, rounds=10, bias=0.2):
 
 HYPERCUBE_CASES = [
     # An idle site (keeps the root's 0) and tiny rates.
-    pytest.param(3, lambda: table_from_values([[0, 0], [1, 3], [2e-3, 1e-3]]),
-                 id="n3-idle-site"),
+    pytest.param(
+        3, lambda: table_from_values([[0, 0], [1, 3], [2e-3, 1e-3]]), id="n3-idle-site"
+    ),
     pytest.param(4, lambda: hypercube_played_table(4, 1), id="n4-played-b0.2"),
     pytest.param(6, lambda: hypercube_table(6, 2), id="n6-random-scales"),
 ]
@@ -195,8 +206,11 @@ def test_product_sampler_matches_exact_hypercube(n, make_table):
     assert total_variation(product, exact_pi) < 1e-10
     marginal_on = [sum(p for v, p in exact_pi.items() if v[k] == 1) for k in range(n)]
     np.testing.assert_allclose(
-        binary_site_probabilities(rates[:, 0], rates[:, 1]), marginal_on,
-        rtol=0, atol=1e-10)
+        binary_site_probabilities(rates[:, 0], rates[:, 1]),
+        marginal_on,
+        rtol=0,
+        atol=1e-10,
+    )
 
     rng = np.random.default_rng(100 + n)
     draws = [tuple(int(b) for b in sample_product(dist, rng)) for _ in range(N_DRAWS)]
@@ -214,8 +228,9 @@ def test_hypercube_finite_level_at_least_n_changes_nothing(n):
         assert total_variation(check_reference(graph, max_level), free) < 1e-10
     # The reference does apply the redirect: L = n - 1 cuts the top vertex off.
     top = (1,) * n
-    graph = DictRateGraph((0,) * n, hypercube_colored_regrets(
-        n, np.tile([0.5, 1.0], (n, 1))))
+    graph = DictRateGraph(
+        (0,) * n, hypercube_colored_regrets(n, np.tile([0.5, 1.0], (n, 1)))
+    )
     assert graph.exact().get(top, 0.0) > 0.01
     assert check_reference(graph, n - 1).get(top, 0.0) == 0.0
 
@@ -246,11 +261,13 @@ def tree_table(sites, n_classes=N_CLASSES):
 
 def random_factors(rng, n_classes, low=-3, high=2):
     """Stump factors spanning 10**low .. 10**high, some negative, some zero."""
+
     def values(size):
         out = 10.0 ** rng.uniform(low, high, size=size)
         out *= np.where(rng.random(size) < 0.3, -1.0, 1.0)
         out[rng.random(size) < 0.15] = 0.0
         return out
+
     return values(n_classes), values(n_classes), float(values(1)[0])
 
 
@@ -263,8 +280,11 @@ def random_tree_table(seed, p_row=0.7, n_classes=N_CLASSES):
             continue
         leaves = random_factors(rng, n_classes)[0]
         used = {v for v, _ in path}
-        stumps = {v: random_factors(rng, n_classes)
-                  for v in range(N_FEATURES) if v not in used}
+        stumps = {
+            v: random_factors(rng, n_classes)
+            for v in range(N_FEATURES)
+            if v not in used
+        }
         set_site(table, path, leaves, stumps)
     return table
 
@@ -303,8 +323,9 @@ def played_tree_table(seed, rounds=30, batch=5, bias=0.1, noise=0.5):
         X = rng.random((batch, N_FEATURES)) < 0.5
         y = (X[:, 0] & ~X[:, 1]) ^ (rng.random(batch) < noise)
         for path, sub in tree_nodes(played):
-            here = [i for i in range(batch)
-                    if all(X[i, v] == branch for v, branch in path)]
+            here = [
+                i for i in range(batch) if all(X[i, v] == branch for v, branch in path)
+            ]
             right = sum(predict(played, X[i]) == y[i] for i in here)
             counts = np.bincount(y[here].astype(int), minlength=k).astype(float)
             leaves = counts - right - bias
@@ -335,21 +356,44 @@ TREE_CASES = [
     # its children are stationary) and so can the true child (on variable 1);
     # the rates span 1e-3 .. 1e2; TF has no row and keeps its stump's leaf.
     # Stumps (0, c1, c2) at the root: -0.5, 0, 0.5, 1; on variable 1 all -1.
-    pytest.param(lambda: tree_table({
-        ROOT: ([0.0, -4.0], {0: ([1.0, 2.0], [0.5, 1.0], 2.0),
-                             1: ([0.0, 0.0], [0.0, 0.0], 1.0)}),
-        T: ([0.0, 0.0], {1: ([1.0, 1e-3], [0.0, -1.0], 0.0)}),
-        F: ([1e2, 1e-3], {1: ([0.0, 3.0], [0.0, 0.0], 2.0)}),
-        TT: ([0.0, 1.0], {}), FT: ([0.01, -5.0], {}), FF: ([0.0, 50.0], {}),
-    }), id="q-zero-sites"),
+    pytest.param(
+        lambda: tree_table(
+            {
+                ROOT: (
+                    [0.0, -4.0],
+                    {
+                        0: ([1.0, 2.0], [0.5, 1.0], 2.0),
+                        1: ([0.0, 0.0], [0.0, 0.0], 1.0),
+                    },
+                ),
+                T: ([0.0, 0.0], {1: ([1.0, 1e-3], [0.0, -1.0], 0.0)}),
+                F: ([1e2, 1e-3], {1: ([0.0, 3.0], [0.0, 0.0], 2.0)}),
+                TT: ([0.0, 1.0], {}),
+                FT: ([0.01, -5.0], {}),
+                FF: ([0.0, 50.0], {}),
+            }
+        ),
+        id="q-zero-sites",
+    ),
     # Root leaves dominate (short-lived splits), slow children: the ages matter.
-    pytest.param(lambda: tree_table({
-        ROOT: ([1.0, 0.0], {0: ([1.0, 0.0], [0.5, 0.0], 0.5),
-                            1: ([0.0, 0.3], [0.0, -1.0], 0.0)}),
-        T: ([10.0, 0.0], {1: ([-10.0, 5.0], [-10.0, 5.0], 0.0)}),
-        TT: ([1.0, 0.0], {}), TF: ([1.0, 0.0], {}),
-        ((1, 0),): ([0.0, 0.05], {0: ([0.2, -1.0], [-1.0, 0.0], 0.0)}),
-    }), id="ages-matter"),
+    pytest.param(
+        lambda: tree_table(
+            {
+                ROOT: (
+                    [1.0, 0.0],
+                    {
+                        0: ([1.0, 0.0], [0.5, 0.0], 0.5),
+                        1: ([0.0, 0.3], [0.0, -1.0], 0.0),
+                    },
+                ),
+                T: ([10.0, 0.0], {1: ([-10.0, 5.0], [-10.0, 5.0], 0.0)}),
+                TT: ([1.0, 0.0], {}),
+                TF: ([1.0, 0.0], {}),
+                ((1, 0),): ([0.0, 0.05], {0: ([0.2, -1.0], [-1.0, 0.0], 0.0)}),
+            }
+        ),
+        id="ages-matter",
+    ),
 ]
 
 
@@ -387,17 +431,23 @@ def test_hierarchical_sampler_follows_table_updates():
     sites = {}
     for path in reversed(valid_paths(N_FEATURES)):
         used = {v for v, _ in path}
-        sites[path] = (rng_sites.uniform(-0.5, 2.0, N_CLASSES),
-                       {v: random_factors(rng_sites, N_CLASSES, -1, 0.5)
-                        for v in range(N_FEATURES) if v not in used})
+        sites[path] = (
+            rng_sites.uniform(-0.5, 2.0, N_CLASSES),
+            {
+                v: random_factors(rng_sites, N_CLASSES, -1, 0.5)
+                for v in range(N_FEATURES)
+                if v not in used
+            },
+        )
     missed = []  # sites set before test 1 entered: their test-1 factors come last
     for i, (path, (leaves, stumps)) in enumerate(sites.items()):
         if i == 3:
             table.add_tests(1)  # test 1 enters with zero regret everywhere
         if table.n_tests == 1 and 1 in stumps:
             missed.append(path)
-        set_site(table, path, leaves,
-                 {v: f for v, f in stumps.items() if v < table.n_tests})
+        set_site(
+            table, path, leaves, {v: f for v, f in stumps.items() if v < table.n_tests}
+        )
         sampler.sample(rng)
     for path in missed:
         set_site(table, path, None, {1: sites[path][1][1]})
@@ -407,7 +457,8 @@ def test_hierarchical_sampler_follows_table_updates():
         for v in range(N_FEATURES):
             np.testing.assert_allclose(
                 table.stump_regrets(table.find(path), v),
-                target.stump_regrets(target.find(path), v))
+                target.stump_regrets(target.find(path), v),
+            )
     exact_pi = check_reference(ColoredTreeGraph(target, N_FEATURES, N_CLASSES))
     assert_close_in_tv([sampler.sample(rng) for _ in range(N_DRAWS)], exact_pi)
 
@@ -430,12 +481,16 @@ def test_hierarchical_sampler_idle_sites_keep_start_leaf():
 def test_hierarchical_sampler_builders():
     table = random_tree_table(0)
     default = HierarchicalSampler(table)
-    custom = HierarchicalSampler(table, make_leaf=lambda c: c,
-                                 make_split=lambda v, t, f: [v, t, f])
+    custom = HierarchicalSampler(
+        table, make_leaf=lambda c: c, make_split=lambda v, t, f: [v, t, f]
+    )
 
     def to_default(node):
-        return leaf(node) if isinstance(node, int) else split(
-            node[0], to_default(node[1]), to_default(node[2]))
+        return (
+            leaf(node)
+            if isinstance(node, int)
+            else split(node[0], to_default(node[1]), to_default(node[2]))
+        )
 
     rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
     for _ in range(200):
@@ -464,19 +519,22 @@ POWER_TABLES = {
     # Short-lived root splits: the children rarely have time to change.
     "short-root-splits": {
         ROOT: ([5.0, 5.0], {0: ([-5.0, 2.0], [0.0, -5.0], 0.0)}),  # (1, 0): 2
-        T: ([1.0, 0.0], {}), F: ([0.0, 1.0], {}),
+        T: ([1.0, 0.0], {}),
+        F: ([0.0, 1.0], {}),
     },
     # A child split that is young compared with its parent's horizon.
     "young-child-split": {
         ROOT: ([1.0, 0.0], {0: ([1.0, -5.0], [0.0, -5.0], 0.0)}),  # (0, 0): 1
         T: ([10.0, 0.0], {1: ([-10.0, 5.0], [-10.0, 5.0], 0.0)}),  # (1, 1): 10
-        TT: ([1.0, 0.0], {}), TF: ([1.0, 0.0], {}),
+        TT: ([1.0, 0.0], {}),
+        TF: ([1.0, 0.0], {}),
     },
     # A root split whose variable holds most of the weight: its stumps ring
     # often (not edges: they must not reset the children).
     "heavy-split": {
         ROOT: ([1.0, 0.0], {0: ([-5.0, 5.0], [-5.0, 0.0], 0.0)}),  # (1, 1): 5
-        T: ([2.0, 0.0], {}), F: ([2.0, 0.0], {}),
+        T: ([2.0, 0.0], {}),
+        F: ([2.0, 0.0], {}),
     },
 }
 
@@ -495,11 +553,14 @@ def test_simulated_refresh_chains_match_exact(name):
     assert_close_in_tv([sampler.sample(rng) for _ in range(N_DRAWS)], exact_pi)
 
 
-@pytest.mark.parametrize("name, bug", [
-    ("short-root-splits", {"child_horizon": "inf"}),
-    ("young-child-split", {"child_horizon": "parent"}),
-    ("heavy-split", {"same_variable_resets": True}),
-])
+@pytest.mark.parametrize(
+    "name, bug",
+    [
+        ("short-root-splits", {"child_horizon": "inf"}),
+        ("young-child-split", {"child_horizon": "parent"}),
+        ("heavy-split", {"same_variable_resets": True}),
+    ],
+)
 def test_check_rejects_wrong_tree_samplers(name, bug):
     """Power: the same bound rejects the simulator with a planted bug.
 
@@ -576,25 +637,32 @@ def hypercube_swap_graph(seed, n_played=5, n=3):
     return DictRateGraph(vertices[0], regrets)
 
 
-FINITE_CASES = [
-    pytest.param(lambda: DictRateGraph("r", HAND_GRAPH), L, id=f"hand-L{L}")
-    for L in (None, 0, 1, 2, 3)
-] + [
-    pytest.param(lambda: DictRateGraph("r", LOOP_GRAPH), L, id=f"loop-L{L}")
-    for L in (None, 0, 1, 2)
-] + [
-    pytest.param(lambda s=s, m=m: hypercube_swap_graph(s, m), L,
-                 id=f"cube{s}-played{m}-L{L}")
-    for s, m in ((0, 5), (1, 5), (2, 5), (3, 8)) for L in (None, 1, 2)
-]
+FINITE_CASES = (
+    [
+        pytest.param(lambda: DictRateGraph("r", HAND_GRAPH), L, id=f"hand-L{L}")
+        for L in (None, 0, 1, 2, 3)
+    ]
+    + [
+        pytest.param(lambda: DictRateGraph("r", LOOP_GRAPH), L, id=f"loop-L{L}")
+        for L in (None, 0, 1, 2)
+    ]
+    + [
+        pytest.param(
+            lambda s=s, m=m: hypercube_swap_graph(s, m), L, id=f"cube{s}-played{m}-L{L}"
+        )
+        for s, m in ((0, 5), (1, 5), (2, 5), (3, 8))
+        for L in (None, 1, 2)
+    ]
+)
 
 
 @pytest.mark.parametrize("make_graph, max_level", FINITE_CASES)
 def test_finite_chain_matches_exact(make_graph, max_level):
     graph = make_graph()
     exact_pi = check_reference(graph, max_level)  # includes stationary_from_root
-    assert all(graph.level(v) <= (max_level if max_level is not None else 99)
-               for v in exact_pi)
+    assert all(
+        graph.level(v) <= (max_level if max_level is not None else 99) for v in exact_pi
+    )
     vertices, probs = FiniteChainSampler(graph, max_level).distribution()
     assert len(set(vertices)) == len(vertices)
     assert total_variation(dict(zip(vertices, probs)), exact_pi) < 1e-9
@@ -652,9 +720,16 @@ def mcmc_tree_table(seed):
         used = {v for v, _ in path}
         leaves = rng.uniform(-0.5, 2.0, N_CLASSES)
         leaves[rng.random(N_CLASSES) < 0.2] = 0.0
-        set_site(table, path, leaves,
-                 {v: random_factors(rng, N_CLASSES, -1, 0.3)
-                  for v in range(N_FEATURES) if v not in used})
+        set_site(
+            table,
+            path,
+            leaves,
+            {
+                v: random_factors(rng, N_CLASSES, -1, 0.3)
+                for v in range(N_FEATURES)
+                if v not in used
+            },
+        )
     return table
 
 
@@ -676,11 +751,16 @@ def test_mcmc_matches_exact_with_redirect(max_level, n_steps):
     # The sampler's output law is exactly row root of (I + Q / bound)^k; its
     # distance to stationarity is computed exactly and must be negligible.
     rate_bound = rate_bound_of(table)
-    rates = rate_matrix(graph.vertices, graph.rated_edges(), graph.root,
-                        graph.levels, max_level)
+    rates = rate_matrix(
+        graph.vertices, graph.rated_edges(), graph.root, graph.levels, max_level
+    )
     assert rates.sum(axis=1).max() <= rate_bound
-    k_step = as_dict(graph.vertices, k_step_distribution(
-        rates, graph.vertices.index(graph.root), n_steps, rate_bound))
+    k_step = as_dict(
+        graph.vertices,
+        k_step_distribution(
+            rates, graph.vertices.index(graph.root), n_steps, rate_bound
+        ),
+    )
     distance = total_variation(k_step, exact_pi)
     print(f"TV(P^{n_steps}, pi) = {distance:.2e}")
     assert distance < 1e-4
@@ -692,20 +772,27 @@ def test_mcmc_matches_exact_with_redirect(max_level, n_steps):
     assert_close_in_tv(draws, k_step)
 
 
-@pytest.mark.parametrize("max_level, start", [
-    (1, leaf(0)), (2, split(1, leaf(0), leaf(1))),
-    (2, split(0, split(1, leaf(1), leaf(1)), leaf(0))),
-])
+@pytest.mark.parametrize(
+    "max_level, start",
+    [
+        (1, leaf(0)),
+        (2, split(1, leaf(0), leaf(1))),
+        (2, split(0, split(1, leaf(1), leaf(1)), leaf(0))),
+    ],
+)
 def test_mcmc_few_steps_follow_k_step_law(max_level, start):
     # Far from stationarity (k = 3) the output from any start s (the learner
     # keeps its last played action) still has exactly the law of row s of P^k.
     table = mcmc_tree_table(5)
     graph = ColoredTreeGraph(table, N_FEATURES, N_CLASSES)
     rate_bound = rate_bound_of(table)
-    rates = rate_matrix(graph.vertices, graph.rated_edges(), graph.root,
-                        graph.levels, max_level)
-    k_step = as_dict(graph.vertices, k_step_distribution(
-        rates, graph.vertices.index(start), 3, rate_bound))
+    rates = rate_matrix(
+        graph.vertices, graph.rated_edges(), graph.root, graph.levels, max_level
+    )
+    k_step = as_dict(
+        graph.vertices,
+        k_step_distribution(rates, graph.vertices.index(start), 3, rate_bound),
+    )
     assert total_variation(k_step, check_reference(graph, max_level)) > 0.1
     sampler = UniformizedChainSampler(graph, max_level, 3)
     rng = np.random.default_rng(9)
@@ -750,12 +837,12 @@ def _draws_mcmc(seed):
     graph = ColoredTreeGraph(table, N_FEATURES, N_CLASSES)
     sampler = UniformizedChainSampler(graph, 2, 30)
     rng = np.random.default_rng(seed)
-    return [sampler.sample(graph.root, rate_bound_of(table), rng)
-            for _ in range(200)]
+    return [sampler.sample(graph.root, rate_bound_of(table), rng) for _ in range(200)]
 
 
-@pytest.mark.parametrize("draw", [_draws_product, _draws_hierarchical,
-                                  _draws_finite, _draws_mcmc])
+@pytest.mark.parametrize(
+    "draw", [_draws_product, _draws_hierarchical, _draws_finite, _draws_mcmc]
+)
 def test_same_seed_same_draws(draw):
     first = draw(123)
     assert draw(123) == first

@@ -9,8 +9,9 @@ from sklearn_localregret.engine import StumpRegretTable, positive_pair_sums
 
 
 def brute_pair_sums(a, b, c):
-    return np.array([sum(max(x + y - z, 0.0) for x in ai for y in bi)
-                     for ai, bi, z in zip(a, b, c)])
+    return np.array(
+        [sum(max(x + y - z, 0.0) for x in ai for y in bi) for ai, bi, z in zip(a, b, c)]
+    )
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 16, 17, 40])
@@ -42,8 +43,16 @@ def _random_update(table, rng, rows, bias, skill=1.0):
     class_counts = rng.integers(0, 4, (n, k)).astype(float)
     true_counts = np.floor(class_counts[:, None, :] * rng.random((n, t, k)))
     correct = np.floor(class_counts.sum(axis=1) * rng.random(n) * skill)
-    table.update(rows, class_counts - correct[:, None], rng.random((n, k)) < 0.8,
-                 true_counts, class_counts, correct, rng.random((n, t)) < 0.7, bias)
+    table.update(
+        rows,
+        class_counts - correct[:, None],
+        rng.random((n, k)) < 0.8,
+        true_counts,
+        class_counts,
+        correct,
+        rng.random((n, t)) < 0.7,
+        bias,
+    )
 
 
 def test_rows_and_tests_grow_and_derived_views_agree():
@@ -61,8 +70,9 @@ def test_rows_and_tests_grow_and_derived_views_agree():
     # colour, for every row (including rows cached before tests entered).
     for row in range(table.n_rows):
         weights, cdf, total = table.site(row)
-        expected = np.concatenate((np.maximum(leaves[row], 0),
-                                   np.maximum(stumps[row], 0).sum(axis=(1, 2))))
+        expected = np.concatenate(
+            (np.maximum(leaves[row], 0), np.maximum(stumps[row], 0).sum(axis=(1, 2)))
+        )
         np.testing.assert_allclose(weights, expected, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(cdf, np.cumsum(expected), rtol=1e-12, atol=1e-12)
         assert total == pytest.approx(expected.sum(), rel=1e-12)
@@ -70,11 +80,15 @@ def test_rows_and_tests_grow_and_derived_views_agree():
             np.testing.assert_array_equal(table.stump_regrets(row, v), stumps[row, v])
     assert table.n_nonzero() == np.count_nonzero(leaves) + np.count_nonzero(stumps)
     assert table.colored_regret() == pytest.approx(
-        np.maximum(u_leaves, 0).sum() + np.maximum(u_stumps, 0).sum(), rel=1e-12)
+        np.maximum(u_leaves, 0).sum() + np.maximum(u_stumps, 0).sum(), rel=1e-12
+    )
     np.testing.assert_allclose(
         table.row_max_regret(),
-        np.maximum(np.maximum(u_leaves, 0).max(axis=1),
-                   np.maximum(u_stumps, 0).reshape(table.n_rows, -1).max(axis=1)))
+        np.maximum(
+            np.maximum(u_leaves, 0).max(axis=1),
+            np.maximum(u_stumps, 0).reshape(table.n_rows, -1).max(axis=1),
+        ),
+    )
     # The bias enters the biased regrets only: b per update of an edge colour.
     assert np.all(stumps <= u_stumps + 1e-12) and np.any(stumps < u_stumps)
 
@@ -109,12 +123,19 @@ def test_positive_colours_lists_exactly_the_positive_edge_colours():
     test_mask = np.array([True, True, False, True])
     leaves, stumps, rates = table.positive_colours(0, leaf_mask, test_mask)
     dense_leaves, dense_stumps = table.dense_regrets()
-    expected = {("leaf", c): dense_leaves[0, c] for c in range(3)
-                if leaf_mask[c] and dense_leaves[0, c] > 0}
-    expected.update({(v, c1, c2): dense_stumps[0, v, c1, c2]
-                     for v, c1, c2 in zip(*np.nonzero(dense_stumps[0] > 0))
-                     if test_mask[v]})
+    expected = {
+        ("leaf", c): dense_leaves[0, c]
+        for c in range(3)
+        if leaf_mask[c] and dense_leaves[0, c] > 0
+    }
+    expected.update(
+        {
+            (v, c1, c2): dense_stumps[0, v, c1, c2]
+            for v, c1, c2 in zip(*np.nonzero(dense_stumps[0] > 0))
+            if test_mask[v]
+        }
+    )
     got = {("leaf", c): r for c, r in zip(leaves.tolist(), rates)}
-    got.update({tuple(s): r for s, r in zip(stumps.tolist(), rates[len(leaves):])})
+    got.update({tuple(s): r for s, r in zip(stumps.tolist(), rates[len(leaves) :])})
     assert got == pytest.approx(expected)
     assert len(expected) > 3

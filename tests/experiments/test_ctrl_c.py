@@ -19,14 +19,35 @@ pytest.importorskip("tqdm")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups")
 def test_ctrl_c_with_busy_workers_stops_cleanly(tmp_path):
     package_root = str(Path(sklearn_localregret.__file__).parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [package_root, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    command = [sys.executable, "-m", "sklearn_localregret", "disjunct", "--quick",
-               "--trials", "40", "--jobs", "2", "--out", str(tmp_path)]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [package_root, *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "sklearn_localregret",
+        "disjunct",
+        "--quick",
+        "--trials",
+        "40",
+        "--jobs",
+        "2",
+        "--out",
+        str(tmp_path),
+    ]
     # Its own process group, so that the signal reaches the job and its
     # workers together, as a terminal's Ctrl-C does.
-    job = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=env, start_new_session=True)
+    job = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     err, started = [], threading.Event()
 
     def read_stderr():

@@ -54,8 +54,9 @@ def test_rate_interval_widens_when_trials_differ(n_trials):
     # far less often; the effective sample size keeps the nominal rate.
     rng = np.random.default_rng(1)
     m, mean, concentration = 500, 0.3, 20
-    trial_p = rng.beta(mean * concentration, (1 - mean) * concentration,
-                       size=(n_trials, REPLICATIONS))
+    trial_p = rng.beta(
+        mean * concentration, (1 - mean) * concentration, size=(n_trials, REPLICATIONS)
+    )
     rates = rng.binomial(m, trial_p) / m
     assert _coverage(rates, mean, m) >= 0.95 - 4 * MC_SE
     # The exact binomial interval on the pooled outcomes, as if independent:
@@ -73,8 +74,9 @@ def test_rate_interval_widens_when_trials_differ(n_trials):
     data=st.data(),
 )
 def test_rate_interval_stays_in_the_unit_interval(n_trials, m, data):
-    counts = data.draw(st.lists(st.integers(0, m), min_size=n_trials,
-                                max_size=n_trials))
+    counts = data.draw(
+        st.lists(st.integers(0, m), min_size=n_trials, max_size=n_trials)
+    )
     rates = np.asarray(counts, dtype=float)[:, None] / m
     low, high = rate_interval(rates, m)
     mean = rates.mean()
@@ -118,13 +120,16 @@ def test_format_estimate():
     assert format_estimate(0.2, np.nan, np.nan, 1) == "0.200 n/a (1 trial)"
 
 
-@pytest.mark.parametrize("rates, n_outcomes, level, match", [
-    ([[1.5], [0.5], [0.5]], 10, 0.95, "in \\[0, 1\\]"),
-    ([[0.5], [np.nan], [0.5]], 10, 0.95, "finite"),
-    ([[0.5], [0.5], [0.5]], 0, 0.95, "n_outcomes"),
-    ([[0.5], [0.5], [0.5]], 10, 1.0, "level"),
-    (np.zeros((0, 3)), 10, 0.95, "at least one trial"),
-])
+@pytest.mark.parametrize(
+    "rates, n_outcomes, level, match",
+    [
+        ([[1.5], [0.5], [0.5]], 10, 0.95, "in \\[0, 1\\]"),
+        ([[0.5], [np.nan], [0.5]], 10, 0.95, "finite"),
+        ([[0.5], [0.5], [0.5]], 0, 0.95, "n_outcomes"),
+        ([[0.5], [0.5], [0.5]], 10, 1.0, "level"),
+        (np.zeros((0, 3)), 10, 0.95, "at least one trial"),
+    ],
+)
 def test_bad_input_is_named(rates, n_outcomes, level, match):
     with pytest.raises(ValueError, match=match):
         rate_interval(rates, n_outcomes, level=level)

@@ -17,8 +17,9 @@ def test_sliding_mean_matches_a_direct_window():
     values = rng.integers(0, 2, 357)
     expected = [values[max(0, t - 99) : t + 1].mean() for t in range(len(values))]
     np.testing.assert_allclose(sliding_mean(values, 100), expected)
-    np.testing.assert_array_equal(window_outcomes(357, 100, 5),
-                                  [5 * min(t + 1, 100) for t in range(357)])
+    np.testing.assert_array_equal(
+        window_outcomes(357, 100, 5), [5 * min(t + 1, 100) for t in range(357)]
+    )
 
 
 def test_csv_and_document_hold_every_plotted_number(tmp_path):

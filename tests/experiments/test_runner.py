@@ -18,27 +18,33 @@ def _run(out, n_jobs=1, resume=False, **overrides):
     experiment = get_experiment("disjunct")
     parameters = experiment.parameters("quick", **{**TINY, **overrides})
     with TaskRunner(n_jobs) as runner:
-        return experiment.run(out, parameters, runner=runner, progress=False,
-                              resume=resume)
+        return experiment.run(
+            out, parameters, runner=runner, progress=False, resume=resume
+        )
 
 
 def test_worker_processes_give_the_numbers_of_a_serial_run(tmp_path):
     serial = _run(tmp_path / "serial", n_jobs=1)
     experiment = get_experiment("disjunct")
     with TaskRunner(2) as runner:
-        parallel = experiment.run(tmp_path / "parallel",
-                                  experiment.parameters("quick", **TINY),
-                                  runner=runner, progress=False)
+        parallel = experiment.run(
+            tmp_path / "parallel",
+            experiment.parameters("quick", **TINY),
+            runner=runner,
+            progress=False,
+        )
         # Ctrl-C is the parent's to handle: the workers ignore it, so that
         # none prints a traceback when a terminal signals them all.
-        handlers, _, _ = runner.run([Task("probe", signal.getsignal,
-                                          (signal.SIGINT,))] * 4, progress=False)
+        handlers, _, _ = runner.run(
+            [Task("probe", signal.getsignal, (signal.SIGINT,))] * 4, progress=False
+        )
     assert handlers == [signal.SIG_IGN] * 4
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert parallel["n_jobs"] == 2
     assert parallel["panels"] == serial["panels"]
-    assert ((tmp_path / "serial" / "disjunct.csv").read_bytes()
-            == (tmp_path / "parallel" / "disjunct.csv").read_bytes())
+    assert (tmp_path / "serial" / "disjunct.csv").read_bytes() == (
+        tmp_path / "parallel" / "disjunct.csv"
+    ).read_bytes()
 
 
 def test_trials_do_not_depend_on_how_many_there_are(tmp_path):
@@ -46,8 +52,7 @@ def test_trials_do_not_depend_on_how_many_there_are(tmp_path):
     # 3 trials of a 3-trial run, so a larger run extends a smaller one.
     experiment = get_experiment("disjunct")
     small = experiment.plan(experiment.parameters("quick", **TINY))
-    large = experiment.plan(experiment.parameters("quick", **{**TINY,
-                                                              "n_trials": 4}))
+    large = experiment.plan(experiment.parameters("quick", **{**TINY, "n_trials": 4}))
     first = small[0].function(*small[0].args)
     same = [t for t in large if t.args == small[0].args]
     assert len(same) == 1
@@ -80,7 +85,8 @@ def test_a_rerun_with_the_same_parameters_skips(tmp_path, monkeypatch, capsys):
 
 
 def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     finished = _run(tmp_path)
     from sklearn_localregret.experiments import _runner
 
@@ -98,7 +104,9 @@ def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
     rerun = _run(tmp_path, resume=True)
     assert not rerun["skipped"] and rerun["panels"] == finished["panels"]
     assert json.loads((tmp_path / "disjunct.json").read_text())["files"] == [
-        "disjunct.csv", "disjunct.png"]
+        "disjunct.csv",
+        "disjunct.png",
+    ]
 
 
 def test_parameters_are_checked():
@@ -120,11 +128,18 @@ def test_time_estimates_use_this_machines_earlier_run(tmp_path):
     parameters = experiment.parameters("paper")
     reference = experiment.estimate_seconds(parameters, n_jobs=2)
     assert reference == pytest.approx(
-        50 * sum(experiment.reference_seconds.values()) / 2)
+        50 * sum(experiment.reference_seconds.values()) / 2
+    )
     # An earlier run here took as long per task at 500 rounds: twice as slow.
-    (tmp_path / "disjunct.json").write_text(json.dumps({
-        "parameters": {"n_rounds": 500},
-        "task_cpu_seconds": dict(experiment.reference_seconds)}))
+    (tmp_path / "disjunct.json").write_text(
+        json.dumps(
+            {
+                "parameters": {"n_rounds": 500},
+                "task_cpu_seconds": dict(experiment.reference_seconds),
+            }
+        )
+    )
     assert experiment.estimate_seconds(parameters, 2, tmp_path) == pytest.approx(
-        2 * reference)
+        2 * reference
+    )
     assert isinstance(experiment, Experiment)

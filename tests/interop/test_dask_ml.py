@@ -39,8 +39,7 @@ def test_incremental_learns_and_equals_sequential_partial_fit():
     sequential = LocalRegretDisjunctClassifier(batch_size=1, random_state=0)
     for start in range(0, len(X_train), CHUNK):
         stop = start + CHUNK
-        sequential.partial_fit(X_train[start:stop], y_train[start:stop],
-                               classes=[0, 1])
+        sequential.partial_fit(X_train[start:stop], y_train[start:stop], classes=[0, 1])
 
     fitted = inc.estimator_
     assert fitted.n_features_in_ == N_FEATURES
@@ -53,5 +52,6 @@ def test_incremental_learns_and_equals_sequential_partial_fit():
     assert fitted.score(X_test, y_test) > majority + 0.1
     # Incremental's own predict works blockwise on dask arrays.
     pred = inc.predict(da.from_array(X_test, chunks=(CHUNK, N_FEATURES)))
-    np.testing.assert_array_equal(np.asarray(pred.compute()),
-                                  sequential.predict(X_test))
+    np.testing.assert_array_equal(
+        np.asarray(pred.compute()), sequential.predict(X_test)
+    )

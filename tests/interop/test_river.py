@@ -60,6 +60,4 @@ def test_learn_one_equals_bulk_partial_fit(kind):
     # River's per-row probabilities are those of the wrapped estimator.
     x0 = dict(zip(names, X_test[0]))
     proba = river_model.predict_proba_one(x0)
-    np.testing.assert_allclose(
-        [proba[0], proba[1]], bulk.predict_proba(X_test[:1])[0]
-    )
+    np.testing.assert_allclose([proba[0], proba[1]], bulk.predict_proba(X_test[:1])[0])

@@ -34,9 +34,7 @@ def _majority_rate(y):
     return y.value_counts(normalize=True).max()
 
 
-@pytest.mark.parametrize(
-    "loader, n_train", [(load_mushroom, 600), (load_nursery, 800)]
-)
+@pytest.mark.parametrize("loader, n_train", [(load_mushroom, 600), (load_nursery, 800)])
 def test_pipeline_beats_majority(loader, n_train):
     X, y = _subsample(loader, n_train + 200)
     pipe = make_pipeline(
@@ -88,9 +86,9 @@ def test_grid_search_over_our_parameters():
     assert search.best_score_ > _majority_rate(y)
     # refit=True: the best pipeline is fitted with the best parameters.
     best = search.best_estimator_[-1]
-    assert best.batch_size == search.best_params_[
-        "localregrettreeclassifier__batch_size"
-    ]
+    assert (
+        best.batch_size == search.best_params_["localregrettreeclassifier__batch_size"]
+    )
     assert search.score(X, y) > _majority_rate(y)
 
 
@@ -109,14 +107,13 @@ def test_one_vs_rest_disjunct_three_classes():
     X, y = _subsample(load_nursery, 900, classes=classes)
     enc = boolean_encoder().fit(X)
     Xb = enc.transform(X)
-    ovr = OneVsRestClassifier(LocalRegretDisjunctClassifier(binarize=0.5,
-                                                            random_state=0))
+    ovr = OneVsRestClassifier(
+        LocalRegretDisjunctClassifier(binarize=0.5, random_state=0)
+    )
     ovr.fit(Xb[:700], y[:700])
     assert list(ovr.classes_) == classes
     assert len(ovr.estimators_) == 3
-    assert all(
-        isinstance(e, LocalRegretDisjunctClassifier) for e in ovr.estimators_
-    )
+    assert all(isinstance(e, LocalRegretDisjunctClassifier) for e in ovr.estimators_)
     y_test = y[700:]
     assert ovr.score(Xb[700:], y_test) > _majority_rate(y_test)
     proba = ovr.predict_proba(Xb[700:])

@@ -109,8 +109,9 @@ def edges_by_definition(tree, n_features, n_classes):
 
 
 def bfs_levels(trees, n_features, n_classes, root):
-    neighbours = {t: [e[2] for e in edges_by_definition(t, n_features, n_classes)]
-                  for t in trees}
+    neighbours = {
+        t: [e[2] for e in edges_by_definition(t, n_features, n_classes)] for t in trees
+    }
     level, frontier = {root: 0}, [root]
     while frontier:
         nxt = []
@@ -158,7 +159,8 @@ def tv_bound(p, n_draws, delta=1e-6):
     """P(TV(empirical, p) > bound) <= delta: mean bound + McDiarmid deviation."""
     p = np.asarray(p)
     return 0.5 * np.sum(np.sqrt(p * (1 - p) / n_draws)) + math.sqrt(
-        math.log(1 / delta) / (2 * n_draws))
+        math.log(1 / delta) / (2 * n_draws)
+    )
 
 
 def tv(p: dict, q: dict) -> float:
@@ -175,8 +177,9 @@ TREE = Split(
 
 
 def test_nodes_are_immutable_hashable_keys():
-    same = Split(0, Split(1, Leaf(2), Leaf(0)),
-                 Split(2, Leaf(1), Split(3, Leaf(1), Leaf(2))))
+    same = Split(
+        0, Split(1, Leaf(2), Leaf(0)), Split(2, Leaf(1), Split(3, Leaf(1), Leaf(2)))
+    )
     assert same == TREE and hash(same) == hash(TREE)
     assert {TREE: 1}[same] == 1
     assert Split(0, Leaf(0), Leaf(1)) != Split(0, Leaf(1), Leaf(0))
@@ -220,7 +223,11 @@ def test_predict_and_route_match_a_row_by_row_walk():
 def test_export_text_matches_sklearn_format():
     text = export_text(Split(1, Leaf(0), Leaf(1)), ["a", "b"], ["no", "yes"])
     assert text.splitlines() == [
-        "|--- b <= 0.50", "|   |--- class: yes", "|--- b >  0.50", "|   |--- class: no"]
+        "|--- b <= 0.50",
+        "|   |--- class: yes",
+        "|--- b >  0.50",
+        "|   |--- class: no",
+    ]
     assert export_text(Leaf(1)) == "|--- class: 1"
 
 
@@ -325,8 +332,9 @@ def _unfactored(table, row, unbiased):
 def test_learner_regret_update_matches_brute_force(regret):
     rounds = [_round(0), _round(1)]
     bias = 0.37
-    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, batch_size=6,
-                                    discount=1.0)
+    clf = LocalRegretTreeClassifier(
+        regret, L=None, bias=bias, batch_size=6, discount=1.0
+    )
     # This test is about the update: the played tree is fixed by replacing the
     # (private) draw.
     clf._draw_tree = lambda rng: (TREE, False)  # play TREE every round
@@ -364,8 +372,9 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     y = rng.integers(0, 3, size=40)
     w = rng.uniform(0.5, 2.0, size=40)
     trees = iter([Leaf(0)] * 7 + [TREE])  # 7 rounds of 5 rows, then TREE
-    clf = LocalRegretTreeClassifier(regret, L=None, bias=bias, warm_start=window,
-                                    discount=1.0)
+    clf = LocalRegretTreeClassifier(
+        regret, L=None, bias=bias, warm_start=window, discount=1.0
+    )
     clf._draw_tree = lambda generator: (next(trees), False)  # the update is tested
     clf.partial_fit(X[:35], y[:35], classes=[0, 1, 2], sample_weight=w[:35])
     table = clf.regret_table_
@@ -374,8 +383,13 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     recent = (X[23:35], y[23:35], w[23:35])  # the last 12 rows before the round
     warm = _expected_update(TREE, [recent], 0.0, 4, 3)
     round_ = _expected_update(TREE, [(X[35:], y[35:], w[35:])], bias, 4, 3)
-    root_only = _expected_update(Leaf(0), [(X[i:i + 5], y[i:i + 5], w[i:i + 5])
-                                           for i in range(0, 35, 5)], bias, 4, 3)
+    root_only = _expected_update(
+        Leaf(0),
+        [(X[i : i + 5], y[i : i + 5], w[i : i + 5]) for i in range(0, 35, 5)],
+        bias,
+        4,
+        3,
+    )
     for path, _ in nodes_of(TREE):
         key = path if regret == "external" else (TREE, path)
         row = table.find(key)
@@ -384,8 +398,7 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
             expected += warm[path][0]
         elif path == ():  # external: the root had the Leaf(0) rounds before
             expected += root_only[()][0]
-        np.testing.assert_allclose(_unfactored(table, row, False), expected,
-                                   atol=1e-9)
+        np.testing.assert_allclose(_unfactored(table, row, False), expected, atol=1e-9)
     assert len(seen) == 1  # only the root existed
 
 
@@ -403,9 +416,15 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
     its per-round gains computed colour by colour, to 1e-9 relative."""
     rng = np.random.default_rng(n_classes)
     n_features, batch, bias = 3, 4, 0.3
-    clf = LocalRegretTreeClassifier(L=None, bias=bias, batch_size=batch,
-                                    max_thresholds=3, warm_start=0, discount=1.0,
-                                    random_state=0)
+    clf = LocalRegretTreeClassifier(
+        L=None,
+        bias=bias,
+        batch_size=batch,
+        max_thresholds=3,
+        warm_start=0,
+        discount=1.0,
+        random_state=0,
+    )
     played = []
     real_draw = clf._draw_tree
 
@@ -424,14 +443,20 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
     expected: dict = {}  # (path, colour) -> [biased, unbiased]
     k = n_classes
     for r, tree in enumerate(played):
-        Xr, yr, wr = X[r * batch:(r + 1) * batch], y[r * batch:(r + 1) * batch], \
-            w[r * batch:(r + 1) * batch]
+        Xr, yr, wr = (
+            X[r * batch : (r + 1) * batch],
+            y[r * batch : (r + 1) * batch],
+            w[r * batch : (r + 1) * batch],
+        )
         tests.observe(Xr)
         coloring = TreeColoring(tests, k)
 
         def util(t):
-            return sum(wi for xi, yi, wi in zip(Xr, yr, wr)
-                       if _walk_numeric(t, xi, tests) == yi)
+            return sum(
+                wi
+                for xi, yi, wi in zip(Xr, yr, wr)
+                if _walk_numeric(t, xi, tests) == yi
+            )
 
         base = util(tree)
         for path, colour, neighbour in coloring.neighbours(tree):
@@ -481,8 +506,15 @@ def _random_colour_regrets(clf, rng, stump_boost=0.0):
         row = table.row(path)
         leaves = rng.normal(size=2) * 10 ** rng.uniform(-2, 2, 2)
         leaves[rng.random(2) < 0.4] = 0.0
-        table.update([row], leaves[None], np.ones((1, 2), bool), np.zeros((1, 2, 2)),
-                     np.zeros((1, 2)), np.zeros(1), none2)
+        table.update(
+            [row],
+            leaves[None],
+            np.ones((1, 2), bool),
+            np.zeros((1, 2, 2)),
+            np.zeros((1, 2)),
+            np.zeros(1),
+            none2,
+        )
         on_path = {v for v, _ in path}
         for v in set(range(2)) - on_path:
             a, b = rng.normal(size=(2, 2)) * 10 ** rng.uniform(-1, 1.5, (2, 2))
@@ -491,8 +523,15 @@ def _random_colour_regrets(clf, rng, stump_boost=0.0):
             true_counts[0, v] = a
             only_v = none2.copy()
             only_v[0, v] = True
-            table.update([row], np.zeros((1, 2)), none2, true_counts, (a + b)[None],
-                         np.array([cost]), only_v)
+            table.update(
+                [row],
+                np.zeros((1, 2)),
+                none2,
+                true_counts,
+                (a + b)[None],
+                np.array([cost]),
+                only_v,
+            )
     clf._sampler.refresh()
 
 
@@ -505,6 +544,7 @@ def _colour_rate(table, key=lambda tree, path: path):
             return max(table.leaf_regrets(row)[col], 0.0)
         v, pair = divmod(col - 2, 4)
         return max(table.stump_regrets(row, v)[divmod(pair, 2)], 0.0)
+
     return rate
 
 
@@ -567,8 +607,11 @@ def test_chain_sampler_graph_lists_positive_colour_edges():
     rate = _colour_rate(clf.regret_table_)
     for tree in all_trees(2, 2)[::5]:
         targets, rates = clf._graph.positive_out_edges(tree)  # the rate graph
-        expected = {s: rate(tree, p, c) for p, c, s in edges_by_definition(tree, 2, 2)
-                    if rate(tree, p, c) > 0}
+        expected = {
+            s: rate(tree, p, c)
+            for p, c, s in edges_by_definition(tree, 2, 2)
+            if rate(tree, p, c) > 0
+        }
         assert dict(zip(targets, rates.tolist())) == pytest.approx(expected)
 
 

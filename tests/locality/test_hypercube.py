@@ -66,8 +66,11 @@ def random_clause(rng, n):
 
 
 def maxsat_utility(a, clauses, weights):
-    return sum(w for c, w in zip(clauses, weights)
-               if any((lit > 0) == bool(a[abs(lit) - 1]) for lit in c))
+    return sum(
+        w
+        for c, w in zip(clauses, weights)
+        if any((lit > 0) == bool(a[abs(lit) - 1]) for lit in c)
+    )
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -79,8 +82,7 @@ def test_maxsat_gains_match_recomputed_utilities(seed):
     a = rng.integers(0, 2, n)
     u = maxsat_utility(a, clauses, weights)
     expected = [maxsat_utility(flip(a, k), clauses, weights) - u for k in range(n)]
-    np.testing.assert_allclose(maxsat_gains(a, clauses, weights), expected,
-                               atol=1e-12)
+    np.testing.assert_allclose(maxsat_gains(a, clauses, weights), expected, atol=1e-12)
 
 
 # -- the update -----------------------------------------------------------------
@@ -91,13 +93,16 @@ def test_colored_update_by_hand_with_bias():
     a = np.array([1, 0, 1], dtype=np.uint8)
     cube.update(a, np.array([2.0, -1.0, 0.0]), bias=0.5)
     # Colour (k, 1 - a_k) gets gain - b: (0, off), (1, on), (2, off).
-    np.testing.assert_array_equal(cube.table.biased,
-                                  [[1.5, 0.0], [0.0, -1.5], [-0.5, 0.0]])
-    np.testing.assert_array_equal(cube.table.unbiased,
-                                  [[2.0, 0.0], [0.0, -1.0], [0.0, 0.0]])
+    np.testing.assert_array_equal(
+        cube.table.biased, [[1.5, 0.0], [0.0, -1.5], [-0.5, 0.0]]
+    )
+    np.testing.assert_array_equal(
+        cube.table.unbiased, [[2.0, 0.0], [0.0, -1.0], [0.0, 0.0]]
+    )
     cube.update(np.zeros(3, dtype=np.uint8), np.array([1.0, 0.0, 4.0]), bias=0.0)
-    np.testing.assert_array_equal(cube.table.biased,
-                                  [[1.5, 1.0], [0.0, -1.5], [-0.5, 4.0]])
+    np.testing.assert_array_equal(
+        cube.table.biased, [[1.5, 1.0], [0.0, -1.5], [-0.5, 4.0]]
+    )
     assert cube.n_updates == 2
     # Unbiased positive regrets: 2 + 1 + 4, over T = 2 rounds.
     assert cube.colored_regret() == pytest.approx(7.0 / 2)
@@ -128,13 +133,13 @@ def test_block_player_equals_round_by_round():
         expected = 0.0
         for lo in range(0, m, batch):
             a = slow.sample(slow_rng)
-            gains, wr = disjunction_round(a, X[lo:lo + batch], y[lo:lo + batch],
-                                          w[lo:lo + batch])
+            gains, wr = disjunction_round(
+                a, X[lo : lo + batch], y[lo : lo + batch], w[lo : lo + batch]
+            )
             slow.update(a, gains, bias)
             expected += wr
         np.testing.assert_allclose(fast.table.biased, slow.table.biased, atol=1e-9)
-        np.testing.assert_allclose(fast.table.unbiased, slow.table.unbiased,
-                                   atol=1e-9)
+        np.testing.assert_allclose(fast.table.unbiased, slow.table.unbiased, atol=1e-9)
         assert fast.n_updates == slow.n_updates == -(-m // batch)
         assert wrong == pytest.approx(expected)
 
@@ -161,8 +166,7 @@ def test_product_sampler_draws_the_product_distribution():
     n_draws = 20_000
     draws = np.array([cube.sample(rng) for _ in range(n_draws)])
     vertices = list(itertools.product((0, 1), repeat=3))
-    exact = [np.prod([p[k] if v[k] else 1 - p[k] for k in range(3)])
-             for v in vertices]
+    exact = [np.prod([p[k] if v[k] else 1 - p[k] for k in range(3)]) for v in vertices]
     counts = {v: 0 for v in vertices}
     for d in draws:
         counts[tuple(d)] += 1
@@ -232,8 +236,9 @@ def test_mcmc_sampler_follows_the_uniformized_chain():
     """L < n: k steps of I + Q / Lambda with the redirect, Q from the 2n colours."""
     n, max_level, steps = 3, 1, 6
     cube = HypercubeColoring(n, max_level=max_level, n_mcmc_steps=steps)
-    cube.table.update_entries([0, 1, 1, 2, 2], [1, 1, 0, 1, 0],
-                              [2.0, 1.0, 0.5, 3.0, 1.0])
+    cube.table.update_entries(
+        [0, 1, 1, 2, 2], [1, 1, 0, 1, 0], [2.0, 1.0, 0.5, 3.0, 1.0]
+    )
     assert not cube.exact
 
     def rate(v, k):

@@ -31,8 +31,9 @@ def test_gains_match_recomputed_utilities(seed):
     w = rng.choice([0.0, 0.5, 1.0, 3.0], m)
     sets = (rng.random((n_sets, n)) < 0.5).astype(np.uint8)
     u = utility(a, X, y, w)
-    flips = [utility(np.where(np.arange(n) == k, 1 - a, a), X, y, w) - u
-             for k in range(n)]
+    flips = [
+        utility(np.where(np.arange(n) == k, 1 - a, a), X, y, w) - u for k in range(n)
+    ]
     drops = [utility(a & (1 - s), X, y, w) - u for s in sets]
     gains, set_gains, wrong = removal_set_gains(a, X, y, w, sets)
     np.testing.assert_allclose(gains, flips, atol=1e-12)
@@ -44,11 +45,15 @@ def test_gains_match_recomputed_utilities(seed):
 def test_a_negative_row_fired_by_two_literals_lets_its_set_enter():
     graph = RemovalSetColoring(4, max_sets=4)
     a = np.array([1, 1, 0, 1], dtype=np.uint8)
-    X = np.array([[1, 1, 1, 0],   # negative, fired by x0 and x1: enters
-                  [1, 0, 0, 0],   # negative, one literal: a flip fixes it
-                  [0, 1, 0, 1],   # positive: never a removal set
-                  [1, 0, 0, 1]],  # negative but weight 0
-                 dtype=np.uint8)
+    X = np.array(
+        [
+            [1, 1, 1, 0],  # negative, fired by x0 and x1: enters
+            [1, 0, 0, 0],  # negative, one literal: a flip fixes it
+            [0, 1, 0, 1],  # positive: never a removal set
+            [1, 0, 0, 1],
+        ],  # negative but weight 0
+        dtype=np.uint8,
+    )
     y, w = np.array([0, 0, 1, 0]), np.array([1.0, 1.0, 1.0, 0.0])
     wrong = removal_set_round(graph, a, X, y, w, bias=0.25)
     assert wrong == 2.0
@@ -78,8 +83,9 @@ def test_a_full_pool_replaces_only_a_slot_without_rate():
     graph = RemovalSetColoring(3, max_sets=2, discount=0.5)
     graph.track(np.array([[1, 1, 0], [0, 1, 1]], dtype=np.uint8))
     for _ in range(3):  # a discount scale other than 1
-        graph.update(np.array([1, 1, 1], dtype=np.uint8), np.zeros(3),
-                     np.array([2.0, -1.0]))
+        graph.update(
+            np.array([1, 1, 1], dtype=np.uint8), np.zeros(3), np.array([2.0, -1.0])
+        )
     assert graph.set_regrets()[0] > 0 > graph.set_regrets()[1]
     # The slot with regret <= 0 takes the new set, at exactly zero regret.
     assert graph.track(np.array([[1, 0, 1]], dtype=np.uint8)) == [1]
@@ -109,8 +115,8 @@ def test_no_slots_is_the_hypercube():
         u = rng.random(6)
         a, b = graph.draw(u).astype(np.uint8), cube.draw(u).astype(np.uint8)
         np.testing.assert_array_equal(a, b)
-        removal_set_round(graph, a, X[t:t + 1], y[t:t + 1], w[t:t + 1], 0.1)
-        gains, _ = disjunction_round(b, X[t:t + 1], y[t:t + 1], w[t:t + 1])
+        removal_set_round(graph, a, X[t : t + 1], y[t : t + 1], w[t : t + 1], 0.1)
+        gains, _ = disjunction_round(b, X[t : t + 1], y[t : t + 1], w[t : t + 1])
         cube.update(b, gains, 0.1)
     np.testing.assert_array_equal(graph.table.biased, cube.table.biased)
 
@@ -119,13 +125,20 @@ def stream(seed, m=400, n=7):
     rng = np.random.default_rng(seed)
     X = (rng.random((m, n)) < 0.5).astype(np.uint8)
     y = ((X[:, 1] | X[:, n - 2]) ^ (rng.random(m) < 0.1)).astype(int)
-    y[m // 2:] = X[m // 2:, 2]  # the target changes halfway
+    y[m // 2 :] = X[m // 2 :, 2]  # the target changes halfway
     return X, y, rng.choice([0.0, 1.0, 2.0], m)
 
 
-@pytest.mark.parametrize("batch, bias, discount", [
-    (1, 0.0, 1.0), (4, 0.0, 1.0), (3, 0.25, 1.0), (1, 0.0, 0.9), (5, 0.0, 0.6),
-])
+@pytest.mark.parametrize(
+    "batch, bias, discount",
+    [
+        (1, 0.0, 1.0),
+        (4, 0.0, 1.0),
+        (3, 0.25, 1.0),
+        (1, 0.0, 0.9),
+        (5, 0.0, 0.6),
+    ],
+)
 def test_block_player_equals_round_by_round(batch, bias, discount, monkeypatch):
     """play_removal_set_rounds reproduces sample -> removal_set_round, round by
     round, state for state (pool, regrets, rounds), also across renormalisations
@@ -139,12 +152,15 @@ def test_block_player_equals_round_by_round(batch, bias, discount, monkeypatch):
     expected = 0.0
     for lo in range(0, len(y), batch):
         a = slow.sample(slow_rng)
-        expected += removal_set_round(slow, a, X[lo:lo + batch], y[lo:lo + batch],
-                                      w[lo:lo + batch], bias)
-    np.testing.assert_allclose(fast.table.biased, slow.table.biased, rtol=1e-12,
-                               atol=1e-12)
-    np.testing.assert_allclose(fast.table.unbiased, slow.table.unbiased, rtol=1e-12,
-                               atol=1e-12)
+        expected += removal_set_round(
+            slow, a, X[lo : lo + batch], y[lo : lo + batch], w[lo : lo + batch], bias
+        )
+    np.testing.assert_allclose(
+        fast.table.biased, slow.table.biased, rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        fast.table.unbiased, slow.table.unbiased, rtol=1e-12, atol=1e-12
+    )
     np.testing.assert_array_equal(fast.sets, slow.sets)
     assert fast.n_updates == slow.n_updates == -(-len(y) // batch)
     assert fast.n_sets_tracked == slow.n_sets_tracked > 3  # slots were reused
@@ -177,8 +193,9 @@ class EagerReference:
                 self.sets.append(key)
                 self.set_regret.append(0.0)
                 continue
-            regrets = [np.inf if j in filled else r
-                       for j, r in enumerate(self.set_regret)]
+            regrets = [
+                np.inf if j in filled else r for j, r in enumerate(self.set_regret)
+            ]
             slot = int(np.argmin(regrets))
             if regrets[slot] <= 0:
                 self.sets[slot], self.set_regret[slot] = key, 0.0
@@ -206,15 +223,17 @@ def test_discounted_regrets_equal_the_eager_reference(discount, monkeypatch):
     rng = np.random.default_rng(0)
     for lo in range(0, 300, 2):
         a = graph.sample(rng)
-        removal_set_round(graph, a, X[lo:lo + 2], y[lo:lo + 2], w[lo:lo + 2], 0.1)
-        eager.play(a, X[lo:lo + 2], y[lo:lo + 2], w[lo:lo + 2], 0.1)
+        removal_set_round(graph, a, X[lo : lo + 2], y[lo : lo + 2], w[lo : lo + 2], 0.1)
+        eager.play(a, X[lo : lo + 2], y[lo : lo + 2], w[lo : lo + 2], 0.1)
         scale = max(1.0, np.abs(eager.bits).max())
-        np.testing.assert_allclose(graph.table.biased[:5], eager.bits, rtol=1e-9,
-                                   atol=1e-12 * scale)
+        np.testing.assert_allclose(
+            graph.table.biased[:5], eager.bits, rtol=1e-9, atol=1e-12 * scale
+        )
         slots = [s for s in range(2) if graph.occupied[s]]
         assert [tuple(graph.sets[s]) for s in slots] == eager.sets
-        np.testing.assert_allclose(graph.set_regrets()[slots], eager.set_regret,
-                                   rtol=1e-9, atol=1e-12 * scale)
+        np.testing.assert_allclose(
+            graph.set_regrets()[slots], eager.set_regret, rtol=1e-9, atol=1e-12 * scale
+        )
     assert graph.n_sets_tracked > 2
     if discount == 0.3:
         assert graph.table.clock.n_resets > 0

@@ -15,7 +15,7 @@ def feed(source, X, batch):
     source.start(X.shape[1])
     out = []
     for lo in range(0, X.shape[0], batch):
-        out.extend(source.observe(X[lo:lo + batch]))
+        out.extend(source.observe(X[lo : lo + batch]))
     return out
 
 
@@ -25,11 +25,17 @@ def test_quantile_levels_at_each_checkpoint():
     # between a value and the next larger one seen.
     rng = np.random.default_rng(0)
     values = rng.permutation(np.arange(1, 1025)).astype(float)
-    got = feed(QuantileThresholds(max_thresholds=7, first_checkpoint=16),
-               values[:, None], batch=4)
+    got = feed(
+        QuantileThresholds(max_thresholds=7, first_checkpoint=16),
+        values[:, None],
+        batch=4,
+    )
     assert len(got) == 7
-    checkpoints = [(16, [1 / 2]), (64, [1 / 4, 3 / 4]),
-                   (256, [1 / 8, 3 / 8, 5 / 8, 7 / 8])]
+    checkpoints = [
+        (16, [1 / 2]),
+        (64, [1 / 4, 3 / 4]),
+        (256, [1 / 8, 3 / 8, 5 / 8, 7 / 8]),
+    ]
     expected = []
     for rows, levels in checkpoints:
         seen = np.sort(values[:rows])
@@ -40,16 +46,20 @@ def test_quantile_levels_at_each_checkpoint():
     assert got == expected
     # The fraction of the rows seen at the checkpoint at or below a threshold
     # is its level.
-    fractions = [np.mean(values[:rows] <= t) for (_, t), rows in
-                 zip(got, [16, 64, 64, 256, 256, 256, 256])]
-    np.testing.assert_allclose(fractions, [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8,
-                                           7 / 8])
+    fractions = [
+        np.mean(values[:rows] <= t)
+        for (_, t), rows in zip(got, [16, 64, 64, 256, 256, 256, 256])
+    ]
+    np.testing.assert_allclose(
+        fractions, [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8]
+    )
 
 
 def test_boolean_features_get_one_test_at_once_and_no_more():
     rng = np.random.default_rng(1)
-    X = np.column_stack([rng.integers(0, 2, 400), rng.normal(size=400),
-                         np.zeros(400)]).astype(float)
+    X = np.column_stack(
+        [rng.integers(0, 2, 400), rng.normal(size=400), np.zeros(400)]
+    ).astype(float)
     got = feed(QuantileThresholds(), X, batch=5)
     assert got[:2] == [(0, 0.5), (2, 0.5)]  # from the first round, in order
     assert [j for j, _ in got].count(0) == 1 and [j for j, _ in got].count(2) == 1
@@ -58,8 +68,12 @@ def test_boolean_features_get_one_test_at_once_and_no_more():
 
 def test_few_distinct_values_few_tests_and_the_cap():
     rng = np.random.default_rng(2)
-    X = np.column_stack([rng.choice([3.0, 7.0, 9.0], 2000),  # 2 gaps
-                         rng.normal(size=2000)])
+    X = np.column_stack(
+        [
+            rng.choice([3.0, 7.0, 9.0], 2000),  # 2 gaps
+            rng.normal(size=2000),
+        ]
+    )
     got = feed(QuantileThresholds(max_thresholds=5), X, batch=1)
     assert sorted(t for j, t in got if j == 0) == [5.0, 8.0]
     assert len([t for j, t in got if j == 1]) == 5  # capped
@@ -77,7 +91,7 @@ def test_round_boundaries_decide_not_call_boundaries():
     source.start(3)
     two = []
     for lo in range(0, 300, 5):
-        two.extend(source.observe(X[lo:lo + 5]))
+        two.extend(source.observe(X[lo : lo + 5]))
     assert one == two
 
 
@@ -94,8 +108,9 @@ def test_catalogue_numbers_tests_and_evaluates_them():
 def test_fixed_thresholds_one_test_per_feature_from_the_first_round():
     tests = ThresholdTests(FixedThresholds(-1.0), n_features=3)
     assert tests.observe(np.zeros((1, 3))) == 3 and tests.complete
-    np.testing.assert_array_equal(tests.outcomes(np.array([[-2.0, -1.0, 0.0]])),
-                                  [[False, False, True]])
+    np.testing.assert_array_equal(
+        tests.outcomes(np.array([[-2.0, -1.0, 0.0]])), [[False, False, True]]
+    )
 
 
 @pytest.mark.parametrize("bad", [0, -1])
