@@ -159,7 +159,7 @@ or Winnow2Classifier
         _index = None
         _recent = None
 
-        def __init__(self, estimator, classes=None, replay_rows: int = 1000):
+        def __init__(self, estimator, *, classes=None, replay_rows: int = 1000):
             self.estimator = estimator
             self.classes = classes
             self.replay_rows = replay_rows

@@ -104,7 +104,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
     # Winnow2 learns one row at a time: the shared plumbing's round size.
     batch_size = 1
 
-    def __init__(self, alpha=2.0, threshold=None, binarize=0.0):
+    def __init__(self, *, alpha=2.0, threshold=None, binarize=0.0):
         self.alpha = alpha
         self.threshold = threshold
         self.binarize = binarize
