@@ -45,7 +45,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         ``"swap"``: (b, L)-regret matching with a regret per hypercube edge,
         which bounds local swap regret; its state grows with the number of
         distinct disjunctions played, unless ``discount < 1`` lets it forget
-        those no longer played (:ref:`swap-long-streams`).
+        those no longer played (:ref:`swap on a long stream <swap-long-streams>`).
     graph : {"auto", "removal-sets", "hypercube"}, default="auto"
         The locality graph of ``regret="external"``. ``"removal-sets"``: the
         hypercube plus, for a pool of at most ``max_removal_sets`` sets ``S``

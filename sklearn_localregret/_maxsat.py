@@ -197,7 +197,7 @@ class OnlineMaxSAT:
         :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
         With ``regret="swap"`` a discount also bounds the state on a long
         stream: assignments no longer played are forgotten once their regrets
-        have decayed to nothing (:ref:`swap-long-streams`).
+        have decayed to nothing (:ref:`swap on a long stream <swap-long-streams>`).
 
     Attributes
     ----------
