@@ -12,13 +12,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
 from .engine import (
-    FORGET_EVERY,
-    FORGET_TOLERANCE,
     FiniteChainSampler,
     HierarchicalLabels,
     HierarchicalSampler,
     StumpRegretTable,
     UniformizedChainSampler,
+    forget_tolerance,
 )
 from .locality.decision_tree import (
     Leaf,
@@ -492,9 +491,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         forgotten (see Notes).
         """
         self._largest_round = max(self._largest_round, float(round_range))
-        if self.discount == 1.0 or self._table.n_rounds % FORGET_EVERY:
+        tolerance = forget_tolerance(self._table, self._largest_round)
+        if tolerance is None:
             return
-        tolerance = FORGET_TOLERANCE * self._largest_round
         for tree in self._graph.forget_quiet_trees(tolerance):
             self._sampler.invalidate(tree)
 

@@ -21,7 +21,7 @@ from .discount_clock import DiscountClock
 from .finite_chain import FiniteChainSampler, reachable_generator, stationary_from_root
 from .hierarchical_labels import HierarchicalLabels
 from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
-from .keyed_rows import FORGET_EVERY, FORGET_TOLERANCE, KeyedRows
+from .keyed_rows import FORGET_EVERY, FORGET_TOLERANCE, KeyedRows, forget_tolerance
 from .mcmc import UniformizedChainSampler
 from .product_sampler import (
     binary_site_probabilities,
@@ -46,6 +46,7 @@ __all__ = [
     "StumpRegretTable",
     "UniformizedChainSampler",
     "binary_site_probabilities",
+    "forget_tolerance",
     "reachable_generator",
     "sample_product",
     "site_distributions",

@@ -20,13 +20,37 @@ import numpy as np
 
 from .discount_clock import DiscountClock
 
-__all__ = ["KeyedRows", "FORGET_EVERY", "FORGET_TOLERANCE"]
+__all__ = ["KeyedRows", "FORGET_EVERY", "FORGET_TOLERANCE", "forget_tolerance"]
 
 # Per-edge ("swap") learners with a discount forget, every FORGET_EVERY
 # rounds, the rows none of whose regrets exceeds FORGET_TOLERANCE * Delta
 # (Delta: the largest range of a round's utilities, bias included).
 FORGET_EVERY = 256
 FORGET_TOLERANCE = 1e-6
+
+
+def forget_tolerance(table: KeyedRows, delta: float) -> float | None:
+    """The bound below which a per-edge learner forgets rows now, or None.
+
+    ``FORGET_TOLERANCE * delta`` in every ``FORGET_EVERY``-th round of a
+    discounted table (``delta``: the largest range of a round's utilities so
+    far, bias included); None in the other rounds and without a discount
+    (undiscounted regrets never decay).
+
+    Examples
+    --------
+    >>> from sklearn_localregret.engine import RegretTable
+    >>> table = RegretTable(width=1, discount=0.9)
+    >>> table.advance(FORGET_EVERY - 1)
+    >>> forget_tolerance(table, 5.0) is None
+    True
+    >>> table.advance()
+    >>> forget_tolerance(table, 4.0)
+    4e-06
+    """
+    if table.discount == 1.0 or table.n_rounds % FORGET_EVERY:
+        return None
+    return FORGET_TOLERANCE * delta
 
 
 class KeyedRows:

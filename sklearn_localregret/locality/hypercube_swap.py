@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import FORGET_EVERY, FORGET_TOLERANCE, FiniteChainSampler, RegretTable
+from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
 from .hypercube import (
     N_ESTIMATE_DRAWS,
     _flipped_keys,
@@ -127,12 +127,11 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     def _forget_quiet_vertices(self, round_range: float) -> None:
         """With a discount, drop the rows whose regrets decayed to nothing."""
         self._largest_round = max(self._largest_round, round_range)
-        table = self.table
-        if table.discount == 1.0 or table.n_rounds % FORGET_EVERY:
+        tolerance = forget_tolerance(self.table, self._largest_round)
+        if tolerance is None:
             return
-        quiet = np.flatnonzero(
-            table.row_magnitudes() <= FORGET_TOLERANCE * self._largest_round
-        )
+        table = self.table
+        quiet = np.flatnonzero(table.row_magnitudes() <= tolerance)
         if quiet.size:
             keys = table.keys()
             table.forget(quiet)
