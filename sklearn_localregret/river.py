@@ -178,10 +178,14 @@ or Winnow2Classifier
                     f"Winnow2Classifier); got {type(self.estimator).__name__}."
                 )
             rows = self.replay_rows
-            if (isinstance(rows, bool) or not isinstance(rows, (int, np.integer))
-                    or rows < 0):
+            if (
+                isinstance(rows, bool)
+                or not isinstance(rows, (int, np.integer))
+                or rows < 0
+            ):
                 raise ValueError(
-                    f"replay_rows must be a non-negative integer, got {rows!r}.")
+                    f"replay_rows must be a non-negative integer, got {rows!r}."
+                )
 
         def _binary_only(self) -> bool:
             return not get_tags(self.estimator).classifier_tags.multi_class
@@ -204,21 +208,24 @@ or Winnow2Classifier
             """``x`` as a float64 row of the columns ``names`` (see Notes)."""
             if not isinstance(x, dict):
                 raise TypeError(
-                    f"x must be a dict of feature values, got {type(x).__name__}.")
+                    f"x must be a dict of feature values, got {type(x).__name__}."
+                )
             values = [x.get(name) for name in names]
             try:
                 row = np.array(values)
             except (TypeError, ValueError):  # e.g. sequences of unequal length
                 row = None
             if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
-                row = np.array([self._number(name, value)
-                                for name, value in zip(names, values)])
+                row = np.array(
+                    [self._number(name, value) for name, value in zip(names, values)]
+                )
             row = row.astype(np.float64).reshape(1, -1)
             if not np.isfinite(row).all():
                 bad = int(np.flatnonzero(~np.isfinite(row[0]))[0])
                 raise ValueError(
                     f"feature {names[bad]!r} is {row[0, bad]}: values must be "
-                    "finite numbers.")
+                    "finite numbers."
+                )
             return row
 
         @staticmethod
@@ -228,7 +235,8 @@ or Winnow2Classifier
             if not isinstance(value, (Real, np.bool_)):
                 raise TypeError(
                     f"feature {name!r} has value {value!r}, not a number: encode "
-                    "it first (e.g. river.preprocessing.OneHotEncoder).")
+                    "it first (e.g. river.preprocessing.OneHotEncoder)."
+                )
             return float(value)
 
         @staticmethod
@@ -260,8 +268,10 @@ or Winnow2Classifier
             if code is not None:
                 self.estimator_._learn_clean_rows(row, np.array([code]))
             elif self._recent is not None:
-                self._refit([*self._recent, (row, y)],
-                            unique_labels([*self._classes, y]).tolist())
+                self._refit(
+                    [*self._recent, (row, y)],
+                    unique_labels([*self._classes, y]).tolist(),
+                )
                 self.n_restarts_ += 1
             else:
                 raise ValueError(self._unknown(y))
@@ -269,8 +279,12 @@ or Winnow2Classifier
                 self._recent.append((row, y))
 
         def _unknown(self, y) -> str:
-            hint = ("; a binary-only learner takes River's binary labels unless "
-                    "classes= is given." if self.classes is None else ".")
+            hint = (
+                "; a binary-only learner takes River's binary labels unless "
+                "classes= is given."
+                if self.classes is None
+                else "."
+            )
             return f"label {y!r} is not in classes {self.classes_!r}{hint}"
 
         def _learn_first(self, x, y) -> None:
@@ -280,7 +294,8 @@ or Winnow2Classifier
             if not names:
                 raise ValueError(
                     "the first row learnt has no features: its names fix the "
-                    "columns of the model.")
+                    "columns of the model."
+                )
             self._check_label(y)
             discovers = self._discovers()
             if discovers:
@@ -329,7 +344,8 @@ or Winnow2Classifier
             """
             if not hasattr(self.estimator, "predict_proba"):
                 raise NotImplementedError(
-                    f"{type(self.estimator).__name__} has no predict_proba.")
+                    f"{type(self.estimator).__name__} has no predict_proba."
+                )
             if self.estimator_ is None:
                 return {label: float(i == 0) for i, label in enumerate(self.classes_)}
             return dict(zip(self._classes, self._proba(x).tolist()))
@@ -362,8 +378,11 @@ or Winnow2Classifier
                 LocalRegretTreeClassifier,
             )
 
-            yield {"estimator": LocalRegretTreeClassifier(
-                max_depth=3, n_predict_trees=5, random_state=0)}
+            yield {
+                "estimator": LocalRegretTreeClassifier(
+                    max_depth=3, n_predict_trees=5, random_state=0
+                )
+            }
             yield {"estimator": LocalRegretDisjunctClassifier(random_state=0)}
 
     RiverAdapter.__module__ = __name__

@@ -26,8 +26,9 @@ def _binary_rule_data(n=1000, seed=0):
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_multiclass_string_labels(regret):
     X, y = _binary_rule_data(2000)
-    clf = LocalRegretTreeClassifier(regret, L=None if regret == "external" else 3,
-                                    random_state=0).fit(X, y)
+    clf = LocalRegretTreeClassifier(
+        regret, L=None if regret == "external" else 3, random_state=0
+    ).fit(X, y)
     assert clf.classes_.tolist() == ["maybe", "no", "yes"]
     proba = clf.predict_proba(X[:50])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
@@ -73,7 +74,7 @@ def test_predict_proba_external_is_exact_and_matches_many_draws():
     assert 0.0 < exact.max() and exact.min() < 1.0  # not a degenerate model
     np.testing.assert_allclose(exact.sum(axis=1), 1.0, rtol=0, atol=1e-12)
     # A row's probabilities do not depend on the rows predicted with it.
-    one_by_one = np.vstack([clf.predict_proba(X[i:i + 1]) for i in range(30)])
+    one_by_one = np.vstack([clf.predict_proba(X[i : i + 1]) for i in range(30)])
     np.testing.assert_allclose(one_by_one, exact, rtol=0, atol=1e-12)
 
 
@@ -93,8 +94,9 @@ def test_alternating_labels_give_exactly_half_error(params):
     y = np.repeat(np.arange(n_rounds) % 2, batch)
     # The paper's algorithm: with a discount the regrets of the two labels no
     # longer cancel exactly.
-    clf = LocalRegretTreeClassifier(batch_size=batch, random_state=0, discount=1.0,
-                                    **params)
+    clf = LocalRegretTreeClassifier(
+        batch_size=batch, random_state=0, discount=1.0, **params
+    )
     clf.fit(X, y)
     assert clf.online_error_ == 0.5
     assert clf.last_tree_ == Leaf(0)
@@ -131,8 +133,9 @@ def test_learns_mushroom_paper_protocol():
     leaves, stumps = clf.regret_table_.dense_regrets(unbiased=True)
     unbiased_sum = np.maximum(leaves, 0).sum() + np.maximum(stumps, 0).sum()
     discounted_rounds = (1 - 0.99**1000) / (1 - 0.99)  # the default discount
-    assert clf.local_regret_ == pytest.approx(unbiased_sum / discounted_rounds,
-                                              rel=1e-9)
+    assert clf.local_regret_ == pytest.approx(
+        unbiased_sum / discounted_rounds, rel=1e-9
+    )
     leaves, stumps = clf.regret_table_.dense_regrets()
     nonzero = np.count_nonzero(leaves) + np.count_nonzero(stumps)
     assert clf.n_nonzero_regrets_ == nonzero > 0
@@ -146,14 +149,17 @@ def test_same_seed_same_model_and_chunks_equal_fit(regret):
     b = LocalRegretTreeClassifier(**params).fit(X, y)
     c = LocalRegretTreeClassifier(**params)
     for start in range(0, 300, 35):  # 35 = 7 rounds of 5
-        c.partial_fit(X[start:start + 35], y[start:start + 35], classes=np.unique(y))
+        c.partial_fit(
+            X[start : start + 35], y[start : start + 35], classes=np.unique(y)
+        )
     for other in (b, c):
         assert other.last_tree_ == a.last_tree_
         assert other.n_online_mistakes_ == a.n_online_mistakes_
         assert other.n_rounds_ == a.n_rounds_ == 60
         assert other.regret_table_.keys() == a.regret_table_.keys()
-        for mine, theirs in zip(other.regret_table_.dense_regrets(),
-                                a.regret_table_.dense_regrets()):
+        for mine, theirs in zip(
+            other.regret_table_.dense_regrets(), a.regret_table_.dense_regrets()
+        ):
             np.testing.assert_array_equal(mine, theirs)
         np.testing.assert_array_equal(other.predict_proba(X), a.predict_proba(X))
 
@@ -169,13 +175,16 @@ def test_numeric_stream_in_chunks_equals_fit(regret):
     whole = LocalRegretTreeClassifier(**params).fit(X, y)
     chunks = LocalRegretTreeClassifier(**params)
     for start in range(0, 400, 35):
-        chunks.partial_fit(X[start:start + 35], y[start:start + 35], classes=[0, 1, 2])
+        chunks.partial_fit(
+            X[start : start + 35], y[start : start + 35], classes=[0, 1, 2]
+        )
     assert whole.test_features_.size > 3
     np.testing.assert_array_equal(chunks.test_thresholds_, whole.test_thresholds_)
     np.testing.assert_array_equal(chunks.test_features_, whole.test_features_)
     assert chunks.n_online_mistakes_ == whole.n_online_mistakes_
-    for mine, theirs in zip(chunks.regret_table_.dense_regrets(),
-                            whole.regret_table_.dense_regrets()):
+    for mine, theirs in zip(
+        chunks.regret_table_.dense_regrets(), whole.regret_table_.dense_regrets()
+    ):
         np.testing.assert_array_equal(mine, theirs)
     np.testing.assert_array_equal(chunks.predict_proba(X), whole.predict_proba(X))
     assert whole.online_error_ < 0.5  # learns: the best label errs on about 0.5
@@ -187,8 +196,9 @@ def test_weights_equal_repeated_rows_within_a_round():
     weighted.fit(X, y, sample_weight=np.full(200, 2.0))
     repeated = LocalRegretTreeClassifier(batch_size=2, random_state=0)
     repeated.fit(np.repeat(X, 2, axis=0), np.repeat(y, 2))
-    for mine, theirs in zip(weighted.regret_table_.dense_regrets(),
-                            repeated.regret_table_.dense_regrets()):
+    for mine, theirs in zip(
+        weighted.regret_table_.dense_regrets(), repeated.regret_table_.dense_regrets()
+    ):
         np.testing.assert_allclose(mine, theirs)
     assert weighted.n_online_mistakes_ == repeated.n_online_mistakes_
 
@@ -236,7 +246,11 @@ def test_export_text_uses_dataframe_names_and_class_names():
     assert "|--- f0 <= 0.50" in text and "class: yes" in text
     custom = clf.export_text(tree=Split(3, Leaf(2), Leaf(0)), class_names=list("ABC"))
     assert custom.splitlines() == [
-        "|--- f3 <= 0.50", "|   |--- class: A", "|--- f3 >  0.50", "|   |--- class: C"]
+        "|--- f3 <= 0.50",
+        "|   |--- class: A",
+        "|--- f3 >  0.50",
+        "|   |--- class: C",
+    ]
 
 
 def test_max_depth_bounds_the_played_trees():
@@ -245,7 +259,7 @@ def test_max_depth_bounds_the_played_trees():
     clf.partial_fit(X[:5], y[:5], classes=np.unique(y))
     depths = []
     for start in range(5, 1000, 5):
-        clf.partial_fit(X[start:start + 5], y[start:start + 5])
+        clf.partial_fit(X[start : start + 5], y[start : start + 5])
         depths.append(depth(clf.last_tree_))
     assert max(depths) == 1
     # No row below depth 1, and no stump colour was ever touched at depth 1.

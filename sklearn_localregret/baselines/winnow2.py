@@ -114,8 +114,9 @@ class Winnow2Classifier(BaseOnlineClassifier):
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         self.coef_ = np.ones(n_features)
-        self.threshold_ = (n_features / 2 if self.threshold is None
-                           else float(self.threshold))
+        self.threshold_ = (
+            n_features / 2 if self.threshold is None else float(self.threshold)
+        )
 
     def _play_rounds(self, X, y, weight) -> float:
         if len(self.classes_) == 1:

@@ -44,8 +44,10 @@ class MutableGraph(DictRateGraph):
         for target, delta in zip(list(targets), deltas):
             targets[target] += delta
         pos = [(t, r) for t, r in targets.items() if r > 0]
-        self._positive[vertex] = ([t for t, _ in pos],
-                                  np.array([r for _, r in pos], dtype=float))
+        self._positive[vertex] = (
+            [t for t, _ in pos],
+            np.array([r for _, r in pos], dtype=float),
+        )
         return len(pos)
 
 
@@ -55,8 +57,9 @@ def test_incremental_matches_scratch_on_random_updates(max_level, seed):
     n = 5
     rng = np.random.default_rng(seed)
     vertices = hypercube_vertices(n)
-    graph = MutableGraph(vertices[0], {v: {flip(v, k): 0.0 for k in range(n)}
-                                       for v in vertices})
+    graph = MutableGraph(
+        vertices[0], {v: {flip(v, k): 0.0 for k in range(n)} for v in vertices}
+    )
     sampler = FiniteChainSampler(graph, max_level)
     n_positive = {v: 0 for v in vertices}
     dropped = redirected = reused = 0
@@ -92,8 +95,9 @@ def test_incremental_matches_scratch_on_random_updates(max_level, seed):
 
 
 def test_invalidate_everything_and_unknown_vertices():
-    graph = MutableGraph("r", {"r": {"a": 1.0}, "a": {"r": 0.0, "b": 0.0},
-                               "b": {"a": 0.0}})
+    graph = MutableGraph(
+        "r", {"r": {"a": 1.0}, "a": {"r": 0.0, "b": 0.0}, "b": {"a": 0.0}}
+    )
     sampler = FiniteChainSampler(graph)
     assert sampler.distribution() == (["a"], np.array([1.0]))
     graph.add_regrets("b", [2.0])  # "b" was never met: nothing to forget
@@ -109,8 +113,9 @@ def test_invalidate_everything_and_unknown_vertices():
 
 
 def test_draws_match_rng_choice():
-    graph = MutableGraph("r", {"r": {"a": 1.0, "b": 2.0, "c": 0.5},
-                               "a": {}, "b": {}, "c": {}})
+    graph = MutableGraph(
+        "r", {"r": {"a": 1.0, "b": 2.0, "c": 0.5}, "a": {}, "b": {}, "c": {}}
+    )
     sampler = FiniteChainSampler(graph)
     vs, probs = sampler.distribution()
     one, two = np.random.default_rng(5), np.random.default_rng(5)
@@ -126,8 +131,11 @@ def test_hypercube_swap_incremental_matches_scratch(max_level):
     dropped = 0
     for _ in range(150):
         a = swap.sample(rng)
-        before = (swap.table.biased[row] > 0).sum() if (
-            row := swap.table.find(vertex_key(a))) >= 0 else 0
+        before = (
+            (swap.table.biased[row] > 0).sum()
+            if (row := swap.table.find(vertex_key(a))) >= 0
+            else 0
+        )
         swap.update(a, rng.normal(0.0, 1.0, size=n), bias=0.3)
         after = (swap.table.biased[swap.table.find(vertex_key(a))] > 0).sum()
         dropped += after < before
@@ -144,8 +152,9 @@ def test_tree_swap_incremental_matches_scratch(L):
     rng = np.random.default_rng(L)
     X = rng.integers(0, 2, size=(400, 2))
     y = (X[:, 0] & X[:, 1]) ^ (rng.random(400) < 0.2)
-    clf = LocalRegretTreeClassifier("swap", L=L, bias=0.3, batch_size=5,
-                                    warm_start=0, discount=1.0, random_state=L)
+    clf = LocalRegretTreeClassifier(
+        "swap", L=L, bias=0.3, batch_size=5, warm_start=0, discount=1.0, random_state=L
+    )
     n_positive, dropped, played = {}, 0, set()
     for lo in range(0, 400, 5):
         clf.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])

@@ -18,8 +18,9 @@ def _files_of(tmp_path, document):
 def test_trees_quick(tmp_path, capsys):
     from sklearn_localregret.experiments.trees import run_trees
 
-    document = run_trees(tmp_path, scale="quick", n_rounds=100, progress=False,
-                         datasets=("mushroom",))
+    document = run_trees(
+        tmp_path, scale="quick", n_rounds=100, progress=False, datasets=("mushroom",)
+    )
     panels = _files_of(tmp_path, document)
     alternating = panels["alternating"]["curves"]
     # The retrained tree predicts the majority so far, ties to the lower label,
@@ -42,23 +43,25 @@ def test_trees_quick(tmp_path, capsys):
 def test_maxsat_quick(tmp_path):
     from sklearn_localregret.experiments.maxsat import run_maxsat
 
-    panels = _files_of(tmp_path, run_maxsat(tmp_path, scale="quick", n_rounds=150,
-                                            progress=False))
+    panels = _files_of(
+        tmp_path, run_maxsat(tmp_path, scale="quick", n_rounds=150, progress=False)
+    )
     unsat = panels["unsatisfied"]["curves"]
     assert unsat["random assignment"]["mean"][0] == pytest.approx(1 / 8)
     assert unsat["local external"]["mean"][-1] < 1 / 8
     for curve in unsat.values():
         assert all(0 <= v <= 1 for v in curve["low"] + curve["high"])
     nonzero = panels["unsatisfied"]["scalars"]
-    assert (nonzero["local external: non-zero regrets"]["mean"]
-            < nonzero["local swap: non-zero regrets"]["mean"])
+    assert (
+        nonzero["local external: non-zero regrets"]["mean"]
+        < nonzero["local swap: non-zero regrets"]["mean"]
+    )
 
 
 def test_disjunct_quick(tmp_path):
     from sklearn_localregret.experiments.disjunct import run_disjunct
 
-    panels = _files_of(tmp_path, run_disjunct(tmp_path, scale="quick",
-                                              progress=False))
+    panels = _files_of(tmp_path, run_disjunct(tmp_path, scale="quick", progress=False))
     random_task = panels["random"]["curves"]
     assert random_task["best disjunction"]["mean"][-1] == 0.0
     assert random_task["random guessing"]["mean"][-1] == 0.5
@@ -68,8 +71,7 @@ def test_disjunct_quick(tmp_path):
     assert 0 <= best["low"][-1] <= 1 / 21 <= best["high"][-1] <= 1
 
 
-@pytest.mark.parametrize("group", ["local external", "C4.5 retrained",
-                                   "SGDClassifier"])
+@pytest.mark.parametrize("group", ["local external", "C4.5 retrained", "SGDClassifier"])
 def test_class_indices_give_the_numbers_of_the_string_labels(group):
     from sklearn_localregret.datasets import load_nursery
     from sklearn_localregret.experiments import trees

@@ -34,8 +34,9 @@ class LabelPeeker:
 
     def partial_fit(self, X, y, classes=None):
         self.known = getattr(self, "known", {})
-        self.known.update(zip(np.asarray(X)[:, 0].astype(int).tolist(),
-                              np.asarray(y).tolist()))
+        self.known.update(
+            zip(np.asarray(X)[:, 0].astype(int).tolist(), np.asarray(y).tolist())
+        )
         return self
 
     def predict(self, X):
@@ -73,18 +74,26 @@ def _boolean(n=60, n_classes=2, seed=0, name="tiny"):
 
 
 def _run(streams, learners, *, isolate=False, n_seeds=2, window=20, **kwargs):
-    plan = plan_streams(streams=streams, learners=learners, n_seeds=n_seeds,
-                        batch_size=10, window=window, **kwargs)
+    plan = plan_streams(
+        streams=streams,
+        learners=learners,
+        n_seeds=n_seeds,
+        batch_size=10,
+        window=window,
+        **kwargs,
+    )
     return run_plan(plan, progress=False, isolate=isolate)
 
 
 def test_every_registered_learner_runs_on_a_boolean_stream():
     names = learner_names(available=True)
-    board = _run([_boolean(), _boolean(n_classes=3, name="three")], names,
-                 n_seeds=1)
+    board = _run([_boolean(), _boolean(n_classes=3, name="three")], names, n_seeds=1)
     for record in board.records:
-        expected = ("n/a" if record.stream == "three"
-                    and LEARNERS[record.learner].binary_only else "ok")
+        expected = (
+            "n/a"
+            if record.stream == "three" and LEARNERS[record.learner].binary_only
+            else "ok"
+        )
         assert record.status == expected, (record.learner, record.message)
         if expected == "ok":
             assert 0 <= record.error <= 1 and record.n_rows == 60
@@ -103,8 +112,12 @@ def test_a_failing_learner_is_recorded_and_the_suite_goes_on(isolate, tmp_path):
     learners = [("raises", Learner(lambda seed: Raises())), "gaussian-nb"]
     board = _run([_boolean()], learners, isolate=isolate)
     status = {(r.learner, r.seed): r.status for r in board.records}
-    assert status == {("raises", 0): "failed", ("raises", 1): "failed",
-                      ("gaussian-nb", 0): "ok", ("gaussian-nb", 1): "ok"}
+    assert status == {
+        ("raises", 0): "failed",
+        ("raises", 1): "failed",
+        ("gaussian-nb", 0): "ok",
+        ("gaussian-nb", 1): "ok",
+    }
     message = "RuntimeError: this learner cannot learn"
     assert board.records[0].message == message
     board.write(tmp_path)
@@ -127,8 +140,12 @@ def test_a_failing_learner_is_recorded_and_the_suite_goes_on(isolate, tmp_path):
 def test_a_learner_that_kills_its_process_is_recorded():
     if not _can_isolate():
         pytest.skip("no fork here")
-    board = _run([_boolean()], [("dies", Learner(lambda seed: KillsItsProcess())),
-                                "gaussian-nb"], isolate=True, n_seeds=1)
+    board = _run(
+        [_boolean()],
+        [("dies", Learner(lambda seed: KillsItsProcess())), "gaussian-nb"],
+        isolate=True,
+        n_seeds=1,
+    )
     assert board.records[0].status == "failed"
     assert board.records[0].message == "the run's process died (exit code 3)"
     assert board.records[1].status == "ok"
@@ -139,24 +156,29 @@ def test_seeds_reproduce_the_numbers_exactly():
 
     def numbers(seed):
         board = _run(["inverted"], learners, n_rows=80, seed=seed)
-        return {(r.learner, r.seed): (r.error, r.window_error, r.curve)
-                for r in board.records}
+        return {
+            (r.learner, r.seed): (r.error, r.window_error, r.curve)
+            for r in board.records
+        }
 
     first, again, shifted = numbers(7), numbers(7), numbers(8)
     assert first == again
     # Seeds 7, 8 then 8, 9: a (learner, seed) run is the same whatever else ran.
     assert {k: v for k, v in first.items() if k[1] == 8} == {
-        k: v for k, v in shifted.items() if k[1] == 8}
+        k: v for k, v in shifted.items() if k[1] == 8
+    }
     assert first != shifted
     # Each seed has its own version of a named stream.
-    plan = plan_streams(streams=["inverted"], learners=["sgd"], n_rows=80,
-                        n_seeds=2, seed=7)
+    plan = plan_streams(
+        streams=["inverted"], learners=["sgd"], n_rows=80, n_seeds=2, seed=7
+    )
     for version, seed in zip(plan.streams["inverted"], (7, 8)):
         expected = load_stream("inverted", n_rows=80, seed=seed)
         np.testing.assert_array_equal(version.X, expected.X)
         np.testing.assert_array_equal(version.y, expected.y)
-    assert not np.array_equal(plan.streams["inverted"][0].X,
-                              plan.streams["inverted"][1].X)
+    assert not np.array_equal(
+        plan.streams["inverted"][0].X, plan.streams["inverted"][1].X
+    )
 
 
 def test_capped_learner_sees_the_first_rows_only():
@@ -167,9 +189,17 @@ def test_capped_learner_sees_the_first_rows_only():
 
 
 def test_files_exist_and_parse(tmp_path):
-    board = run_streams(tmp_path, streams=["alternating", _boolean(n=80)],
-                        learners=["lr-tree", "sgd"], n_rows=80, n_seeds=2,
-                        batch_size=10, window=20, progress=False, isolate=False)
+    board = run_streams(
+        tmp_path,
+        streams=["alternating", _boolean(n=80)],
+        learners=["lr-tree", "sgd"],
+        n_rows=80,
+        n_seeds=2,
+        batch_size=10,
+        window=20,
+        progress=False,
+        isolate=False,
+    )
     for stem in ("streams", "streams_summary", "streams_curves"):
         with open(tmp_path / f"{stem}.csv") as handle:
             assert len(list(csv.DictReader(handle))) > 0
@@ -212,20 +242,29 @@ def _fails_cleanly(argv, capsys, message):
 
 def test_cli_bad_input_exits_with_code_2(tmp_path, capsys):
     out = ["--out", str(tmp_path / "out"), "--quiet"]
-    _fails_cleanly(["streams", "--streams", "sae", *out], capsys,
-                   "Unknown stream 'sae'")
-    _fails_cleanly(["streams", "--learners", "sgdd", *out], capsys,
-                   "Unknown learner 'sgdd'")
+    _fails_cleanly(
+        ["streams", "--streams", "sae", *out], capsys, "Unknown stream 'sae'"
+    )
+    _fails_cleanly(
+        ["streams", "--learners", "sgdd", *out], capsys, "Unknown learner 'sgdd'"
+    )
     path = tmp_path / "data.csv"
     path.write_text("a,b,label\n1,0,x\n0,1,y\n")
-    _fails_cleanly(["streams", "--csv", str(path), "--label-column", "class", *out],
-                   capsys, "has no label column 'class'")
+    _fails_cleanly(
+        ["streams", "--csv", str(path), "--label-column", "class", *out],
+        capsys,
+        "has no label column 'class'",
+    )
     path.write_text("a,b,label\n1,0,x\n0,1,x\n")
     _fails_cleanly(["streams", "--csv", str(path), *out], capsys, "single class")
-    _fails_cleanly(["streams", "--csv", str(tmp_path / "nope.csv"), *out], capsys,
-                   "nope.csv")
-    _fails_cleanly(["streams", "--python", "no_such_module:x", *out], capsys,
-                   "cannot import 'no_such_module'")
+    _fails_cleanly(
+        ["streams", "--csv", str(tmp_path / "nope.csv"), *out], capsys, "nope.csv"
+    )
+    _fails_cleanly(
+        ["streams", "--python", "no_such_module:x", *out],
+        capsys,
+        "cannot import 'no_such_module'",
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -235,9 +274,25 @@ def test_cli_runs_a_csv_stream(tmp_path, capsys):
     path = tmp_path / "mine.csv"
     lines = ["a,b,c,label"] + [f"{a},{b},{c},{a | b}" for a, b, c in X]
     path.write_text("\n".join(lines) + "\n")
-    argv = ["streams", "--csv", str(path), "--learners", "lr-tree", "gaussian-nb",
-            "--seeds", "2", "--batch-size", "10", "--window", "20",
-            "--drift-points", "30", "--quiet", "--out", str(tmp_path / "out")]
+    argv = [
+        "streams",
+        "--csv",
+        str(path),
+        "--learners",
+        "lr-tree",
+        "gaussian-nb",
+        "--seeds",
+        "2",
+        "--batch-size",
+        "10",
+        "--window",
+        "20",
+        "--drift-points",
+        "30",
+        "--quiet",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "`python -m sklearn_localregret streams --csv" in out
@@ -249,13 +304,22 @@ def test_cli_runs_a_csv_stream(tmp_path, capsys):
 
 def test_cli_quick_runs_every_learner(tmp_path, capsys):
     pytest.importorskip("river")
-    argv = ["streams", "--quick", "--streams", "stagger", "phishing", "--quiet",
-            "--out", str(tmp_path)]
+    argv = [
+        "streams",
+        "--quick",
+        "--streams",
+        "stagger",
+        "phishing",
+        "--quiet",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(argv) == 0
     doc = json.loads((tmp_path / "streams.json").read_text())
     assert set(doc["learners"]) == set(LEARNERS)
     assert doc["settings"]["n_rows"] == 100 and doc["settings"]["n_seeds"] == 2
-    stagger = {r["learner"]: r["status"] for r in doc["runs"]
-               if r["stream"] == "stagger"}
+    stagger = {
+        r["learner"]: r["status"] for r in doc["runs"] if r["stream"] == "stagger"
+    }
     assert set(stagger.values()) == {"ok"}
     assert "## Error over the whole stream" in capsys.readouterr().out

@@ -24,8 +24,9 @@ from sklearn_localregret.river import RiverAdapter  # noqa: E402
 
 def small_tree(**params):
     """A tree cheap enough to run River's checks in the suite."""
-    return LocalRegretTreeClassifier(max_depth=3, n_predict_trees=5,
-                                     random_state=0, **params)
+    return LocalRegretTreeClassifier(
+        max_depth=3, n_predict_trees=5, random_state=0, **params
+    )
 
 
 # -- River's own estimator checks ---------------------------------------------
@@ -40,7 +41,8 @@ ROWS_FOR_TREE = 50
 ADAPTERS = {
     "tree": lambda: RiverAdapter(small_tree()),
     "disjunct": lambda: RiverAdapter(
-        LocalRegretDisjunctClassifier(binarize=0.5, random_state=0)),
+        LocalRegretDisjunctClassifier(binarize=0.5, random_state=0)
+    ),
     "winnow2": lambda: RiverAdapter(Winnow2Classifier(binarize=0.5)),
 }
 
@@ -54,7 +56,8 @@ def river_checks(kind):
         if kind == "tree" and dataset is not None:
             if name != "check_bounded_memory_growth":
                 check = _with_dataset(
-                    check, list(itertools.islice(dataset, ROWS_FOR_TREE)))
+                    check, list(itertools.islice(dataset, ROWS_FOR_TREE))
+                )
             elif name in seen:
                 continue
         seen.add(name)
@@ -70,8 +73,8 @@ def _with_dataset(check, rows):
 
 
 @pytest.mark.parametrize(
-    "model, check",
-    [case for kind in ADAPTERS for case in river_checks(kind)])
+    "model, check", [case for kind in ADAPTERS for case in river_checks(kind)]
+)
 def test_river_check(model, check):
     check(model.clone())
 
@@ -86,8 +89,11 @@ def phishing(n):
     return rows, X, np.array([y for _, y in rows])
 
 
-@pytest.mark.parametrize("make", [small_tree, lambda: LocalRegretDisjunctClassifier(
-    binarize=0.5, random_state=0)], ids=["tree", "disjunct"])
+@pytest.mark.parametrize(
+    "make",
+    [small_tree, lambda: LocalRegretDisjunctClassifier(binarize=0.5, random_state=0)],
+    ids=["tree", "disjunct"],
+)
 def test_learn_one_is_partial_fit_on_one_row(make):
     rows, X, y = phishing(120)
     adapter = RiverAdapter(make(), classes=[False, True])
@@ -96,16 +102,18 @@ def test_learn_one_is_partial_fit_on_one_row(make):
     for i, (x, label) in enumerate(rows):
         # River's shuffled key order and, after the first row, dropped zeros
         # read the same row.
-        shuffled = {name: x[name] for name in reversed(list(x))
-                    if x[name] != 0 or i == 0}
+        shuffled = {
+            name: x[name] for name in reversed(list(x)) if x[name] != 0 or i == 0
+        }
         if i % 10 == 3:
             np.testing.assert_array_equal(
                 list(adapter.predict_proba_one(shuffled).values()),
-                np.clip(reference.predict_proba(X[i:i + 1])[0], 0, 1))
-            assert adapter.predict_one(x) == reference.predict(X[i:i + 1])[0]
+                np.clip(reference.predict_proba(X[i : i + 1])[0], 0, 1),
+            )
+            assert adapter.predict_one(x) == reference.predict(X[i : i + 1])[0]
         adapter.learn_one(shuffled, label)
         if i:
-            reference.partial_fit(X[i:i + 1], y[i:i + 1])
+            reference.partial_fit(X[i : i + 1], y[i : i + 1])
     assert pickle.dumps(adapter.estimator_) == pickle.dumps(reference)
     assert adapter.feature_names_ == sorted(rows[0][0])
     assert list(adapter.predict_proba_one(rows[0][0])) == [False, True]
@@ -119,7 +127,8 @@ def test_winnow2_predicts_through_decision_function():
         adapter.learn_one(x, label)
     np.testing.assert_array_equal(adapter.estimator_.coef_, reference.coef_)
     assert [adapter.predict_one(x) for x, _ in rows] == [
-        bool(v) for v in reference.predict(X)]
+        bool(v) for v in reference.predict(X)
+    ]
     with pytest.raises(NotImplementedError, match="predict_proba"):
         adapter.predict_proba_one(rows[0][0])
 
@@ -132,8 +141,8 @@ def test_progressive_val_score_is_the_test_then_train_error():
     right = 0
     for i in range(len(y)):
         if i:
-            right += reference.predict(X[i:i + 1])[0] == y[i]
-            reference.partial_fit(X[i:i + 1], y[i:i + 1])
+            right += reference.predict(X[i : i + 1])[0] == y[i]
+            reference.partial_fit(X[i : i + 1], y[i : i + 1])
         else:
             right += y[0] == False  # noqa: E712 (the first class, before learning)
             reference.partial_fit(X[:1], y[:1], classes=[False, True])
@@ -147,8 +156,10 @@ def three_class_stream(n, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.random((n, 3))
     y = np.array(["a", "b", "c"])[np.argmax(X, axis=1)]
-    return [({f"x{j}": v for j, v in enumerate(row)}, label)
-            for row, label in zip(X.tolist(), y.tolist())]
+    return [
+        ({f"x{j}": v for j, v in enumerate(row)}, label)
+        for row, label in zip(X.tolist(), y.tolist())
+    ]
 
 
 def test_discovered_labels_give_the_model_that_knew_them_all():
@@ -160,7 +171,7 @@ def test_discovered_labels_give_the_model_that_knew_them_all():
         discovering.learn_one(x, label)
         knowing.learn_one(x, label)
         if i == first_c - 1:
-            assert discovering.classes_ == sorted({y for _, y in stream[:i + 1]})
+            assert discovering.classes_ == sorted({y for _, y in stream[: i + 1]})
     assert discovering.classes_ == knowing.classes_ == ["a", "b", "c"]
     assert discovering.n_restarts_ == 2 and knowing.n_restarts_ == 0
     assert pickle.dumps(discovering.estimator_) == pickle.dumps(knowing.estimator_)
@@ -171,8 +182,10 @@ def test_discovered_labels_give_the_model_that_knew_them_all():
 def test_replay_rows_bounds_what_a_new_label_relearns():
     stream = three_class_stream(40, seed=1)
     # Only "a" and "b" in the first 30 rows, then "c".
-    stream = [(x, "c" if i == 35 else ("a" if y == "c" else y))
-              for i, (x, y) in enumerate(stream)]
+    stream = [
+        (x, "c" if i == 35 else ("a" if y == "c" else y))
+        for i, (x, y) in enumerate(stream)
+    ]
     adapter = RiverAdapter(small_tree(), replay_rows=5)
     for x, label in stream[:36]:
         adapter.learn_one(x, label)
@@ -243,8 +256,9 @@ def test_bad_labels_parameters_and_values_for_the_learner():
     with pytest.raises(ValueError, match="replay_rows"):
         RiverAdapter(small_tree(), replay_rows=-1).learn_one({"a": 1.0}, 1)
     # A 0/1 learner refuses other values, before any state changes.
-    disjunct = RiverAdapter(LocalRegretDisjunctClassifier(binarize=None,
-                                                          random_state=0))
+    disjunct = RiverAdapter(
+        LocalRegretDisjunctClassifier(binarize=None, random_state=0)
+    )
     disjunct.learn_one({"a": 1, "b": 0}, True)
     before = pickle.dumps(disjunct)
     with pytest.raises(ValueError, match="0/1"):
@@ -264,18 +278,21 @@ def test_class_docstring_examples_run():
 def test_river_stays_optional():
     """Importing the module does not import River; using the adapter without
     River says how to install it."""
-    code = "\n".join([
-        "import sys",
-        "import sklearn_localregret.river as adapter",
-        "print('river' in sys.modules)",
-        "sys.modules['river'] = None  # as if it were not installed",
-        "try:",
-        "    adapter.RiverAdapter",
-        "except ImportError as exc:",
-        "    print(exc)",
-    ])
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                         text=True, check=True)
+    code = "\n".join(
+        [
+            "import sys",
+            "import sklearn_localregret.river as adapter",
+            "print('river' in sys.modules)",
+            "sys.modules['river'] = None  # as if it were not installed",
+            "try:",
+            "    adapter.RiverAdapter",
+            "except ImportError as exc:",
+            "    print(exc)",
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     lines = out.stdout.splitlines()
     assert lines[0] == "False"
     assert "pip install river" in lines[1]

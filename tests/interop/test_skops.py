@@ -28,20 +28,27 @@ N_FEATURES = 6
 CLASSIFIERS = {
     "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
     "disjunct-external-L2": lambda: LocalRegretDisjunctClassifier(
-        L=2, n_mcmc_steps=20, random_state=0),
+        L=2, n_mcmc_steps=20, random_state=0
+    ),
     "disjunct-hypercube": lambda: LocalRegretDisjunctClassifier(
-        graph="hypercube", random_state=0),
+        graph="hypercube", random_state=0
+    ),
     "disjunct-hypercube-L2": lambda: LocalRegretDisjunctClassifier(
-        graph="hypercube", L=2, n_mcmc_steps=20, random_state=0),
+        graph="hypercube", L=2, n_mcmc_steps=20, random_state=0
+    ),
     "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
-        regret="swap", random_state=0),
+        regret="swap", random_state=0
+    ),
     "disjunct-swap-L2": lambda: LocalRegretDisjunctClassifier(
-        regret="swap", L=2, random_state=0),
+        regret="swap", L=2, random_state=0
+    ),
     "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
     "tree-external-L3": lambda: LocalRegretTreeClassifier(
-        L=3, batch_size=2, random_state=0),
+        L=3, batch_size=2, random_state=0
+    ),
     "tree-swap-L3": lambda: LocalRegretTreeClassifier(
-        regret="swap", L=3, batch_size=2, random_state=0),
+        regret="swap", L=3, batch_size=2, random_state=0
+    ),
     "winnow2": lambda: Winnow2Classifier(),
 }
 
@@ -95,13 +102,21 @@ def test_classifier_round_trip_and_continued_learning(name, tmp_path):
     np.testing.assert_array_equal(_scores(loaded, X), _scores(model, X))
 
 
-@pytest.mark.parametrize("params", [
-    {}, {"L": 2, "n_mcmc_steps": 20}, {"regret": "swap"},
-], ids=["external", "external-L2", "swap"])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"L": 2, "n_mcmc_steps": 20},
+        {"regret": "swap"},
+    ],
+    ids=["external", "external-L2", "swap"],
+)
 def test_maxsat_round_trip_and_continued_play(params, tmp_path):
     rng = np.random.default_rng(1)
-    clauses = [list((rng.choice(8, 3, replace=False) + 1)
-                    * rng.choice([-1, 1], 3)) for _ in range(80)]
+    clauses = [
+        list((rng.choice(8, 3, replace=False) + 1) * rng.choice([-1, 1], 3))
+        for _ in range(80)
+    ]
     solver = OnlineMaxSAT(8, random_state=0, **params).partial_fit(clauses[:40])
     loaded = _save_and_load(solver, tmp_path)
     np.testing.assert_array_equal(loaded.probabilities_, solver.probabilities_)
@@ -109,8 +124,7 @@ def test_maxsat_round_trip_and_continued_play(params, tmp_path):
     loaded.partial_fit(clauses[40:])
     assert loaded.satisfied_weight_ == solver.satisfied_weight_
     np.testing.assert_array_equal(loaded.probabilities_, solver.probabilities_)
-    np.testing.assert_array_equal(loaded.best_assignment(),
-                                  solver.best_assignment())
+    np.testing.assert_array_equal(loaded.best_assignment(), solver.best_assignment())
 
 
 def test_pipeline_with_the_boolean_encoder_round_trips(tmp_path):
@@ -121,12 +135,14 @@ def test_pipeline_with_the_boolean_encoder_round_trips(tmp_path):
 
     X, y = load_mushroom(return_X_y=True)
     X, y = X[:300], y[:300]
-    model = make_pipeline(boolean_encoder(),
-                          LocalRegretTreeClassifier(random_state=0)).fit(X, y)
+    model = make_pipeline(
+        boolean_encoder(), LocalRegretTreeClassifier(random_state=0)
+    ).fit(X, y)
     loaded = _save_and_load(model, tmp_path)
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
-    np.testing.assert_array_equal(loaded[0].get_feature_names_out(),
-                                  model[0].get_feature_names_out())
+    np.testing.assert_array_equal(
+        loaded[0].get_feature_names_out(), model[0].get_feature_names_out()
+    )
 
 
 def test_a_file_asking_for_other_types_does_not_load(tmp_path):
@@ -135,8 +151,7 @@ def test_a_file_asking_for_other_types_does_not_load(tmp_path):
     model.smuggled_ = _Foreign()
     path = tmp_path / "model.skops"
     sio.dump(model, path)
-    with pytest.raises(sio.exceptions.UntrustedTypesFoundException,
-                       match="_Foreign"):
+    with pytest.raises(sio.exceptions.UntrustedTypesFoundException, match="_Foreign"):
         sio.load(path, trusted=trusted_types())
 
 
