@@ -74,7 +74,7 @@ def test_incremental_matches_scratch_on_random_updates(max_level, seed):
             deltas = np.zeros(n)  # a round that changes no rate
         else:
             deltas = rng.normal(-0.2, 1.0, size=n) * (rng.random(n) < 0.8)
-        before = sampler._result
+        before = sampler._result  # the private solve cache, about it
         count = graph.add_regrets(vertex, deltas)
         dropped += count < n_positive[vertex]
         n_positive[vertex] = count
