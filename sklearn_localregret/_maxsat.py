@@ -211,6 +211,9 @@ class OnlineMaxSAT:
         ``P(variable i is true)`` under the current ``pi``.
     most_probable_assignment_ : ndarray of bool of shape (n_vars,)
         See :meth:`best_assignment`.
+
+    Where ``pi`` is a list of assignments (``regret="swap"``, or a finite
+    ``L < n_vars``) it is :meth:`assignment_distribution` (a read-only view).
     colored_regret_ : float
         Time-averaged local colored regret (every edge is a colour for
         ``"swap"``).
@@ -475,6 +478,57 @@ class OnlineMaxSAT:
             return self._graph.probabilities() > 0.5
         support, probs = mixture
         return support[int(np.argmax(probs))].astype(bool)
+
+    def assignment_distribution(self) -> tuple[np.ndarray, np.ndarray]:
+        """``pi`` as a list of assignments and their probabilities.
+
+        ``regret="swap"``: the exact stationary distribution, every vertex
+        with positive probability. ``regret="external"`` with ``L < n_vars``:
+        the Monte Carlo estimate, deterministic for a given model, that
+        :attr:`probabilities_` and :meth:`best_assignment` read. With the
+        exact product (``regret="external"``, ``L >= n_vars``) the variables
+        are independent and there is no list of assignments: read
+        :attr:`probabilities_`.
+
+        Returns
+        -------
+        assignments : ndarray of bool of shape (n_assignments, n_vars)
+            Distinct assignments, a read-only array.
+        probabilities : ndarray of shape (n_assignments,)
+            Their probabilities (summing to 1), a read-only array.
+
+        Raises
+        ------
+        ValueError
+            When ``pi`` is the exact product.
+
+        Examples
+        --------
+        >>> from sklearn_localregret import OnlineMaxSAT
+        >>> solver = OnlineMaxSAT(2, regret="swap", bias=0.0, random_state=0)
+        >>> solver.observe([1])  # all-false fails x1: flipping x1 gains 1
+        0.0
+        >>> solver.observe([[-1]], weights=[3])  # now (T, F) plays; back gains 3
+        0.0
+        >>> assignments, probs = solver.assignment_distribution()
+        >>> assignments
+        array([[False, False],
+               [ True, False]])
+        >>> probs  # balance: pi(F, F) * 1 = pi(T, F) * 3
+        array([0.75, 0.25])
+        """
+        mixture = self._mixture()
+        if mixture is None:
+            raise ValueError(
+                "pi is a product of independent variables here (regret="
+                "'external', L >= n_vars): read probabilities_."
+            )
+        support, probs = mixture
+        support = np.array(support, dtype=bool)
+        probs = np.array(probs, dtype=float)
+        support.flags.writeable = False
+        probs.flags.writeable = False
+        return support, probs
 
     @property
     def most_probable_assignment_(self) -> np.ndarray:

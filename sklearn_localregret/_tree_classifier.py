@@ -174,6 +174,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     regret_table_ : StumpRegretTable
         The regret table itself, for inspection (read it, never update it).
 
+    The trees ``predict_proba`` averages over, with their weights, are
+    :meth:`tree_distribution` (a read-only view).
+
     See Also
     --------
     sklearn.tree.DecisionTreeClassifier : The offline greedy tree learner.
@@ -564,6 +567,55 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             stacklevel=2,
         )
         return self.representative_tree()
+
+    def tree_distribution(self) -> tuple[list, np.ndarray]:
+        """The trees ``predict_proba`` averages over, and their weights.
+
+        Swap regret: the exact stationary distribution ``pi`` over trees,
+        every tree with positive probability. External regret with
+        ``n_predict_trees`` set: the fixed-seed sample ``predict_proba``
+        uses, as relative frequencies (``predict_proba`` is deterministic,
+        so is this). External regret by default has no list of trees:
+        ``pi`` is hierarchical and ``predict_proba`` computes its label
+        probabilities exactly, site by site, without enumerating trees; a
+        ``ValueError`` says so.
+
+        Returns
+        -------
+        trees : list of Leaf or Split
+            Distinct trees, each once.
+        probabilities : ndarray of shape (len(trees),)
+            Their weights (summing to 1), a read-only array.
+
+        Raises
+        ------
+        ValueError
+            For external regret with ``n_predict_trees=None``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_localregret import LocalRegretTreeClassifier
+        >>> X = np.array([[0.0], [1.0]] * 20)
+        >>> y = np.array([0, 1] * 20)
+        >>> clf = LocalRegretTreeClassifier("swap", L=2, random_state=0).fit(X, y)
+        >>> trees, probs = clf.tree_distribution()
+        >>> bool(np.isclose(probs.sum(), 1.0)), probs.flags.writeable
+        (True, False)
+        >>> trees[int(np.argmax(probs))] == clf.representative_tree()
+        True
+        """
+        check_is_fitted(self)
+        if self.regret == "external" and self.n_predict_trees is None:
+            raise ValueError(
+                "tree_distribution() needs regret='swap' or n_predict_trees: "
+                "with external regret pi is hierarchical and predict_proba "
+                "computes it site by site, without a list of trees."
+            )
+        trees, probs = self._tree_distribution()
+        probs = np.array(probs, dtype=float)
+        probs.flags.writeable = False
+        return list(trees), probs
 
     def _greedy_site(self, path: tuple, start_label: int) -> Tree:
         table = self._table

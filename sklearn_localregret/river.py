@@ -109,6 +109,10 @@ or Winnow2Classifier
             The columns: the names of the first row learnt, sorted.
         n_restarts_ : int
             How many times a new label made the learner start again.
+        n_replay_rows_ : int
+            Rows kept to be learnt again when a new label appears: the last
+            ``replay_rows`` rows at most, 0 when no rows are kept (``classes``
+            given, or a binary-only learner).
 
         Notes
         -----
@@ -169,6 +173,26 @@ or Winnow2Classifier
             if self._classes is not None:
                 return list(self._classes)
             return [] if self._discovers() else self._fixed_classes()
+
+        @property
+        def n_replay_rows_(self) -> int:
+            """Rows kept to be learnt again when a new label appears.
+
+            Examples
+            --------
+            >>> from sklearn_localregret import LocalRegretTreeClassifier
+            >>> from sklearn_localregret.river import RiverAdapter
+            >>> model = RiverAdapter(LocalRegretTreeClassifier(), replay_rows=2)
+            >>> for i in range(3):
+            ...     model.learn_one({"a": i % 2}, "yes" if i % 2 else "no")
+            >>> model.n_replay_rows_
+            2
+            >>> known = RiverAdapter(LocalRegretTreeClassifier(), classes=["no", "yes"])
+            >>> known.learn_one({"a": 1}, "yes")
+            >>> known.n_replay_rows_
+            0
+            """
+            return 0 if self._recent is None else len(self._recent)
 
         def _check_params(self) -> None:
             if not isinstance(self.estimator, BaseOnlineClassifier):

@@ -83,11 +83,39 @@ def test_swap_tracks_many_more_regrets():
     external.run(stream)
     swap.run(stream)
     assert swap.n_nonzero_regrets_ > 3 * external.n_nonzero_regrets_
-    assert swap.swap_regret_ >= 0
+    assert swap.swap_regret_ > 0
     with pytest.raises(AttributeError):
         external.swap_regret_
-    assert swap.best_assignment().shape == (8,)
-    np.testing.assert_allclose(swap.probabilities_.sum() >= 0, True)
+    # The marginals and the mode are those of the swap distribution.
+    assignments, probs = swap.assignment_distribution()
+    assert len(probs) > 1 and probs.sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(swap.probabilities_, probs @ assignments)
+    best = swap.best_assignment()
+    assert best.dtype == bool
+    np.testing.assert_array_equal(best, assignments[np.argmax(probs)])
+
+
+def test_assignment_distribution_by_hand():
+    solver = OnlineMaxSAT(2, regret="swap", bias=0.0, random_state=0)
+    solver.observe([1])  # from all-false, only the edge to (T, F) gains: 1
+    assignments, probs = solver.assignment_distribution()
+    np.testing.assert_array_equal(assignments, [[True, False]])
+    np.testing.assert_array_equal(probs, [1.0])
+    solver.observe([[-1]], weights=[3])  # from (T, F) the edge back gains 3
+    assignments, probs = solver.assignment_distribution()
+    np.testing.assert_array_equal(assignments, [[False, False], [True, False]])
+    np.testing.assert_allclose(probs, [3 / 4, 1 / 4], rtol=1e-12)  # pi_0 = 3 pi_1
+    for view in (assignments, probs):
+        with pytest.raises(ValueError, match="read-only"):
+            view[0] = 0
+    # External regret: an estimate for L < n_vars (what probabilities_ reads),
+    # no list for the exact product.
+    approx = OnlineMaxSAT(3, L=1, random_state=0)
+    approx.run([[1], [2], [-3]] * 5)
+    assignments, probs = approx.assignment_distribution()
+    np.testing.assert_allclose(approx.probabilities_, probs @ assignments)
+    with pytest.raises(ValueError, match="probabilities_"):
+        OnlineMaxSAT(3, random_state=0).assignment_distribution()
 
 
 def test_batches_and_weighted_pairs():
@@ -95,8 +123,12 @@ def test_batches_and_weighted_pairs():
     solver.partial_fit([[1, 2], [-3], [4], [1, -4], [2]], batch_size=2)
     assert solver.n_rounds_ == 3
     assert solver.total_weight_ == 5.0
+    before = solver.satisfied_weight_
     out = solver.run([([1], 2.5), [2, -3], (3, -4), ([4], 0.5)])
+    # One round per item, each satisfied in full or not at all.
     assert out.shape == (4,)
+    assert all(got in (0.0, weight) for got, weight in zip(out, [2.5, 1, 1, 0.5]))
+    assert out.sum() == solver.satisfied_weight_ - before
     assert solver.total_weight_ == 5.0 + 2.5 + 1 + 1 + 0.5
 
 

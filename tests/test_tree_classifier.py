@@ -10,7 +10,13 @@ import pytest
 from scipy import stats
 
 from sklearn_localregret import LocalRegretTreeClassifier
-from sklearn_localregret.locality.decision_tree import Leaf, Split, depth, n_leaves
+from sklearn_localregret.locality.decision_tree import (
+    Leaf,
+    Split,
+    depth,
+    n_leaves,
+    predict_tree,
+)
 
 # The scikit-learn estimator checks of this estimator (and why some are expected
 # to fail) live in tests/test_common.py, with those of every public estimator.
@@ -44,16 +50,51 @@ def test_multiclass_string_labels(regret):
     assert n_leaves(tree) >= 3 and depth(tree) >= 2
 
 
+def _outcomes(clf, X):
+    """0/1 outcomes of the learner's tests ``x_j > t`` (public attributes)."""
+    return (X[:, clf.test_features_] > clf.test_thresholds_).astype(np.uint8)
+
+
+def _average_over(trees, probs, outcomes, n_classes):
+    proba = np.zeros((outcomes.shape[0], n_classes))
+    for tree, p in zip(trees, probs):
+        proba[np.arange(outcomes.shape[0]), predict_tree(tree, outcomes)] += p
+    return proba
+
+
 def test_predict_proba_swap_is_exact_average_over_pi():
     X, y = _binary_rule_data(300)
     clf = LocalRegretTreeClassifier("swap", L=3, random_state=1).fit(X, y)
-    trees, probs = clf._sampler.distribution()  # the exact pi (about it)
-    from sklearn_localregret.locality.decision_tree import predict_tree
-
-    expected = np.zeros((20, 3))
-    for tree, p in zip(trees, probs):
-        expected[np.arange(20), predict_tree(tree, X[:20])] += p
+    trees, probs = clf.tree_distribution()  # the exact pi
+    assert len(trees) > 1
+    expected = _average_over(trees, probs, _outcomes(clf, X[:20]), 3)
     np.testing.assert_allclose(clf.predict_proba(X[:20]), expected, atol=1e-12)
+
+
+def test_tree_distribution_is_a_read_only_view():
+    X, y = _binary_rule_data(300)
+    swap = LocalRegretTreeClassifier("swap", L=3, random_state=1).fit(X, y)
+    trees, probs = swap.tree_distribution()
+    assert len(set(trees)) == len(trees) and (probs > 0).all()
+    assert probs.sum() == pytest.approx(1.0, abs=1e-12)
+    assert trees[int(np.argmax(probs))] == swap.representative_tree()
+    with pytest.raises(ValueError, match="read-only"):
+        probs[0] = 1.0
+    trees.clear()  # the caller's list: the model keeps its own
+    again, probs_again = swap.tree_distribution()
+    assert len(again) == len(probs) and probs_again is not probs
+    np.testing.assert_array_equal(probs_again, probs)
+
+    # External regret: the sample predict_proba averages over, with
+    # n_predict_trees; without it there is no list of trees to give.
+    external = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="n_predict_trees"):
+        external.tree_distribution()
+    external.set_params(n_predict_trees=50)
+    trees, probs = external.tree_distribution()
+    assert np.all(np.isclose(probs * 50, np.round(probs * 50)))  # frequencies
+    expected = _average_over(trees, probs, _outcomes(external, X[:20]), 3)
+    np.testing.assert_allclose(external.predict_proba(X[:20]), expected, atol=1e-12)
 
 
 def test_predict_proba_external_is_exact_and_matches_many_draws():

@@ -62,7 +62,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
 
     See Also
     --------
-    sklearn_localregret._disjunct.LocalRegretDisjunctClassifier : Local regret
+    sklearn_localregret.LocalRegretDisjunctClassifier : Local regret
         disjunction learner.
     sklearn.linear_model.Perceptron : Additive mistake-driven updates.
 

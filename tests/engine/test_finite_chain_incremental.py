@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from exact import DictRateGraph, flip, hypercube_vertices
 
-from sklearn_localregret._tree_classifier import LocalRegretTreeClassifier
+from sklearn_localregret import LocalRegretTreeClassifier
 from sklearn_localregret.engine import (
     FiniteChainSampler,
     reachable_generator,
@@ -75,7 +75,7 @@ def test_incremental_matches_scratch_on_random_updates(max_level, seed):
             deltas = np.zeros(n)  # a round that changes no rate
         else:
             deltas = rng.normal(-0.2, 1.0, size=n) * (rng.random(n) < 0.8)
-        before = sampler._result
+        before = sampler._result  # the private solve cache, about it
         count = graph.add_regrets(vertex, deltas)
         dropped += count < n_positive[vertex]
         n_positive[vertex] = count
@@ -161,9 +161,11 @@ def test_tree_swap_incremental_matches_scratch(L):
         clf.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
         tree = clf.last_tree_
         played.add(tree)
+        # The reference solve reads the learner's private rate graph: the
+        # edges are what this test is about.
         count = len(clf._graph.positive_out_edges(tree)[0])
         dropped += count < n_positive.get(tree, 0)
         n_positive[tree] = count
-        trees, probs = clf._sampler.distribution()
+        trees, probs = clf.tree_distribution()
         assert_same(trees, probs, from_scratch(clf._graph, L))
     assert dropped > 0 and len(played) > 3

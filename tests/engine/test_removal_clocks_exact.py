@@ -183,6 +183,7 @@ def test_firing_probabilities(case):
 
 
 def _fire_with_clock_draws(graph, X, n_draws):
+    # The graph's private rates are what the clock formula under test reads.
     off, on = graph._bit_rates()
     uniforms = np.random.default_rng(3).random((n_draws, graph.max_sets))
     times = group_clock_times(graph._set_rates(), uniforms)
@@ -255,7 +256,7 @@ def test_finite_level_chain_follows_the_uniformized_chain(max_level, steps):
         )
         vertices, edges, levels = enlarged_graph(graph)
         rates = rate_matrix(vertices, edges, vertices[0], levels, max_level)
-        law = k_step_distribution(rates, 0, steps, graph._rate_bound())
+        law = k_step_distribution(rates, 0, steps, graph._rate_bound())  # its step
         return graph, as_dict(vertices, law, 1e-13)
 
     graph, law = chain(sets, regrets)

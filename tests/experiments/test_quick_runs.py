@@ -80,6 +80,7 @@ def test_class_indices_give_the_numbers_of_the_string_labels(group):
     X, y, classes, seed = trees.trial_stream("nursery", 0, 0, n_rounds, batch)
     names = np.unique(load_nursery(return_X_y=True, one_hot=True)[1])
     indices, _ = trees.trial_task("nursery", group, 0, 0, n_rounds, batch)
+    # The reference: the module's private paths on string labels.
     if group == "local external":
         model = trees._learners(seed)[group]
         strings = trees._local_regret_errors(model, X, names[y], names, batch)

@@ -202,7 +202,32 @@ def test_files_exist_and_parse(tmp_path):
     )
     for stem in ("streams", "streams_summary", "streams_curves"):
         with open(tmp_path / f"{stem}.csv") as handle:
-            assert len(list(csv.DictReader(handle))) > 0
+            rows = list(csv.DictReader(handle))
+        # One row per run, per (stream, learner), per checkpoint of 10 rows.
+        assert len(rows) == {"streams": 8, "streams_summary": 4}.get(stem, 32)
+
+    def read(stem):
+        with open(tmp_path / f"{stem}.csv") as handle:
+            return list(csv.DictReader(handle))
+
+    pairs = [(s, name) for s in ("alternating", "tiny") for name in ("lr-tree", "sgd")]
+    runs = read("streams")
+    assert sorted((r["stream"], r["learner"], r["seed"]) for r in runs) == sorted(
+        (s, name, seed) for s, name in pairs for seed in ("0", "1")
+    )
+    summary = read("streams_summary")
+    assert [(r["stream"], r["learner"]) for r in summary] == pairs
+    for row in summary:  # the summary's error is the mean of its runs'
+        errors = [
+            float(r["error"])
+            for r in runs
+            if (r["stream"], r["learner"]) == (row["stream"], row["learner"])
+        ]
+        assert float(row["error"]) == pytest.approx(np.mean(errors))
+    curves = read("streams_curves")
+    assert [(r["stream"], r["learner"], int(r["row"])) for r in curves] == [
+        (s, name, n) for s, name in pairs for n in range(10, 81, 10)
+    ]
     doc = json.loads((tmp_path / "streams.json").read_text())
     assert doc["streams"]["alternating"]["drift"] == "adversarial"
     assert doc["settings"]["seeds"] == [0, 1]

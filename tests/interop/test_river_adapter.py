@@ -191,11 +191,28 @@ def test_replay_rows_bounds_what_a_new_label_relearns():
         adapter.learn_one(x, label)
     # The 5 rows before the new label, then the new row.
     assert adapter.estimator_.n_samples_seen_ == 6
-    assert len(adapter._recent) == 5
+    assert adapter.n_replay_rows_ == 5
     reference = RiverAdapter(small_tree(), classes=["a", "b", "c"])
     for x, label in stream[30:36]:
         reference.learn_one(x, label)
     assert pickle.dumps(adapter.estimator_) == pickle.dumps(reference.estimator_)
+
+
+def test_n_replay_rows_counts_the_rows_kept():
+    stream = three_class_stream(12, seed=2)
+    adapter = RiverAdapter(small_tree(), replay_rows=4)
+    counts = []
+    for x, label in stream:
+        adapter.learn_one(x, label)
+        counts.append(adapter.n_replay_rows_)
+    assert counts == [1, 2, 3, 4] + [4] * 8
+    assert RiverAdapter(small_tree()).n_replay_rows_ == 0  # nothing learnt yet
+    known = RiverAdapter(small_tree(), classes=["a", "b", "c"])
+    binary = RiverAdapter(LocalRegretDisjunctClassifier(random_state=0))
+    for x, label in stream:
+        known.learn_one(x, label)
+        binary.learn_one(x, label == "a")
+    assert known.n_replay_rows_ == binary.n_replay_rows_ == 0  # nothing to replay
 
 
 def test_binary_learners_and_given_classes_refuse_other_labels():
