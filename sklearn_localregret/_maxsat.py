@@ -211,9 +211,6 @@ class OnlineMaxSAT:
         ``P(variable i is true)`` under the current ``pi``.
     most_probable_assignment_ : ndarray of bool of shape (n_vars,)
         See :meth:`best_assignment`.
-
-    Where ``pi`` is a list of assignments (``regret="swap"``, or a finite
-    ``L < n_vars``) it is :meth:`assignment_distribution` (a read-only view).
     colored_regret_ : float
         Time-averaged local colored regret (every edge is a colour for
         ``"swap"``).

@@ -174,9 +174,6 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     regret_table_ : StumpRegretTable
         The regret table itself, for inspection (read it, never update it).
 
-    The trees ``predict_proba`` averages over, with their weights, are
-    :meth:`tree_distribution` (a read-only view).
-
     See Also
     --------
     sklearn.tree.DecisionTreeClassifier : The offline greedy tree learner.
