@@ -247,7 +247,7 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
 
 
 def _bulk_rounds(graph, t, end, drawn, batch_size, rows, per_row, active_rows,
-                 active, signed, has_ones) -> int:
+                 active, signed, has_ones) -> tuple[int, bool]:
     """Apply rounds ``t .. end - 1`` (drawn under the current ``pi``) in bulk.
 
     Stops after the first round whose update changes a positive regret.
