@@ -241,6 +241,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         graph = self._graph_name()
+        self._graph: HypercubeSwapRegrets | HypercubeColoring | RemovalSetColoring
         if self.regret == "swap":
             if graph != "hypercube":
                 raise ValueError(
@@ -284,14 +285,16 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 or not graph.exact or len(y) <= self.batch_size):
             return super()._play_rounds(X, y, weight)
         batch = self.batch_size
+        biases: np.ndarray | float
         if self.bias is None and self.L is not None:
             round_weights = np.add.reduceat(weight, np.arange(0, len(weight), batch))
             biases = np.array([self.round_bias(rw) for rw in round_weights])
         else:  # round_bias does not depend on the round's weight
             biases = self.round_bias(0.0)
-        player = (play_removal_set_rounds if isinstance(graph, RemovalSetColoring)
-                  else play_disjunction_rounds)
-        return player(graph, X, y, weight, batch, biases, self._rng)
+        if isinstance(graph, RemovalSetColoring):
+            return play_removal_set_rounds(graph, X, y, weight, batch, biases,
+                                           self._rng)
+        return play_disjunction_rounds(graph, X, y, weight, batch, biases, self._rng)
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
@@ -307,6 +310,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             positive = self._graph.fire_probabilities(
                 X, [self._estimate_seed, self.n_rounds_])
         elif mixture is None:
+            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
             positive = disjunction_fire_probabilities(X, self._graph.probabilities())
         else:
             support, probs = mixture
@@ -339,6 +343,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         check_is_fitted(self, "_graph")
         mixture = self._mixture()
         if mixture is None:
+            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
             return self._graph.probabilities()
         support, probs = mixture
         return probs @ support

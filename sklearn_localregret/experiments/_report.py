@@ -190,8 +190,8 @@ def panels_document(panels: dict[str, CurveSet]) -> dict:
     """Every plotted number as JSON-ready dicts (NaN bounds become null)."""
     document = {}
     for key, panel in panels.items():
-        entry = {"title": panel.title, "ylabel": panel.ylabel, "kind": panel.kind,
-                 "curves": {}, "scalars": {}}
+        entry: dict = {"title": panel.title, "ylabel": panel.ylabel,
+                       "kind": panel.kind, "curves": {}, "scalars": {}}
         for learner in panel.learners:
             s = panel.summary(learner)
             entry["curves"][learner] = {
