@@ -220,7 +220,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     # Dtype of the dense blocks of rows that ``_play_rounds`` and
     # ``_predict_proba_encoded`` receive: 0/1 bytes, unless a learner reads
     # real values (the tree learner's threshold tests).
-    _block_dtype = np.uint8
+    _block_dtype: type[np.generic] = np.uint8
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:

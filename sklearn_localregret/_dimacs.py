@@ -22,6 +22,7 @@ from numbers import Integral, Real
 from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._dimacs_reader import DimacsError, parse_dimacs, read_source
 from ._weights import MAX_WEIGHT, first_too_large
@@ -53,7 +54,8 @@ def _literal(x, index: int, clause, n_vars: int | None) -> int:
                     f"clause {index} {_short.repr(clause)}: literal {x!r} is not "
                     "a whole number"
                 )
-        x = int(x)
+        # typeshed's numbers.Real lacks __int__; float, numpy and Fraction have it.
+        x = int(x)  # type: ignore[call-overload]
     if x == 0:
         raise ValueError(
             f"clause {index} {_short.repr(clause)}: literal 0 is not allowed (0 "
@@ -100,12 +102,12 @@ def _check_weights(weights, clauses: Clauses) -> np.ndarray:
             f"weights must be finite and non-negative; clause {i} "
             f"{_short.repr(clauses[i])} has weight {float(w[i])!r}"
         )
-    i = first_too_large(w)
-    if i is not None:
+    big = first_too_large(w)
+    if big is not None:
         raise ValueError(
             f"weights must be at most {MAX_WEIGHT:g} (larger ones could overflow "
-            f"the regret tables; only their ratios matter); clause {i} "
-            f"{_short.repr(clauses[i])} has weight {float(w[i])!r}"
+            f"the regret tables; only their ratios matter); clause {big} "
+            f"{_short.repr(clauses[big])} has weight {float(w[big])!r}"
         )
     return w
 
@@ -117,7 +119,7 @@ def _top(soft_weights: np.ndarray) -> float:
     return top if top > total else float(np.nextafter(total, np.inf))
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class WeightedFormula:
     """An immutable weighted Max-SAT formula with optional hard clauses.
 
@@ -167,42 +169,49 @@ class WeightedFormula:
     h -1 0
     """
 
+    # The validated attributes; __init__ takes looser input.
     clauses: Clauses
-    n_vars: int | None = None
-    weights: np.ndarray | None = None
-    hard: np.ndarray | None = None
+    n_vars: int
+    weights: np.ndarray
+    hard: np.ndarray
 
-    def __post_init__(self):
-        n_vars = self.n_vars
+    def __init__(
+        self,
+        clauses: Iterable[Iterable],
+        n_vars: int | None = None,
+        weights: ArrayLike | None = None,
+        hard: ArrayLike | None = None,
+    ):
         if n_vars is not None:
             if isinstance(n_vars, bool) or not isinstance(n_vars, Integral):
                 raise TypeError(f"n_vars must be an integer, got {n_vars!r}")
             if n_vars < 0:
                 raise ValueError(f"n_vars must be non-negative, got {n_vars}")
             n_vars = int(n_vars)
-        if isinstance(self.clauses, (str, bytes)):
+        if isinstance(clauses, (str, bytes)):
             raise TypeError("clauses must be a sequence of clauses, not a string")
-        clauses = tuple(_clause(c, i, n_vars) for i, c in enumerate(self.clauses))
+        checked = tuple(_clause(c, i, n_vars) for i, c in enumerate(clauses))
         if n_vars is None:
-            n_vars = max((abs(x) for c in clauses for x in c), default=0)
-        w = np.ones(len(clauses)) if self.weights is None else self.weights
-        w = _check_weights(w, clauses)
-        hard = np.zeros(len(clauses), dtype=bool)
-        if self.hard is not None:
-            given = np.asarray(self.hard)
-            if given.shape != hard.shape:
+            n_vars = max((abs(x) for c in checked for x in c), default=0)
+        w = _check_weights(
+            np.ones(len(checked)) if weights is None else weights, checked
+        )
+        mask = np.zeros(len(checked), dtype=bool)
+        if hard is not None:
+            given = np.asarray(hard)
+            if given.shape != mask.shape:
                 raise ValueError(
-                    f"hard has shape {given.shape} but there are {len(clauses)} clauses"
+                    f"hard has shape {given.shape} but there are {len(checked)} clauses"
                 )
-            hard = given.astype(bool)
-        w[hard] = _top(w[~hard])
+            mask = given.astype(bool)
+        w[mask] = _top(w[~mask])
         w.flags.writeable = False
-        hard.flags.writeable = False
+        mask.flags.writeable = False
         for name, value in [
-            ("clauses", clauses),
+            ("clauses", checked),
             ("n_vars", n_vars),
             ("weights", w),
-            ("hard", hard),
+            ("hard", mask),
         ]:
             object.__setattr__(self, name, value)
 
@@ -359,7 +368,10 @@ def as_formula(obj, n_vars: int | None = None, weights=None) -> WeightedFormula:
             f"got a {type(obj).__name__}: clauses are sequences of integer "
             "literals (a mapping would be read as its keys)"
         )
-    hard = None
+    clauses: Iterable[Iterable]
+    own_w: ArrayLike | None
+    nv: int | None
+    hard: np.ndarray | None = None
     if isinstance(obj, WeightedFormula):
         clauses, own_w, hard, nv = obj.clauses, obj.weights, obj.hard, obj.n_vars
     elif hasattr(obj, "hard") and hasattr(obj, "soft"):  # PySAT WCNF

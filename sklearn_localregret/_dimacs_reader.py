@@ -20,13 +20,15 @@ import os
 import re
 import reprlib
 import zlib
+from collections.abc import Callable
+from io import BufferedIOBase
 
 import numpy as np
 
 __all__ = ["DimacsError", "parse_dimacs", "read_source"]
 
 # Magic numbers of the compressed formats, by the extension that names them.
-_COMPRESSED = {
+_COMPRESSED: dict[str, tuple[str, bytes, Callable[..., BufferedIOBase]]] = {
     ".gz": ("gzip", b"\x1f\x8b", gzip.open),
     ".bz2": ("bzip2", b"BZh", bz2.open),
     ".xz": ("xz", b"\xfd7zXZ\x00", lzma.open),
@@ -272,7 +274,9 @@ class _Parser:
         kind = "new" if self.headerless == "wcnf" else "cnf"
         n_vars, n_decl, top, p_line = None, None, None, 0
         limit = self.max_vars
-        clauses, weights, hard = [], [], []
+        clauses: list[tuple[int, ...]] = []
+        weights: list[float] = []
+        hard: list[bool] = []
         lits: list[int] = []
         head = None  # the pending clause's weight ("h" for hard) in WCNF
         start = 0  # line where the pending clause began

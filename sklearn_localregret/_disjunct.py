@@ -244,6 +244,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         graph = self._graph_name()
+        self._graph: HypercubeSwapRegrets | HypercubeColoring | RemovalSetColoring
         if self.regret == "swap":
             if graph != "hypercube":
                 raise ValueError(
@@ -297,20 +298,22 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             super()._play_rounds(X, y, weight)
             return
         batch = self.batch_size
+        biases: np.ndarray | float
         if self.bias is None and self.L is not None:
             round_weights = np.add.reduceat(weight, np.arange(0, len(weight), batch))
             biases = np.array([self.round_bias(rw) for rw in round_weights])
         else:  # round_bias does not depend on the round's weight
             biases = self.round_bias(0.0)
-        player = (
-            play_removal_set_rounds
-            if isinstance(graph, RemovalSetColoring)
-            else play_disjunction_rounds
-        )
+        if isinstance(graph, RemovalSetColoring):
+            wrong = play_removal_set_rounds(
+                graph, X, y, weight, batch, biases, self._rng
+            )
+        else:
+            wrong = play_disjunction_rounds(
+                graph, X, y, weight, batch, biases, self._rng
+            )
         # The rounds are drawn and applied together: they count as one unit.
-        self._count_rounds(
-            weight, player(graph, X, y, weight, batch, biases, self._rng)
-        )
+        self._count_rounds(weight, wrong)
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):
@@ -327,6 +330,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 X, [self._estimate_seed, self.n_rounds_]
             )
         elif mixture is None:
+            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
             positive = disjunction_fire_probabilities(X, self._graph.probabilities())
         else:
             support, probs = mixture
@@ -359,6 +363,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         check_is_fitted(self, "_graph")
         mixture = self._mixture()
         if mixture is None:
+            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
             return self._graph.probabilities()
         support, probs = mixture
         return probs @ support

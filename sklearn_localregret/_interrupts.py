@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from typing import Literal
 
 __all__ = ["deferred_interrupt"]
 
@@ -53,7 +54,7 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
             finally:
                 signal.signal(signal.SIGINT, self._hold)
 
-    def __exit__(self, *exc_info) -> bool:
+    def __exit__(self, *exc_info) -> Literal[False]:
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
             self._previous = None

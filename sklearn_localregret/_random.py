@@ -28,10 +28,10 @@ def check_generator(random_state) -> np.random.Generator:
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(2**32, dtype=np.uint64))
-    if random_state is None or (
-        isinstance(random_state, Integral) and not isinstance(random_state, bool)
-    ):
-        return np.random.default_rng(random_state)
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        return np.random.default_rng(int(random_state))
     raise ValueError(
         "random_state must be None, an int, a numpy.random.Generator or a "
         f"numpy.random.RandomState, got {random_state!r}"

@@ -157,9 +157,11 @@ def solve_formula(
         return MaxSATAnswer("UNSATISFIABLE", None, None, None, 0.0, 0, 0)
     lower_bound = _forced_cost(formula, forced)
     compact, used = _compact(formula)
-    state = _SearchState(compact, lower_bound, on_cost)
+    # The search starts from the learner's root, all variables false.
+    state = _SearchState(
+        compact, lower_bound, on_cost, np.zeros(compact.n_vars, dtype=bool)
+    )
     rng = np.random.default_rng(seed)
-    state.consider(np.zeros(compact.n_vars, dtype=bool))  # the learner's root
     interrupted = False
     try:
         with _signals_interrupt():
@@ -188,24 +190,34 @@ class _SearchState:
     """The best assignment so far (fewest violated hard clauses, then least
     cost) and the work done: what an interrupted search still answers with."""
 
-    def __init__(self, formula: WeightedFormula, lower_bound: float, on_cost):
+    def __init__(
+        self, formula: WeightedFormula, lower_bound: float, on_cost, start: np.ndarray
+    ):
         self.matrix = clause_matrix(formula)
         self.hard, self.weights = formula.hard, formula.weights
         self.lower_bound, self.on_cost = lower_bound, on_cost
-        self.assignment, self.n_hard_violated, self.cost = None, None, None
         self.n_rounds = self.n_flips = 0
+        self.assignment = start.copy()
+        self.n_hard_violated, self.cost = self._score(start)
+        self._found()
+
+    def _score(self, a: np.ndarray) -> tuple[int, float]:
+        """Hard clauses ``a`` falsifies, and the soft weight it falsifies."""
+        falsified = ~satisfied(a, self.matrix)
+        return (
+            int(np.count_nonzero(falsified & self.hard)),
+            float(self.weights[falsified & ~self.hard].sum()),
+        )
+
+    def _found(self) -> None:
+        if self.n_hard_violated == 0 and self.on_cost is not None:
+            self.on_cost(self.cost)
 
     def consider(self, a: np.ndarray) -> None:
-        falsified = ~satisfied(a, self.matrix)
-        n_hard = int(np.count_nonzero(falsified & self.hard))
-        cost = float(self.weights[falsified & ~self.hard].sum())
-        if self.assignment is None or (n_hard, cost) < (
-            self.n_hard_violated,
-            self.cost,
-        ):
+        n_hard, cost = self._score(a)
+        if (n_hard, cost) < (self.n_hard_violated, self.cost):
             self.assignment, self.n_hard_violated, self.cost = a.copy(), n_hard, cost
-            if n_hard == 0 and self.on_cost is not None:
-                self.on_cost(cost)
+            self._found()
 
     @property
     def proven(self) -> bool:
@@ -486,8 +498,10 @@ def _run(args, stdout, stderr) -> int:
         say("c interrupted: the answer is the best found so far")
     say(f"s {answer.status}")
     if answer.status in ("OPTIMUM FOUND", "SATISFIABLE"):
+        assert answer.assignment is not None  # found: only UNSATISFIABLE has none
         _write_v_line(stdout, answer.assignment, args.v_format)
     elif answer.status == "UNKNOWN":
+        assert answer.cost is not None  # a best assignment exists
         say(
             f"c the best assignment found violates {answer.n_hard_violated} of "
             f"{int(formula.hard.sum())} hard clauses (soft cost "

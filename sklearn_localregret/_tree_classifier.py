@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from numbers import Integral
+from typing import cast
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
@@ -33,7 +34,12 @@ from .locality.decision_tree import (
 from .locality.recent_rows import RecentRows
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
-from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
+from .thresholds import (
+    FixedThresholds,
+    QuantileThresholds,
+    ThresholdSource,
+    ThresholdTests,
+)
 
 __all__ = ["LocalRegretTreeClassifier"]
 
@@ -343,6 +349,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return X
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
+        source: ThresholdSource
         if self.binarize is None:
             source = QuantileThresholds(self.max_thresholds)
         else:
@@ -352,6 +359,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self._coloring = TreeColoring(self._tests, n_classes, self.max_depth)
         swap = self.regret == "swap"
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
+        # Swap: the exact sampler of the solved chain; external: hierarchical.
+        self._sampler: FiniteChainSampler | HierarchicalSampler
         if swap:
             self._sampler = FiniteChainSampler(self._graph, self.L)
         else:
@@ -362,7 +371,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 self._graph, self.L, self.n_mcmc_steps
             )
             self._labels = HierarchicalLabels(self._table)
-        self.last_tree_ = Leaf(0)
+        self.last_tree_: Tree = Leaf(0)
         self.n_mcmc_draws_ = 0
         self._largest_round = 0.0  # Delta so far, the scale of forgetting
         self._window = RecentRows(self.warm_start, n_features)
@@ -422,8 +431,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
         """A tree from pi; also whether the approximate chain sampler drew it."""
         if self.regret == "swap":
-            return self._sampler.sample(rng), False
-        tree = self._sampler.sample(rng)
+            # The chain's vertices are trees (FiniteChainSampler is not generic).
+            return cast(Tree, self._sampler.sample(rng)), False
+        tree = cast(Tree, self._sampler.sample(rng))
         if self.L is None or tree_level(tree) <= self.L:
             return tree, False
         # The exact draw left level L: the redirect matters (see Notes).
@@ -435,7 +445,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # source sees the round's features (never its labels) and may add
         # tests; the rows' test outcomes are computed for many rounds at once.
         batch, tests = self.batch_size, self._tests
-        outcomes = rows = None
+        outcomes: np.ndarray | None = None
+        rows: list = []  # both are set in the first round
         start = end = 0
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
@@ -450,18 +461,21 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 outcomes = tests.outcomes(X[start:end])
                 rows = outcomes.tolist()
             at = slice(lo - start, hi - start)
-            wrong = self._play_round(outcomes[at], rows[at], y[lo:hi], weight[lo:hi])
+            wrong = self._play_tree_round(
+                outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
+            )
             self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
             self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
             self._window.forget_features(tests)
 
-    def _play_round(self, outcomes, rows, y, weight) -> float:
+    def _play_tree_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)
         layout = compile_tree(tree)
         resets = self._table.clock.n_resets
         self._table.advance()
         if self.regret == "swap" and self._table.clock.n_resets != resets:
+            assert isinstance(self._sampler, FiniteChainSampler)  # swap
             self._sampler.invalidate()  # every stored rate changed
         new = self._graph.new_nodes(layout) if self.warm_start else []
         table_rows = self._graph.rows(layout)
@@ -474,6 +488,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # (predict, inspection) never writes to it.
         if self.regret == "swap":
             # Only the edges out of the played tree changed.
+            assert isinstance(self._sampler, FiniteChainSampler)  # swap
             self._sampler.invalidate(tree)
             self._forget_quiet_trees(weight.sum() + self.round_bias(weight.sum()))
         self._sampler.refresh()
@@ -494,6 +509,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         tolerance = forget_tolerance(self._table, self._largest_round)
         if tolerance is None:
             return
+        assert isinstance(self._sampler, FiniteChainSampler)  # swap regret only
         for tree in self._graph.forget_quiet_trees(tolerance):
             self._sampler.invalidate(tree)
 
@@ -501,7 +517,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def _tree_distribution(self) -> tuple[list, np.ndarray]:
         """Trees and their weights under pi (exact, or a fixed-seed sample)."""
         if self.regret == "swap":
+            assert isinstance(self._sampler, FiniteChainSampler)
             return self._sampler.distribution()
+        assert isinstance(self._sampler, HierarchicalSampler)  # external regret
         # Drawing reads the model only: the samplers' caches are up to date.
         rng = np.random.default_rng(_PREDICT_SEED)
         trees = self._sampler.sample_many(self.n_predict_trees, rng)
@@ -546,8 +564,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """
         check_is_fitted(self)
         if self.regret == "swap":
+            assert isinstance(self._sampler, FiniteChainSampler)
             trees, probs = self._sampler.distribution()
-            return trees[int(np.argmax(probs))]
+            return cast(Tree, trees[int(np.argmax(probs))])
         return self._greedy_site((), 0)
 
     def most_probable_tree(self) -> Tree:
@@ -681,7 +700,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         else:
             per_row = table.row_max_regret()
             best: dict = {}
-            for (tree, _), value in zip(table.keys(), per_row.tolist()):
+            # The swap table's rows are keyed by (tree, colour).
+            keys = cast("list[tuple[Tree, int]]", table.keys())
+            for (tree, _), value in zip(keys, per_row.tolist()):
                 best[tree] = max(best.get(tree, 0.0), value)
             total = float(sum(best.values()))
         return total / max(self._table.effective_rounds, 1.0)

@@ -33,7 +33,7 @@ from __future__ import annotations
 # Defined on first use (River is imported then): see __getattr__.
 __all__ = ["RiverAdapter"]  # noqa: F822
 
-_CLASSES = {}
+_CLASSES: dict[str, type] = {}
 
 
 def __getattr__(name: str):

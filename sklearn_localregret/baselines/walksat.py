@@ -125,6 +125,7 @@ def walksat(
         n_flips += flips
         if cost < best_cost:
             best, best_cost = a, cost
+    assert best is not None  # max_restarts >= 1: at least one try ran
     unsat = ~satisfied(best, clause_matrix(formula, n_vars=n))
     return WalkSATResult(best, float(formula.weights[unsat].sum()), n_flips, tries)
 
@@ -143,7 +144,7 @@ class _Search:
     def __init__(self, clauses, weights: np.ndarray, n: int):
         self.w, self.m = weights.tolist(), len(clauses)
         self.uniform = self.m == 0 or bool(np.all(weights == weights[0]))
-        self.occurs = [[] for _ in range(2 * n)]
+        self.occurs: list[list[int]] = [[] for _ in range(2 * n)]
         if not self.m:
             return
         matrix = clause_matrix(clauses, n_vars=n)
@@ -219,7 +220,11 @@ class _Search:
 
 
 def _check_noise(noise) -> float:
-    if isinstance(noise, bool) or not isinstance(noise, Real) or not (0 <= noise <= 1):
+    if (
+        isinstance(noise, bool)
+        or not isinstance(noise, Real)
+        or not (0 <= float(noise) <= 1)
+    ):
         raise ValueError(f"noise must be a probability in [0, 1], got {noise!r}")
     return float(noise)
 

@@ -26,6 +26,8 @@ from .rate_graph import RateGraph
 
 __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
 
+# A solved chain: support ids, probabilities, cdf, support vertices (or None).
+_Solved = tuple[np.ndarray, np.ndarray, np.ndarray, list[Hashable] | None]
 _NO_IDS = np.zeros(0, dtype=np.intp)
 
 # The cache is cut back to the vertices reachable from the root once it holds
@@ -234,7 +236,9 @@ class FiniteChainSampler:
             # out-rate; vertices absent here are absorbing (or not yet asked).
             self._edges: dict[int, tuple[np.ndarray, np.ndarray]] = {}
             self._pending: list[int] = [0]  # ids whose out-edges to (re)read
-            self._result = None
+            # The last solve: support ids, probabilities, their cdf and the
+            # support's vertices (listed on first request).
+            self._result: _Solved | None = None
             return
         i = self._ids.get(vertex, -1)
         if i >= 0:
@@ -288,7 +292,7 @@ class FiniteChainSampler:
             self._result = self._solve()
 
     # -- the solve ----------------------------------------------------------
-    def _solve(self):
+    def _solve(self) -> _Solved:
         n = len(self._vertices)
         sources = np.fromiter(self._edges, dtype=np.intp, count=len(self._edges))
         lists = list(self._edges.values())
@@ -357,6 +361,7 @@ class FiniteChainSampler:
     def distribution(self) -> tuple[list[Hashable], np.ndarray]:
         """Vertices with positive stationary probability, and the probabilities."""
         self.refresh()
+        assert self._result is not None  # refresh() solves
         ids, probs, cdf, vertices = self._result
         if vertices is None:
             vertices = [self._vertices[i] for i in ids.tolist()]
@@ -370,6 +375,7 @@ class FiniteChainSampler:
         would use (and with the same outcome).
         """
         self.refresh()
+        assert self._result is not None  # refresh() solves
         ids, _, cdf, _ = self._result
         k = int(np.searchsorted(cdf, rng.random(), side="right"))
         return self._vertices[int(ids[min(k, len(ids) - 1)])]

@@ -29,7 +29,7 @@ row and recomputed only when the row's version changes.
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -199,7 +199,8 @@ class HierarchicalLabels:
             self._index_rows(table)
 
     def _index_rows(self, table: StumpRegretTable) -> None:
-        keys = table.keys()
+        # A stump table's keys are paths: tuples of (test, branch) edges.
+        keys = cast("list[tuple]", table.keys())
         for row in range(self._indexed, len(keys)):
             key = keys[row]
             # A row may enter before its parent (the parent adopts it then).

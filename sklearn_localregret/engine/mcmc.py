@@ -14,16 +14,16 @@ which approaches the stationary distribution as ``k`` grows.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from typing import Generic
 
 import numpy as np
 
-from .rate_graph import RateGraph
+from .rate_graph import RateGraph, VertexT
 
 __all__ = ["UniformizedChainSampler"]
 
 
-class UniformizedChainSampler:
+class UniformizedChainSampler(Generic[VertexT]):
     """Run ``n_steps`` uniformised steps of the regret-matching chain.
 
     Parameters
@@ -35,14 +35,14 @@ class UniformizedChainSampler:
         Steps of the uniformised chain per draw.
     """
 
-    def __init__(self, graph: RateGraph, max_level: int | None, n_steps: int):
+    def __init__(self, graph: RateGraph[VertexT], max_level: int | None, n_steps: int):
         self.graph = graph
         self.max_level = max_level
         self.n_steps = int(n_steps)
 
     def sample(
-        self, start: Hashable, rate_bound: float, rng: np.random.Generator
-    ) -> Hashable:
+        self, start: VertexT, rate_bound: float, rng: np.random.Generator
+    ) -> VertexT:
         """Advance ``start`` by ``n_steps`` steps of ``I + Q / rate_bound``.
 
         ``rate_bound`` must be at least the out-rate of every vertex; the sum of

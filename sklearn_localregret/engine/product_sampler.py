@@ -72,5 +72,5 @@ def sample_product(distributions: np.ndarray, rng: np.random.Generator) -> np.nd
     array([1, 0])
     """
     cdf = np.cumsum(distributions, axis=1)
-    u = rng.random(distributions.shape[0])[:, None] * cdf[:, -1:]
+    u = rng.random(int(distributions.shape[0]))[:, None] * cdf[:, -1:]
     return np.minimum((u >= cdf).sum(axis=1), distributions.shape[1] - 1)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 __all__ = ["RateGraph"]
 
+#: The type of a graph's vertices (bit strings, trees, ...).
+VertexT = TypeVar("VertexT", bound=Hashable)
 
-class RateGraph(Protocol):
+
+class RateGraph(Protocol[VertexT]):
     """A locality graph whose edges carry the current regret-matching rates.
 
     Vertices are hashable actions. ``positive_out_edges(v)`` lists the edges
@@ -18,10 +21,10 @@ class RateGraph(Protocol):
     and those rates; ``level(v)`` is the unweighted distance from ``root``.
     """
 
-    root: Hashable
+    root: VertexT
 
-    def level(self, vertex: Hashable) -> int: ...
+    def level(self, vertex: VertexT) -> int: ...
 
     def positive_out_edges(
-        self, vertex: Hashable
-    ) -> tuple[Sequence[Hashable], np.ndarray]: ...
+        self, vertex: VertexT
+    ) -> tuple[Sequence[VertexT], np.ndarray]: ...

@@ -195,7 +195,7 @@ def panels_document(panels: dict[str, CurveSet]) -> dict:
     """Every plotted number as JSON-ready dicts (NaN bounds become null)."""
     document = {}
     for key, panel in panels.items():
-        entry = {
+        entry: dict = {
             "title": panel.title,
             "ylabel": panel.ylabel,
             "kind": panel.kind,

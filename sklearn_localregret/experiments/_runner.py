@@ -181,7 +181,8 @@ class TaskRunner:
         n = len(tasks)
         expected = [1.0] * n if expected is None else [float(e) for e in expected]
         order = sorted(range(n), key=lambda i: -expected[i])
-        results, seconds, cpu = [None] * n, [0.0] * n, [0.0] * n
+        results: list = [None] * n
+        seconds, cpu = [0.0] * n, [0.0] * n
         indexed = [(i, tasks[i]) for i in order]
         if self.n_jobs == 1 or n <= 1:
             done_tasks = map(_call, indexed)

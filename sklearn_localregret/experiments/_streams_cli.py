@@ -211,6 +211,7 @@ def streams_command(args, argv=None) -> int:
 
     try:
         user = _user_streams(args)
+        named: list[str] | None
         if args.streams is None:
             named = None if not user else []
         elif "all" in args.streams:

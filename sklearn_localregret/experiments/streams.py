@@ -29,9 +29,10 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from numbers import Integral
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -278,7 +279,7 @@ def _child(task, connection) -> None:
 def _run_isolated(tasks, jobs, on_record) -> None:
     context = multiprocessing.get_context("fork")
     pending = iter(tasks)
-    running: dict = {}
+    running: dict[Connection, tuple] = {}
     while True:
         while len(running) < jobs:
             task = next(pending, None)
@@ -291,7 +292,8 @@ def _run_isolated(tasks, jobs, on_record) -> None:
             running[receive] = (process, task)
         if not running:
             return
-        for connection in wait(list(running)):
+        # wait() returns some of the connections it was given.
+        for connection in cast("list[Connection]", wait(list(running))):
             process, task = running.pop(connection)
             try:
                 record = connection.recv()

@@ -217,7 +217,7 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
     """One panel per dataset plus ``"alternating"``, from the tasks' results."""
     n_rounds, batch_size = p["n_rounds"], p["batch_size"]
     in_window = window_outcomes(n_rounds, WINDOW, batch_size)
-    results = iter(results)
+    remaining = iter(results)
     panels = {}
     for name, groups in _panels(p):
         if name == "alternating":
@@ -227,7 +227,7 @@ def collect(p: dict, results: list) -> dict[str, CurveSet]:
         panel = CurveSet(title, f"error over previous {WINDOW} rounds")
         for _ in range(p["n_trials"]):
             for _ in groups:
-                errors, scalars = next(results)
+                errors, scalars = next(remaining)
                 for label, per_round in errors.items():
                     panel.add(
                         label, sliding_mean(per_round, WINDOW), n_outcomes=in_window

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import NamedTuple, Union, final
 
 import numpy as np
 
@@ -49,6 +49,8 @@ __all__ = [
 ]
 
 
+# Final: walks tell the two node kinds apart with ``type(node) is Leaf``.
+@final
 class Leaf(NamedTuple):
     """A leaf predicting class index ``label``.
 
@@ -64,6 +66,7 @@ class Leaf(NamedTuple):
     label: int
 
 
+@final
 class Split(NamedTuple):
     """An internal node: rows that pass ``test`` go to ``true_child``.
 
@@ -219,8 +222,14 @@ def compile_tree(tree: Tree) -> TreeLayout:
     >>> layout.paths[4]
     ((2, 0), (0, 0))
     """
-    nodes, paths, test, label, true_child, false_child = [], [], [], [], [], []
-    stack = [(tree, (), -1, 0)]  # (node, path, parent index, branch)
+    nodes: list[Tree] = []
+    paths: list[tuple] = []
+    test: list[int] = []
+    label: list[int] = []
+    true_child: list[int] = []
+    false_child: list[int] = []
+    # (node, path, parent index, branch)
+    stack: list[tuple[Tree, tuple, int, int]] = [(tree, (), -1, 0)]
     while stack:
         node, path, parent, branch = stack.pop()
         index = len(nodes)
@@ -243,7 +252,9 @@ def compile_tree(tree: Tree) -> TreeLayout:
     return TreeLayout(tree, nodes, paths, test, label, true_child, false_child)
 
 
-def route_rows(layout: TreeLayout, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def route_rows(
+    layout: TreeLayout, X: np.ndarray | Sequence[Sequence]
+) -> tuple[np.ndarray, np.ndarray]:
     """Send each row of ``X`` down the tree; made for a few rows (one round).
 
     Parameters

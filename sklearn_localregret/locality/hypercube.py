@@ -37,6 +37,7 @@ import copy
 import numpy as np
 
 from ..engine import (
+    FiniteChainSampler,
     RegretTable,
     UniformizedChainSampler,
     binary_site_probabilities,
@@ -80,6 +81,10 @@ def _flipped_keys(bits: np.ndarray, ks: np.ndarray) -> list[bytes]:
 class _HypercubeGraph:
     """What both regret variants share: vertices, levels, the diagnostics' T."""
 
+    # Set by each subclass: its regrets and its sampler (None: exact product).
+    table: RegretTable
+    _sampler: UniformizedChainSampler[bytes] | FiniteChainSampler | None
+
     def __init__(self, n_vars: int, max_level: int | None):
         self.n_vars = int(n_vars)
         self.max_level = max_level
@@ -120,16 +125,23 @@ class _HypercubeGraph:
         return self.table.n_nonzero()
 
 
-class _EstimatedByChain:
-    """``pi`` for ``L < n`` as a Monte Carlo estimate (both hypercube colourings).
+class _EstimatedByChain(_HypercubeGraph):
+    """A colouring whose ``pi`` for ``L < n`` is a Monte Carlo estimate.
 
-    The host has ``exact``, ``n_vars``, the last played vertex ``_state``, a
-    :class:`~sklearn_localregret.engine.UniformizedChainSampler` ``_sampler``
-    and ``_rate_bound()``; ``_EXACT_READER`` names what to read instead when
+    Both hypercube colourings: a subclass sets ``exact``, the last played
+    vertex ``_state`` and the :class:`~sklearn_localregret.engine.
+    UniformizedChainSampler` ``_sampler`` (None when exact) and defines
+    ``_rate_bound()``; ``_EXACT_READER`` names what to read instead when
     ``pi`` is exact.
     """
 
     _EXACT_READER = "probabilities()"
+    exact: bool
+    _state: bytes
+    _sampler: UniformizedChainSampler[bytes] | None
+
+    def _rate_bound(self) -> float:
+        raise NotImplementedError
 
     def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
         """``pi`` as ``(support, probabilities)``, or None when it is exact.
@@ -151,6 +163,7 @@ class _EstimatedByChain:
         """
         if self.exact:
             raise ValueError(f"pi is exact here: use {self._EXACT_READER}")
+        assert self._sampler is not None  # the chain of L < n
         rng = np.random.default_rng(seed)
         bound, state, draws = self._rate_bound(), self._state, []
         for _ in range(int(n_draws)):
@@ -161,7 +174,7 @@ class _EstimatedByChain:
         return support.reshape(len(keys), self.n_vars), counts / counts.sum()
 
 
-class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
+class HypercubeColoring(_EstimatedByChain):
     """Colored regret matching on the hypercube with the ``2n`` colouring.
 
     Row ``k`` of :attr:`table` is variable ``k``; column ``x`` is the colour
@@ -266,8 +279,8 @@ class HypercubeColoring(_EstimatedByChain, _HypercubeGraph):
         """
         if self.exact:
             return self.draw(rng.random(self.n_vars)).astype(np.uint8)
-        rate_bound = float(np.maximum(self.table.rates, 0.0).sum())
-        self._state = self._sampler.sample(self._state, rate_bound, rng)
+        assert self._sampler is not None  # the chain of L < n
+        self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
         return vertex_bits(self._state).copy()
 
     def _rate_bound(self) -> float:

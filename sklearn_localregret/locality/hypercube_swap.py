@@ -9,6 +9,8 @@ regret), used by :class:`~sklearn_localregret.OnlineMaxSAT` and
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
@@ -69,6 +71,8 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     array([0.25, 0.75])
     """
 
+    _sampler: FiniteChainSampler  # exact, over the played vertices
+
     def __init__(
         self, n_vars: int, max_level: int | None = None, discount: float = 1.0
     ):
@@ -119,7 +123,8 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         self._forget_quiet_vertices(float(np.abs(gains).max(initial=0.0)) + bias)
         vertices, probs = self._sampler.distribution()
         if probs is not self._probs:  # a new solve (else the same arrays)
-            support = np.frombuffer(bytearray(b"".join(vertices)), dtype=np.uint8)
+            keys = cast("list[bytes]", vertices)  # this graph's vertex keys
+            support = np.frombuffer(bytearray(b"".join(keys)), dtype=np.uint8)
             self._support = support.reshape(len(vertices), self.n_vars)
             self._probs = probs
             self._cdf = np.cumsum(probs)

@@ -47,7 +47,8 @@ class RecentRows:
 
     def __init__(self, size: int, n_features: int):
         self.size = int(size)
-        self._X = np.zeros((self.size, n_features))
+        # None once the features are forgotten (forget_features).
+        self._X: np.ndarray | None = np.zeros((self.size, n_features))
         self._y = np.zeros(self.size, dtype=np.intp)
         self._w = np.zeros(self.size)
         self._passes = np.zeros((self.size, 0), dtype=bool)  # test outcomes

@@ -280,7 +280,7 @@ def _bulk_rounds(
     active,
     signed,
     has_ones,
-) -> int:
+) -> tuple[int, bool]:
     """Apply rounds ``t .. end - 1`` (drawn under the current ``pi``) in bulk.
 
     Stops after the first round whose update changes a positive regret.

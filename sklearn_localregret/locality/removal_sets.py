@@ -42,7 +42,7 @@ from ..engine.removal_clocks import (
     marginal_on_probabilities,
     on_probabilities,
 )
-from .hypercube import _EstimatedByChain, _flipped_keys, _HypercubeGraph, vertex_bits
+from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
 
 __all__ = ["PoolRegretTable", "RemovalSetColoring", "disjunction_fire_probabilities"]
 
@@ -99,7 +99,7 @@ class PoolRegretTable(RegretTable):
         self._versions[rows] += 1
 
 
-class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
+class RemovalSetColoring(_EstimatedByChain):
     """Colored regret matching on disjunctions with removal sets.
 
     :attr:`table` holds every colour in one table (one discount scale): row
@@ -153,6 +153,7 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
     """
 
     _EXACT_READER = "fire_probabilities()"
+    table: PoolRegretTable
 
     def __init__(
         self,
@@ -258,6 +259,7 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         """
         if self.exact:
             return self.draw(rng.random(self.uniforms_per_round)).astype(np.uint8)
+        assert self._sampler is not None  # the chain of L < n
         self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
         return vertex_bits(self._state).copy()
 
@@ -348,7 +350,9 @@ class RemovalSetColoring(_EstimatedByChain, _HypercubeGraph):
         return self.occupied & (self.sets @ np.asarray(a, dtype=np.int64) > 0)
 
     # -- the update -------------------------------------------------------
-    def _entries(self, a, gains, set_gains, every_edge):
+    def _entries(
+        self, a, gains, set_gains, every_edge
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows, columns and gains of the colours one round updates."""
         if every_edge:
             ks, slots = np.arange(self.n_vars), np.flatnonzero(self.set_edges(a))

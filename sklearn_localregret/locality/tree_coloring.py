@@ -117,8 +117,9 @@ class TreeColoring:
         k = self.n_classes
         if type(replacement) is Leaf:
             return replacement.label
-        c_true = replacement.true_child.label
-        c_false = replacement.false_child.label
+        true_leaf, false_leaf = replacement.true_child, replacement.false_child
+        assert type(true_leaf) is Leaf and type(false_leaf) is Leaf  # a stump
+        c_true, c_false = true_leaf.label, false_leaf.label
         return k + (replacement.test * k + c_true) * k + c_false
 
     def replacement(self, colour: int) -> Tree:
