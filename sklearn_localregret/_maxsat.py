@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ._base import paper_bias
+from ._checks import check_positive_int
 from ._dimacs import _check_weights, _clause, as_formula, split_weighted
 from ._interrupts import deferred_interrupt
 from ._random import check_generator
@@ -267,8 +268,7 @@ class OnlineMaxSAT:
         n_mcmc_steps=200,
         discount=1.0,
     ):
-        if not isinstance(n_vars, Integral) or isinstance(n_vars, bool) or n_vars < 1:
-            raise ValueError(f"n_vars must be a positive integer, got {n_vars!r}.")
+        n_vars = check_positive_int(n_vars, "n_vars")
         if regret not in ("external", "swap"):
             raise ValueError(f"regret must be 'external' or 'swap', got {regret!r}.")
         if L is not None and (
@@ -277,14 +277,7 @@ class OnlineMaxSAT:
             raise ValueError(f"L must be None or a non-negative integer, got {L!r}.")
         if bias is not None and (not isinstance(bias, Real) or not bias >= 0):
             raise ValueError(f"bias must be None or a number >= 0, got {bias!r}.")
-        if (
-            not isinstance(n_mcmc_steps, Integral)
-            or isinstance(n_mcmc_steps, bool)
-            or n_mcmc_steps < 1
-        ):
-            raise ValueError(
-                f"n_mcmc_steps must be a positive integer, got {n_mcmc_steps!r}."
-            )
+        n_mcmc_steps = check_positive_int(n_mcmc_steps, "n_mcmc_steps")
         if (
             not isinstance(discount, Real)
             or isinstance(discount, bool)
@@ -387,15 +380,8 @@ class OnlineMaxSAT:
         ValueError, TypeError
             Invalid clauses, weights or batch size; then no round is played.
         """
-        if (
-            not isinstance(batch_size, Integral)
-            or isinstance(batch_size, bool)
-            or batch_size < 1
-        ):
-            raise ValueError(
-                f"batch_size must be a positive integer, got {batch_size!r}."
-            )
-        self._play_all(_read_clauses(clauses, self.n_vars, weights), int(batch_size))
+        batch_size = check_positive_int(batch_size, "batch_size")
+        self._play_all(_read_clauses(clauses, self.n_vars, weights), batch_size)
         return self
 
     def run(self, stream) -> np.ndarray:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from numbers import Integral
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _num_samples, column_or_1d
+
+from ._checks import check_positive_int
 
 __all__ = ["ProgressiveScore", "progressive_score"]
 
@@ -108,12 +109,6 @@ class ProgressiveScore:
             "seconds": self.seconds,
             "rows_per_second": self.rows_per_second,
         }
-
-
-def _check_positive_int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
-    return int(value)
 
 
 def progressive_score(
@@ -212,8 +207,8 @@ def progressive_score(
                 f"progressive_score needs an estimator with partial_fit and "
                 f"predict; {type(estimator).__name__} has no {method}."
             )
-    batch_size = _check_positive_int("batch_size", batch_size)
-    window = _check_positive_int("window", window)
+    batch_size = check_positive_int(batch_size, "batch_size")
+    window = check_positive_int(window, "window")
     y = column_or_1d(y, warn=True)
     n_rows = _num_samples(X)
     if n_rows != y.shape[0]:

@@ -8,10 +8,11 @@ clause per round, can only approach.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 
+from .._checks import check_positive_int
 from .._clause_matrix import clause_matrix, satisfied
 from .._dimacs import as_formula
 from .._random import check_generator
@@ -109,8 +110,8 @@ def walksat(
     (array([False]), 1.0)
     """
     noise = _check_noise(noise)
-    max_flips = _check_positive_int(max_flips, "max_flips")
-    max_restarts = _check_positive_int(max_restarts, "max_restarts")
+    max_flips = check_positive_int(max_flips, "max_flips")
+    max_restarts = check_positive_int(max_restarts, "max_restarts")
     rng = check_generator(random_state)
     formula = as_formula(clauses, n_vars=n_vars, weights=weights)
     n = formula.n_vars
@@ -227,9 +228,3 @@ def _check_noise(noise) -> float:
     ):
         raise ValueError(f"noise must be a probability in [0, 1], got {noise!r}")
     return float(noise)
-
-
-def _check_positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)

@@ -28,6 +28,7 @@ __all__ = [
     "panels_document",
     "write_csv",
     "plot_panels",
+    "pyplot",
     "format_table",
 ]
 
@@ -271,12 +272,11 @@ def _cell(value: float) -> str:
     return "" if np.isnan(value) else f"{value:.6g}"
 
 
-def plot_panels(panels: dict[str, CurveSet], path: str | Path) -> Path | None:
-    """Draw the panels side by side into a PNG; None without matplotlib.
+def pyplot():
+    """``matplotlib.pyplot`` on the Agg backend, or None (said on stderr).
 
-    Bands are the 95% intervals, so they stay where the quantity lives
-    (rates in [0, 1], averages at or above 0); a panel with too few trials
-    for an interval says so instead of drawing bands.
+    matplotlib is an optional extra: without it the experiments write their
+    numbers and skip the plots.
     """
     try:
         import matplotlib
@@ -288,6 +288,19 @@ def plot_panels(panels: dict[str, CurveSet], path: str | Path) -> Path | None:
             "matplotlib is not installed: no plots (pip install "
             "'sklearn-localregret[plot]')\n"
         )
+        return None
+    return plt
+
+
+def plot_panels(panels: dict[str, CurveSet], path: str | Path) -> Path | None:
+    """Draw the panels side by side into a PNG; None without matplotlib.
+
+    Bands are the 95% intervals, so they stay where the quantity lives
+    (rates in [0, 1], averages at or above 0); a panel with too few trials
+    for an interval says so instead of drawing bands.
+    """
+    plt = pyplot()
+    if plt is None:
         return None
     n = len(panels)
     cols = min(n, 2)

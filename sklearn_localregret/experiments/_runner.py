@@ -338,6 +338,31 @@ class Experiment:
         expected = self.expected_seconds(parameters, out)
         return max(sum(expected) / n_jobs, max(expected, default=0.0))
 
+    def run_alone(
+        self,
+        out: str | Path,
+        scale: str = "default",
+        *,
+        n_jobs: int | None = None,
+        progress: bool = True,
+        resume: bool = False,
+        **overrides,
+    ) -> dict:
+        """:meth:`run` with its own worker pool: what the ``run_*`` functions do.
+
+        ``overrides`` go to :meth:`parameters` (None keeps the scale's value).
+        """
+        parameters = self.parameters(scale, **overrides)
+        with TaskRunner(check_n_jobs(n_jobs)) as runner:
+            return self.run(
+                out,
+                parameters,
+                runner=runner,
+                progress=progress,
+                resume=resume,
+                scale=scale,
+            )
+
     def run(
         self,
         out: str | Path,

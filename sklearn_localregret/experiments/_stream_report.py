@@ -14,13 +14,13 @@ from __future__ import annotations
 import csv
 import json
 import re
-import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ._intervals import format_estimate, mean_interval, rate_interval
+from ._report import pyplot
 
 __all__ = ["Leaderboard", "RunRecord"]
 
@@ -436,16 +436,8 @@ class Leaderboard:
 
     def plot(self, out) -> list[Path]:
         """One PNG per stream: windowed error against rows, drift marked."""
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            sys.stderr.write(
-                "matplotlib is not installed: no plots (pip install "
-                "'sklearn-localregret[plot]')\n"
-            )
+        plt = pyplot()
+        if plt is None:
             return []
         curves = self.curves()
         colours = plt.get_cmap("tab20")

@@ -22,7 +22,7 @@ import numpy as np
 from .._disjunct import LocalRegretDisjunctClassifier
 from ..baselines.winnow2 import Winnow2Classifier
 from ._report import CurveSet, format_table, sliding_mean, window_outcomes
-from ._runner import Experiment, Task, TaskRunner, check_n_jobs
+from ._runner import Experiment, Task
 
 __all__ = [
     "random_disjunction_stream",
@@ -233,15 +233,14 @@ def run_disjunct(
         The JSON document written to ``disjunct.json``: ``"random"``,
         ``"killer"`` and ``"mushroom"`` under ``"panels"``.
     """
-    parameters = EXPERIMENT.parameters(
-        scale, n_trials=n_trials, n_rounds=n_rounds, n_vars=n_vars, seed=seed
+    return EXPERIMENT.run_alone(
+        out,
+        scale,
+        n_jobs=n_jobs,
+        progress=progress,
+        resume=resume,
+        n_trials=n_trials,
+        n_rounds=n_rounds,
+        n_vars=n_vars,
+        seed=seed,
     )
-    with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(
-            out,
-            parameters,
-            runner=runner,
-            progress=progress,
-            resume=resume,
-            scale=scale,
-        )

@@ -20,7 +20,7 @@ import numpy as np
 from .._maxsat import OnlineMaxSAT
 from ..baselines.walksat import walksat
 from ._report import CurveSet, format_table, sliding_mean, window_outcomes
-from ._runner import Experiment, Task, TaskRunner, check_n_jobs
+from ._runner import Experiment, Task
 
 __all__ = ["random_3sat", "run_maxsat", "EXPERIMENT"]
 
@@ -196,20 +196,15 @@ def run_maxsat(
         The JSON document written to ``maxsat.json``: ``"regret"`` and
         ``"unsatisfied"`` under ``"panels"``.
     """
-    parameters = EXPERIMENT.parameters(
+    return EXPERIMENT.run_alone(
+        out,
         scale,
+        n_jobs=n_jobs,
+        progress=progress,
+        resume=resume,
         n_instances=n_instances,
         n_rounds=n_rounds,
         n_vars=n_vars,
         n_clauses=n_clauses,
         seed=seed,
     )
-    with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(
-            out,
-            parameters,
-            runner=runner,
-            progress=progress,
-            resume=resume,
-            scale=scale,
-        )

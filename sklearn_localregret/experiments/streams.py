@@ -36,6 +36,7 @@ from typing import cast
 
 import numpy as np
 
+from .._checks import check_positive_int
 from ..datasets.streams import STREAMS, Stream, load_stream, stream_names
 from ..evaluate import progressive_score
 from ._stream_report import Leaderboard, RunRecord
@@ -74,12 +75,6 @@ class StreamPlan:
     settings: dict
 
 
-def _positive(name, value):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
-    return int(value)
-
-
 def plan_streams(
     *,
     streams=None,
@@ -98,12 +93,14 @@ def plan_streams(
     anything runs.
     """
     base = QUICK if quick else DEFAULTS
-    n_seeds = _positive("n_seeds", base["n_seeds"] if n_seeds is None else n_seeds)
-    n_rows = _positive("n_rows", base["n_rows"] if n_rows is None else n_rows)
-    batch_size = _positive(
-        "batch_size", base["batch_size"] if batch_size is None else batch_size
+    n_seeds = check_positive_int(
+        base["n_seeds"] if n_seeds is None else n_seeds, "n_seeds"
     )
-    window = _positive("window", base["window"] if window is None else window)
+    n_rows = check_positive_int(base["n_rows"] if n_rows is None else n_rows, "n_rows")
+    batch_size = check_positive_int(
+        base["batch_size"] if batch_size is None else batch_size, "batch_size"
+    )
+    window = check_positive_int(base["window"] if window is None else window, "window")
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise ValueError(f"seed must be an integer, got {seed!r}.")
     seeds = [int(seed) + i for i in range(n_seeds)]
@@ -332,7 +329,7 @@ def run_plan(
     plan: StreamPlan, *, progress: bool = True, isolate=None, jobs: int = 1
 ) -> Leaderboard:
     """Run a validated :class:`StreamPlan` and collect the records."""
-    jobs = _positive("jobs", jobs)
+    jobs = check_positive_int(jobs, "jobs")
     if isolate is None:
         isolate = _can_isolate()
     elif isolate and not _can_isolate():

@@ -31,7 +31,7 @@ from sklearn.tree import DecisionTreeClassifier
 from .._tree_classifier import LocalRegretTreeClassifier
 from ..datasets import load_kr_vs_kp, load_mushroom, load_nursery
 from ._report import CurveSet, format_table, sliding_mean, window_outcomes
-from ._runner import Experiment, Task, TaskRunner, check_n_jobs
+from ._runner import Experiment, Task
 
 __all__ = ["run_trees", "DATASETS", "EXPERIMENT"]
 
@@ -367,20 +367,15 @@ def run_trees(
                 f"datasets must be a non-empty selection of "
                 f"{list(DATASETS)}, got {datasets!r}."
             )
-    parameters = EXPERIMENT.parameters(
+    return EXPERIMENT.run_alone(
+        out,
         scale,
+        n_jobs=n_jobs,
+        progress=progress,
+        resume=resume,
         n_trials=n_trials,
         n_rounds=n_rounds,
         batch_size=batch_size,
         datasets=datasets,
         seed=seed,
     )
-    with TaskRunner(check_n_jobs(n_jobs)) as runner:
-        return EXPERIMENT.run(
-            out,
-            parameters,
-            runner=runner,
-            progress=progress,
-            resume=resume,
-            scale=scale,
-        )

@@ -11,6 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bulk_windows import (
+    applied_rounds,
+    bit_gains_by_row,
+    bit_moves,
+    stored_units,
+    sum_by_round,
+    window_activity,
+)
 from .hypercube import HypercubeColoring
 
 __all__ = ["disjunction_gains", "disjunction_round", "play_disjunction_rounds"]
@@ -131,9 +139,7 @@ def play_disjunction_rounds(
         stop = min(n_rounds, t + window)
         r0, r1 = t * batch_size, min(stop * batch_size, m)
         drawn = cube.draw(uniforms[t:stop])
-        per_row = drawn if batch_size == 1 else np.repeat(drawn, batch_size, axis=0)
-        rows = X[r0:r1]
-        active = (rows * per_row[: r1 - r0]).sum(axis=1)
+        per_row, _, active = window_activity(drawn, batch_size, X[r0:r1])
         # Only rows with 0 or 1 active literals (and weight, and a one) have
         # non-zero gains.
         live = np.flatnonzero(
@@ -141,45 +147,20 @@ def play_disjunction_rounds(
         )
         used = stop - t
         if len(live):
-            live_rows, live_w, live_act = rows[live], signed[r0 + live], active[live]
-            row_gains = np.where(
-                per_row[live],
-                -(live_w * (live_act == 1))[:, None] * live_rows,
-                (live_w * (live_act == 0))[:, None] * live_rows,
+            row_gains = bit_gains_by_row(
+                per_row[live], X[r0 + live], signed[r0 + live], active[live]
             )
-            round_of = live // batch_size
-            if batch_size == 1:
-                rounds, gains = round_of, row_gains
-            else:
-                starts = np.flatnonzero(np.r_[True, round_of[1:] != round_of[:-1]])
-                rounds = round_of[starts]
-                gains = np.add.reduceat(row_gains, starts, axis=0)
+            rounds, (gains,) = sum_by_round(live, batch_size, row_gains)
             acts = drawn[rounds]
-            # The rounds drawn under the current pi stay valid up to the first
-            # one whose update changes a positive regret R+ (and so pi); with a
-            # discount, in the table's stored units (pi ignores the common
-            # factor), each round's gains times its scale.
-            scaled = gains
-            if table.discount != 1.0:
-                scaled = gains * table.round_scales(used)[rounds][:, None]
-            changed = np.zeros(len(rounds), dtype=bool)
-            for col, moved in (
-                (1, np.where(acts, 0.0, scaled)),
-                (0, np.where(acts, scaled, 0.0)),
-            ):
-                path = np.maximum(
-                    np.cumsum(np.vstack([table.rates[:, col], moved]), axis=0), 0.0
-                )
-                changed |= (path[1:] != path[:-1]).any(axis=1)
-            n_live = len(rounds)
-            if changed.any():
-                n_live = int(np.argmax(changed)) + 1
-                used = int(rounds[n_live - 1]) + 1
+            (scaled,) = stored_units(table, used, rounds, gains)
+            n_live, used, _ = applied_rounds(
+                bit_moves(table, n, acts, scaled), rounds, used
+            )
             cube.update_rounds(
                 acts[:n_live], gains[:n_live], played=rounds[:n_live], n_rounds=used
             )
         else:
-            table.advance(used)
+            cube.pass_rounds(used)
         end = min((t + used) * batch_size, m)
         wrong += float(w[r0:end] @ ((active[: end - r0] > 0) != positive[r0:end]))
         window = min(2 * window, cap) if t + used == stop else max(1, 2 * used)

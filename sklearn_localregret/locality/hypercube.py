@@ -109,6 +109,13 @@ class _HypercubeGraph:
         if self._sampler is not None:
             self._sampler.graph = self
 
+    def pass_rounds(self, n_rounds: int) -> None:
+        """Rounds whose every gain and bias is zero: only the clock moves.
+
+        (A discount still decays every regret.)
+        """
+        self.table.advance(n_rounds)
+
     def level(self, vertex: bytes) -> int:
         """Number of ones of the vertex: its distance from the root."""
         return vertex.count(1)
@@ -126,13 +133,14 @@ class _HypercubeGraph:
 
 
 class _EstimatedByChain(_HypercubeGraph):
-    """A colouring whose ``pi`` for ``L < n`` is a Monte Carlo estimate.
+    """A colouring sampled exactly for ``L >= n``, by a chain for ``L < n``.
 
     Both hypercube colourings: a subclass sets ``exact``, the last played
     vertex ``_state`` and the :class:`~sklearn_localregret.engine.
-    UniformizedChainSampler` ``_sampler`` (None when exact) and defines
-    ``_rate_bound()``; ``_EXACT_READER`` names what to read instead when
-    ``pi`` is exact.
+    UniformizedChainSampler` ``_sampler`` (None when exact), and defines the
+    exact draw :meth:`draw` from ``uniforms_per_round`` uniforms.
+    ``_EXACT_READER`` names what to read instead of the estimate of ``pi``
+    when ``pi`` is exact.
     """
 
     _EXACT_READER = "probabilities()"
@@ -140,8 +148,30 @@ class _EstimatedByChain(_HypercubeGraph):
     _state: bytes
     _sampler: UniformizedChainSampler[bytes] | None
 
-    def _rate_bound(self) -> float:
+    @property
+    def uniforms_per_round(self) -> int:
+        """Uniforms one exact draw consumes (one per bit here)."""
+        return self.n_vars
+
+    def draw(self, uniforms: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def sample(self, rng) -> np.ndarray:
+        """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
+
+        Exact for ``L >= n`` (:meth:`draw` from ``uniforms_per_round``
+        uniforms). For ``L < n`` the chain advances ``n_mcmc_steps`` steps
+        from the last played vertex.
+        """
+        if self.exact:
+            return self.draw(rng.random(self.uniforms_per_round)).astype(np.uint8)
+        assert self._sampler is not None  # the chain of L < n
+        self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
+        return vertex_bits(self._state).copy()
+
+    def _rate_bound(self) -> float:
+        """Sum of all positive colour rates: bounds every vertex's out-rate."""
+        return float(np.maximum(self.table.rates, 0.0).sum())
 
     def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
         """``pi`` as ``(support, probabilities)``, or None when it is exact.
@@ -270,22 +300,6 @@ class HypercubeColoring(_EstimatedByChain):
         rates = np.maximum(self.table.rates, 0.0)
         on = rates[:, 1]
         return uniforms * (rates[:, 0] + on) < on
-
-    def sample(self, rng) -> np.ndarray:
-        """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
-
-        Exact for ``L >= n``: one uniform per bit. For ``L < n`` the chain
-        advances ``n_mcmc_steps`` steps from the last played vertex.
-        """
-        if self.exact:
-            return self.draw(rng.random(self.n_vars)).astype(np.uint8)
-        assert self._sampler is not None  # the chain of L < n
-        self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
-        return vertex_bits(self._state).copy()
-
-    def _rate_bound(self) -> float:
-        """A bound on the out-rate of every vertex: all positive regrets."""
-        return float(np.maximum(self.table.rates, 0.0).sum())
 
     # -- the update -------------------------------------------------------
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:

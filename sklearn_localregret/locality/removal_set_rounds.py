@@ -23,18 +23,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bulk_windows import (
+    applied_rounds,
+    bit_gains_by_row,
+    bit_moves,
+    stored_units,
+    sum_by_round,
+    window_activity,
+)
 from .removal_sets import RemovalSetColoring
 
 __all__ = ["play_removal_set_rounds", "removal_set_gains", "removal_set_round"]
-
-
-def _row_gains(drawn_rows, rows, signed, active):
-    """Per-row gains of every bit colour (``drawn_rows``: each row's action)."""
-    return np.where(
-        drawn_rows,
-        -(signed * (active == 1))[:, None] * rows,
-        (signed * (active == 0))[:, None] * rows,
-    )
 
 
 def _covered(active_rows, active, sets):
@@ -88,7 +87,7 @@ def removal_set_gains(a, X, y, w, sets):
     active_rows = X * a
     active = active_rows.sum(axis=1)
     # Summed row by row in order, as play_removal_set_rounds sums them.
-    row_gains = _row_gains(a.astype(bool)[None, :], X, signed, active)
+    row_gains = bit_gains_by_row(a.astype(bool)[None, :], X, signed, active)
     gains = np.add.reduceat(row_gains, [0], axis=0)[0] + 0.0
     covered = _covered(active_rows, active, np.asarray(sets))
     set_gains = np.add.reduceat(covered * -signed[:, None], [0], axis=0)[0] + 0.0
@@ -220,12 +219,8 @@ def _play_windows(graph, X, y, w, batch_size, uniforms) -> float:
         stop = min(n_rounds, t + window)
         drawn = graph.draw(uniforms[t:stop])
         r0, r1 = t * batch_size, min(stop * batch_size, m)
-        per_row = (drawn if batch_size == 1 else np.repeat(drawn, batch_size, axis=0))[
-            : r1 - r0
-        ]
         rows = Xf[r0:r1]
-        active_rows = rows * per_row
-        active = active_rows.sum(axis=1)
+        per_row, active_rows, active = window_activity(drawn, batch_size, rows)
         # The first round in which a set would enter the pool ends the window;
         # it is played by removal_set_round (the pool changes there). A full
         # pool whose slots all ring takes no set (and a slot stops ringing
@@ -307,37 +302,18 @@ def _bulk_rounds(
         )
     )
     if not len(live):
-        graph.table.advance(end - t)
+        graph.pass_rounds(end - t)
         return end - t, False
-    row_gains = _row_gains(per_row[live], rows[live], signed[live], active[live])
+    row_gains = bit_gains_by_row(per_row[live], rows[live], signed[live], active[live])
     row_set_gains = covered[live] * -signed[live][:, None]
-    round_of = live // batch_size
-    starts = np.flatnonzero(np.r_[True, round_of[1:] != round_of[:-1]])
-    rounds = round_of[starts]
-    gains = np.add.reduceat(row_gains, starts, axis=0) + 0.0
-    set_gains = np.add.reduceat(row_set_gains, starts, axis=0) + 0.0
+    rounds, sums = sum_by_round(live, batch_size, row_gains, row_set_gains)
+    gains, set_gains = (total + 0.0 for total in sums)  # no -0.0
     acts = drawn[rounds]
-    # The rounds drawn under the current pi stay valid up to the first one
-    # whose update changes a positive regret R+ (and so pi); with a discount,
-    # in the table's stored units (pi ignores the common factor): each round's
-    # gains times its scale.
     table, n = graph.table, graph.n_vars
-    scaled, set_scaled = gains, set_gains
-    if table.discount != 1.0:
-        round_scales = table.round_scales(end - t)[rounds][:, None]
-        scaled, set_scaled = gains * round_scales, set_gains * round_scales
-    changed = np.zeros(len(rounds), dtype=bool)
-    for start, moved in (
-        (table.rates[:n, 1], np.where(acts, 0.0, scaled)),
-        (table.rates[:n, 0], np.where(acts, scaled, 0.0)),
-        (table.rates[n + occupied, 0], set_scaled),
-    ):
-        path = np.maximum(np.cumsum(np.vstack([start, moved]), axis=0), 0.0)
-        changed |= (path[1:] != path[:-1]).any(axis=1)
-    n_live, used = len(rounds), end - t
-    if changed.any():
-        n_live = int(np.argmax(changed)) + 1
-        used = int(rounds[n_live - 1]) + 1
+    scaled, set_scaled = stored_units(table, end - t, rounds, gains, set_gains)
+    moves = bit_moves(table, n, acts, scaled)
+    moves.append((table.rates[n + occupied, 0], set_scaled))
+    n_live, used, moved = applied_rounds(moves, rounds, end - t)
     full_set_gains = np.zeros((n_live, graph.max_sets))
     full_set_gains[:, occupied] = set_gains[:n_live]
     graph.update_rounds(
@@ -347,4 +323,4 @@ def _bulk_rounds(
         played=rounds[:n_live],
         n_rounds=used,
     )
-    return used, bool(changed.any())
+    return used, moved

@@ -251,22 +251,6 @@ class RemovalSetColoring(_EstimatedByChain):
             uniforms[..., self.n_vars :],
         )
 
-    def sample(self, rng) -> np.ndarray:
-        """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
-
-        Exact for ``L >= n`` (``uniforms_per_round`` uniforms). For ``L < n``
-        the chain advances ``n_mcmc_steps`` steps from the last played vertex.
-        """
-        if self.exact:
-            return self.draw(rng.random(self.uniforms_per_round)).astype(np.uint8)
-        assert self._sampler is not None  # the chain of L < n
-        self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
-        return vertex_bits(self._state).copy()
-
-    def _rate_bound(self) -> float:
-        """Sum of all positive colour rates: bounds every vertex's out-rate."""
-        return float(np.maximum(self.table.rates, 0.0).sum())
-
     def probabilities(self) -> np.ndarray:
         """Exact ``P(bit k = 1)`` when ``L >= n``: ``R+[k, 1] / (W_k + rho_k)``.
 
