@@ -34,7 +34,7 @@ from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.recent_rows import RecentRows
-from .locality.removal_sets import PoolRegretTable, RemovalSetColoring
+from .locality.removal_sets import RemovalSetColoring
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
@@ -63,7 +63,6 @@ _OUR_TYPES = (
     HypercubeColoring,
     HypercubeSwapRegrets,
     RemovalSetColoring,
-    PoolRegretTable,
     TreeColoring,
     TreeRateGraph,
     RecentRows,

@@ -199,6 +199,17 @@ class RegretTable(KeyedRows):
         self._biased[rows] += gains
         self._versions[rows] += 1
 
+    def clear_rows(self, rows) -> None:
+        """Set both regrets of every colour of ``rows`` to exactly 0.
+
+        For a row reused by a new colour (a removal-set slot): an update by
+        minus the stored value would leave rounding behind.
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        self._biased[rows] = 0.0
+        self._unbiased[rows] = 0.0
+        self._versions[rows] += 1
+
     # -- reading ----------------------------------------------------------
     def positive(self, rows=None) -> np.ndarray:
         """``rates+`` of the given rows (all rows if None): the chain's rates,

@@ -44,7 +44,7 @@ from ..engine.removal_clocks import (
 )
 from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
 
-__all__ = ["PoolRegretTable", "RemovalSetColoring", "disjunction_fire_probabilities"]
+__all__ = ["RemovalSetColoring", "disjunction_fire_probabilities"]
 
 # Draws of the removal clocks behind a prediction (exact given each draw).
 N_CLOCK_DRAWS = 512
@@ -83,20 +83,8 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
     return positive
 
 
-class PoolRegretTable(RegretTable):
-    """A :class:`~sklearn_localregret.engine.RegretTable` whose rows can be cleared.
-
-    The removal-set pool reuses a slot's row for the next set: its colour must
-    enter at exactly zero regret, whatever the table's discount scale (an
-    update by minus the stored value would leave rounding behind).
-    """
-
-    def clear_rows(self, rows) -> None:
-        """Set both regrets of every colour of these rows to exactly 0."""
-        rows = np.asarray(rows, dtype=np.intp)
-        self._biased[rows] = 0.0
-        self._unbiased[rows] = 0.0
-        self._versions[rows] += 1
+# Models saved before RegretTable.clear_rows named this subclass.
+PoolRegretTable = RegretTable
 
 
 class RemovalSetColoring(_EstimatedByChain):
@@ -123,7 +111,7 @@ class RemovalSetColoring(_EstimatedByChain):
 
     Attributes
     ----------
-    table : PoolRegretTable
+    table : RegretTable
         The ``(n + max_sets) x 2`` colour regrets.
     sets : ndarray of uint8 of shape (max_sets, n)
         The removal set of every slot (rows of free slots are 0).
@@ -153,7 +141,6 @@ class RemovalSetColoring(_EstimatedByChain):
     """
 
     _EXACT_READER = "fire_probabilities()"
-    table: PoolRegretTable
 
     def __init__(
         self,
@@ -166,7 +153,7 @@ class RemovalSetColoring(_EstimatedByChain):
         super().__init__(n_vars, max_level)
         self.max_sets = int(max_sets)
         self.n_mcmc_steps = int(n_mcmc_steps)
-        self.table = PoolRegretTable(
+        self.table = RegretTable(
             width=2, initial_rows=self.n_vars + self.max_sets, discount=discount
         )
         self.sets = np.zeros((self.max_sets, self.n_vars), dtype=np.uint8)

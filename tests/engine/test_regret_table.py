@@ -156,3 +156,21 @@ def test_copy_is_independent():
     table.update_entries([0], [0], [-3.0])
     np.testing.assert_array_equal(clone.biased[0], [0.0, 5.5])
     assert clone.n_rows == 21
+
+
+def test_clear_rows_zeroes_a_discounted_row_exactly():
+    # A removal-set slot reuses its row: the new colour must start at exactly
+    # 0 whatever the discount scale, and readers must see the row change.
+    table = RegretTable(width=2, initial_rows=3, discount=0.9)
+    for _ in range(5):
+        table.advance()
+        table.update_entries([0, 1, 2], [0, 1, 1], [0.3, -0.7, 1.1], bias=0.1)
+    before = table.versions.copy()
+    kept = (table.biased[[0, 2]].copy(), table.unbiased[[0, 2]].copy())
+    table.clear_rows([1])
+    assert table.biased[1].tolist() == [0.0, 0.0]
+    assert table.unbiased[1].tolist() == [0.0, 0.0]
+    assert table.rates[1].tolist() == [0.0, 0.0]
+    np.testing.assert_array_equal(table.biased[[0, 2]], kept[0])
+    np.testing.assert_array_equal(table.unbiased[[0, 2]], kept[1])
+    assert (table.versions - before).tolist() == [0, 1, 0]
