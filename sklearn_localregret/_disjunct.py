@@ -118,6 +118,9 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     n_nonzero_regrets_ : int
         Number of colours (edges for ``"swap"``) with a non-zero regret, the
         paper's measure of the learner's state.
+    n_removal_sets_ : int
+        Removal sets that ever entered the pool (``graph="removal-sets"``; 0
+        for the hypercube and for ``regret="swap"``).
     regret_table_ : RegretTable
         The regret table itself, for inspection (read it, never update it):
         row ``k`` column ``x`` is "set feature ``k`` to ``x``" (hypercube
@@ -384,6 +387,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def n_nonzero_regrets_(self) -> int:
         check_is_fitted(self, "_graph")
         return self._graph.n_nonzero()
+
+    @property
+    def n_removal_sets_(self) -> int:
+        check_is_fitted(self, "_graph")
+        graph = self._graph
+        return graph.n_sets_tracked if isinstance(graph, RemovalSetColoring) else 0
 
     @property
     def regret_table_(self):

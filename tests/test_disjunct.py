@@ -349,7 +349,7 @@ def test_removal_sets_learn_mushroom():
     assert clf.classes_[1] == "p"
     assert np.mean(clf.predict(X[test]) != y[test]) <= 0.02
     assert clf.online_error_ <= 0.05
-    assert 0 < clf._graph.n_sets_tracked  # the private pool is what this checks
+    assert clf.n_removal_sets_ > 0
     # Foul odor alone marks 2,160 of the 3,916 poisonous mushrooms and no
     # edible one; the other literals may be redundant, never wrong.
     assert "odor=f" in clf.disjunction()
@@ -357,6 +357,7 @@ def test_removal_sets_learn_mushroom():
     assert not edible[clf.disjunction()].to_numpy().any()
     paper = LocalRegretDisjunctClassifier(graph="hypercube", random_state=0)
     assert np.mean(paper.fit(X[train], y[train]).predict(X[test]) != y[test]) > 0.3
+    assert paper.n_removal_sets_ == 0  # the hypercube has no pool
 
 
 def test_removal_set_probabilities_follow_the_draws():
