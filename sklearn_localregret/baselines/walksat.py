@@ -72,8 +72,11 @@ def walksat(
     Parameters
     ----------
     clauses : clause, clauses, WeightedFormula or PySAT formula
-        Anything :func:`sklearn_localregret._dimacs.as_formula` accepts: DIMACS
-        literals ``+-(var + 1)``, any width.
+        One clause (a sequence of non-zero DIMACS literals ``+-(var + 1)``),
+        a sequence of clauses of any width (or a 2-d integer array), a
+        :class:`~sklearn_localregret.WeightedFormula`, or a PySAT ``CNF`` or
+        ``WCNF`` formula -- what :class:`~sklearn_localregret.OnlineMaxSAT`
+        accepts.
     n_vars : int, default=None
         Number of variables; inferred from ``clauses`` when None.
     weights : array-like of shape (n_clauses,), default=None
@@ -96,7 +99,7 @@ def walksat(
     ------
     ValueError
         A parameter out of range or of the wrong type, or invalid clauses or
-        weights (see :func:`~sklearn_localregret._dimacs.as_formula`).
+        weights (the checks of :class:`~sklearn_localregret.WeightedFormula`).
     TypeError
         A literal that is not an integer, or input that is not clauses.
 

@@ -55,8 +55,8 @@ def maxsat_gains(a, clauses, weights=None) -> np.ndarray:
     a : array-like of shape (n,)
         The assignment (0/1); ``a[i]`` is the value of DIMACS variable ``i + 1``.
     clauses : ClauseMatrix or clauses
-        A :func:`sklearn_localregret._dimacs.clause_matrix`, or anything it
-        accepts (DIMACS integer literals, any width).
+        A sparse clause matrix (the package's internal form), or clauses as
+        DIMACS integer literals, any width.
     weights : array-like of shape (n_clauses,), default=None
         Clause weights (ones when None).
 
