@@ -256,3 +256,74 @@ def test_mcmc_sampler_follows_the_uniformized_chain():
         counts[vertices.index(tuple(cube.sample(rng)))] += 1
     assert counts[[i for i, v in enumerate(vertices) if sum(v) > max_level]].sum() == 0
     assert 0.5 * np.abs(counts / n_draws - exact).sum() < tv_bound(exact, n_draws)
+
+
+def chain_cube(steps):
+    """A 3-cube with L = 1 (the root redirect) and fixed positive regrets."""
+    cube = HypercubeColoring(3, max_level=1, n_mcmc_steps=steps)
+    cube.table.update_entries(
+        [0, 1, 1, 2, 2], [1, 1, 0, 1, 0], [2.0, 1.0, 0.5, 3.0, 1.0]
+    )
+    return cube
+
+
+def test_estimate_distribution_is_the_stationary_law_of_the_chain():
+    """Thinned by 30 steps, the chain's states are as good as independent pi draws.
+
+    Every thinned draw, whatever the state before it, is within ``eps`` (in
+    TV) of ``pi``, computed from the enumerated chain; coupling each with an
+    independent ``pi`` draw fails with probability at most ``n_draws * eps``,
+    so the i.i.d. bound holds but for that (below 1e-6 here).
+    """
+    steps, n_draws = 30, 600
+    cube = chain_cube(steps)
+
+    def rate(v, k):
+        return cube.table.biased[k, 1 - v[k]]
+
+    vertices, q = enumerated_generator(3, rate, 1)
+    step = np.eye(len(q)) + q / float(np.maximum(cube.table.biased, 0.0).sum())
+    kernel = np.linalg.matrix_power(step, steps)
+    pi = np.linalg.matrix_power(kernel, 50)[0]
+    reachable = [i for i, v in enumerate(vertices) if sum(v) <= 1]
+    eps = 0.5 * np.abs(kernel[reachable] - pi).sum(axis=1).max()
+    assert n_draws * eps < 1e-6
+    support, probs = cube.estimate_distribution(n_draws, seed=3)
+    got = np.zeros(len(vertices))
+    for v, p in zip(support, probs):
+        got[vertices.index(tuple(v))] += p
+    assert 0.5 * np.abs(got - pi).sum() < tv_bound(pi, n_draws)
+    # Deterministic in the seed, and the chain used for play has not moved.
+    first = cube.estimate_distribution(40, seed=5)
+    again = cube.estimate_distribution(40, seed=5)
+    np.testing.assert_array_equal(again[0], first[0])
+    np.testing.assert_array_equal(again[1], first[1])
+    np.testing.assert_array_equal(
+        cube.sample(np.random.RandomState(0)),
+        chain_cube(steps).sample(np.random.RandomState(0)),
+    )
+
+
+def test_exact_colouring_has_no_estimate():
+    cube = HypercubeColoring(3)
+    assert cube.mixture(seed=0) is None
+    with pytest.raises(ValueError, match=r"use probabilities\(\)"):
+        cube.estimate_distribution(10, seed=0)
+
+
+@pytest.mark.parametrize("discount", [1.0, 0.9])
+def test_passing_rounds_is_updating_with_zero_gains(discount):
+    played = HypercubeColoring(4, discount=discount)
+    passed = HypercubeColoring(4, discount=discount)
+    for cube in (played, passed):
+        cube.update(
+            np.array([1, 0, 1, 0], dtype=np.uint8),
+            np.array([2.0, -1.0, 0.5, 3.0]),
+            bias=0.25,
+        )
+    for _ in range(3):
+        played.update(np.zeros(4, dtype=np.uint8), np.zeros(4))
+    passed.pass_rounds(3)
+    assert passed.n_updates == played.n_updates == 4
+    np.testing.assert_allclose(passed.table.biased, played.table.biased, rtol=1e-12)
+    assert passed.colored_regret() == pytest.approx(played.colored_regret(), rel=1e-12)
