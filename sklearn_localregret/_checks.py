@@ -2,7 +2,7 @@
 
 Estimators validate their parameters through scikit-learn's
 ``_parameter_constraints``; these serve the rest (the Max-SAT object, WalkSAT,
-the evaluation loop), with the same messages.
+the evaluation loop, the stream leaderboard) with one message.
 """
 
 from __future__ import annotations

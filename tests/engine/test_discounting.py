@@ -206,7 +206,7 @@ def test_disjunct_bulk_rounds_equal_one_call_per_round_with_discount(regret):
     np.testing.assert_allclose(
         bulk.predict_proba(X[:50]), calls.predict_proba(X[:50]), rtol=1e-9
     )
-    assert calls._graph.table.clock.n_resets > 0  # 0.7^-1000: renormalised
+    assert calls.regret_table_.clock.n_resets > 0  # 0.7^-1000: renormalised
 
 
 def test_swap_chain_follows_a_renormalisation(monkeypatch):
