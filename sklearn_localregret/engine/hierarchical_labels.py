@@ -55,6 +55,15 @@ class _Site(NamedTuple):
     #               for the children that have a row of their own
 
 
+def _visit(site: _Site, s: float, m: np.ndarray, reach: float):
+    """A visit's share of ``reach``, and the labels it gives every row there.
+
+    ``s`` is the site's age rate and ``m`` its start labels; the tests' part,
+    which depends on the row, is the caller's.
+    """
+    return reach / (s + site.total), s * m + site.leaves + site.offset
+
+
 class HierarchicalLabels:
     """Exact class probabilities of :class:`HierarchicalSampler`'s trees.
 
@@ -118,6 +127,8 @@ class HierarchicalLabels:
         if n == 0:
             return proba
         self._index_new_rows()
+        if n == 1:
+            return self._one_row(outcomes, start)
         # Whole data rows are gathered and multiplied by a dense slope: far
         # cheaper than gathering the columns of the positive tests.
         passes = outcomes.astype(np.float64)
@@ -132,8 +143,7 @@ class HierarchicalLabels:
             if site is None or s + site.total <= 0.0:  # the start leaf for ever
                 proba[rows] += reach * m
                 continue
-            share = reach / (s + site.total)
-            here = s * m + site.leaves + site.offset
+            share, here = _visit(site, s, m, reach)
             if site.tests.size > 0 and rows.size <= _FEW_ROWS:
                 here = here + passes[rows][:, site.tests] @ site.slope
             elif site.tests.size:
@@ -145,6 +155,34 @@ class HierarchicalLabels:
                 going = rows[outcomes[rows, test] == bool(branch)]
                 if going.size:
                     pending.append((child, going, s + q, label, share * w))
+        return proba
+
+    def _one_row(self, outcomes: np.ndarray, start: np.ndarray) -> np.ndarray:
+        """:meth:`probabilities` of a single data row, the same arithmetic.
+
+        The walk of :meth:`probabilities` with the row's branch choices read
+        from a list: the streaming predict-then-learn loop calls this once per
+        row, and numpy's per-call cost dominated the few-site arithmetic.
+        """
+        table = self.table
+        went = outcomes[0].tolist()
+        passes = outcomes.astype(np.float64)
+        proba = np.zeros((1, table.n_classes))
+        pending = [(table.find(()), 0.0, start, 1.0)]
+        versions = table.versions
+        while pending:
+            row, s, m, reach = pending.pop()
+            site = self._site(row, versions) if row >= 0 else None
+            if site is None or s + site.total <= 0.0:  # the start leaf for ever
+                proba += reach * m
+                continue
+            share, here = _visit(site, s, m, reach)
+            if site.tests.size:
+                here = here + passes[:, site.tests] @ site.slope
+            proba += share * here
+            for test, branch, child, q, w, label in site.follow:
+                if went[test] == branch:
+                    pending.append((child, s + q, label, share * w))
         return proba
 
     # -- the per-row cache -------------------------------------------------

@@ -43,12 +43,15 @@ def exact_label_probabilities(table, X, root_label=0):
 @pytest.mark.parametrize("make_table", TREE_CASES)
 def test_matches_enumeration(make_table):
     table = make_table()
-    got = HierarchicalLabels(table).probabilities(ALL_ROWS)
+    labels = HierarchicalLabels(table)
+    got = labels.probabilities(ALL_ROWS)
+    exact = exact_label_probabilities(table, ALL_ROWS)
     # Both sides are exact; what separates them is rounding.
-    np.testing.assert_allclose(
-        got, exact_label_probabilities(table, ALL_ROWS), rtol=0, atol=1e-12
-    )
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-12)
     np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    for i in range(len(ALL_ROWS)):  # one row at a time: its own walk
+        alone = labels.probabilities(ALL_ROWS[i : i + 1])
+        np.testing.assert_allclose(alone, exact[i : i + 1], rtol=0, atol=1e-12)
 
 
 def test_detects_ignored_ages():
@@ -115,7 +118,12 @@ def test_matches_sampler_draws(root_label):
     assert table.n_rows > 20
     rng = np.random.default_rng(0)
     X = rng.random((40, table.n_tests)) < 0.5
-    exact = HierarchicalLabels(table).probabilities(X, root_label=root_label)
+    labels = HierarchicalLabels(table)
+    exact = labels.probabilities(X, root_label=root_label)
+    # One row at a time (the streaming loop's walk) gives the same numbers.
+    for i in range(len(X)):
+        alone = labels.probabilities(X[i : i + 1], root_label=root_label)
+        np.testing.assert_allclose(alone, exact[i : i + 1], rtol=0, atol=1e-12)
     n_draws = 20_000
     trees = HierarchicalSampler(table).sample_many(
         n_draws, np.random.default_rng(1), root_label=root_label
@@ -192,3 +200,11 @@ def test_concurrent_first_predictions_agree():
             results = list(pool.map(lambda _: labels.probabilities(X), range(8)))
         for got in results:
             np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("n_rows", [1, 3])
+def test_empty_table_predicts_the_root_label(n_rows):
+    # No regret anywhere: every drawn tree is the root leaf, whatever the row.
+    labels = HierarchicalLabels(StumpRegretTable(n_classes=3, n_tests=2))
+    got = labels.probabilities(ALL_ROWS[:n_rows], root_label=2)
+    np.testing.assert_array_equal(got, np.tile([0.0, 0.0, 1.0], (n_rows, 1)))
