@@ -198,6 +198,17 @@ class HierarchicalLabels:
         table, k = self.table, self.table.n_classes
         weights, _, total = table.site(row)
         tests = np.flatnonzero(weights[k:] > 0.0)
+        if not tests.size:  # only leaves: nothing depends on the data row
+            no_slope, no_offset = np.zeros((0, k)), np.zeros(k)
+            return _Site(
+                version,
+                float(total),
+                weights[:k].copy(),
+                tests,
+                no_slope,
+                no_offset,
+                [],
+            )
         w = weights[k + tests]
         first, second = table.label_marginals(row, tests)
         m_true, m_false = _scaled(first, w), _scaled(second, w)
