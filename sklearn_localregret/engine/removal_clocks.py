@@ -65,9 +65,11 @@ def group_clock_times(group_rates: np.ndarray, uniforms: np.ndarray) -> np.ndarr
     array([0.34657359,        inf])
     """
     rates = np.asarray(group_rates, dtype=float)
-    ringing = rates > 0
-    safe = np.where(ringing, rates, 1.0)
-    return np.where(ringing, -np.log1p(-np.asarray(uniforms)) / safe, np.inf)
+    uniforms = np.asarray(uniforms)
+    ringing = np.flatnonzero(rates > 0)  # only their uniforms are transformed
+    times = np.full(uniforms.shape, np.inf)
+    times[..., ringing] = -np.log1p(-uniforms[..., ringing]) / rates[ringing]
+    return times
 
 
 def latest_group_ring(members: np.ndarray, times: np.ndarray) -> np.ndarray:
@@ -111,10 +113,10 @@ def _fresh_fraction(total: np.ndarray, latest: np.ndarray) -> np.ndarray:
     ``0 * inf`` of the formula.
     """
     total, latest = np.broadcast_arrays(np.asarray(total, dtype=float), latest)
-    out = np.ones(total.shape)
     finite = np.isfinite(latest)
-    out[finite] = -np.expm1(-total[finite] * latest[finite])
-    return out
+    # Where G is infinite the product is replaced (0 * inf would be nan).
+    exponent = -total * np.where(finite, latest, 0.0)
+    return np.where(finite, -np.expm1(exponent), 1.0)
 
 
 def on_probabilities(
