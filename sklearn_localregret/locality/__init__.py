@@ -20,7 +20,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   chain samplers, per colour or per edge (swap).
 * :mod:`~sklearn_localregret.locality.removal_sets` and
   :mod:`~sklearn_localregret.locality.removal_set_rounds` -- the disjunct
-  learner's removal-set graph and its rounds.
+  learner's removal-set graph and its rounds;
+  :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
+  players share when they apply a window of rounds at once.
 * :mod:`~sklearn_localregret.locality.recent_rows` -- the window of recent rows
   that a new tree site starts from (the tree learner's warm start).
 """
