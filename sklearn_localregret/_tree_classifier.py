@@ -468,6 +468,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
             self._window.forget_features(tests)
+        if self.regret == "external":
+            # Once a call, so that predicting (from other threads) only reads.
+            self._labels.refresh()
 
     def _play_tree_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)

@@ -29,39 +29,18 @@ row and recomputed only when the row's version changes.
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple, cast
 
 import numpy as np
 
+from .compiled.tree_labels import (
+    count_positive_tests,
+    fill_label_slots,
+    label_probabilities,
+)
+from .path_index import PathIndex
 from .stump_table import StumpRegretTable
 
 __all__ = ["HierarchicalLabels"]
-
-# Up to this many data rows at a site, the columns of its positive tests are
-# gathered (a few numbers); beyond, whole rows times a dense slope are cheaper.
-_FEW_ROWS = 16
-
-
-class _Site(NamedTuple):
-    """What one table row contributes, independently of the data rows."""
-
-    version: int
-    total: float  # W, the site's clock rate
-    leaves: np.ndarray  # (K,) leaf weights
-    tests: np.ndarray  # the tests with positive weight
-    slope: np.ndarray  # (len(tests), K): true minus false start labels, weighted
-    offset: np.ndarray  # (K,): false start labels, weighted, summed
-    follow: list  # (test, branch, child row, q_test, w_test, start labels)
-    #               for the children that have a row of their own
-
-
-def _visit(site: _Site, s: float, m: np.ndarray, reach: float):
-    """A visit's share of ``reach``, and the labels it gives every row there.
-
-    ``s`` is the site's age rate and ``m`` its start labels; the tests' part,
-    which depends on the row, is the caller's.
-    """
-    return reach / (s + site.total), s * m + site.leaves + site.offset
 
 
 class HierarchicalLabels:
@@ -70,6 +49,11 @@ class HierarchicalLabels:
     ``probabilities(outcomes)[i, c]`` is the probability that a tree drawn by
     :meth:`HierarchicalSampler.sample` (same table, same ``root_label``) gives
     data row ``i`` the label ``c``: exact up to floating point, without draws.
+
+    The per-site cache is brought up to date by :meth:`refresh`; a learner
+    calls it after every round so that predicting only reads. Reading a table
+    changed since (a loaded model, a table updated by hand) refreshes first,
+    one thread at a time.
 
     Parameters
     ----------
@@ -93,13 +77,20 @@ class HierarchicalLabels:
 
     def __init__(self, table: StumpRegretTable):
         self.table = table
-        self._sites: dict[int, _Site] = {}
-        self._children: dict[int, list] = {}
-        self._indexed = 0  # table rows already in _children
-        self._orphans: dict = {}  # parent key -> rows waiting for that parent
-        # Concurrent predictions may index new rows at once: one at a time, or
-        # a child would be listed twice and counted twice.
-        self._indexing = threading.Lock()
+        self.paths = PathIndex(table)
+        k = table.n_classes
+        # Per table row: the version its pool slot was filled at, and the slot.
+        self._seen = np.full(0, -1, dtype=np.int64)
+        self._slot_start = np.zeros(0, dtype=np.int64)
+        self._slot_len = np.zeros(0, dtype=np.int64)
+        # The pool: one entry per (row, test with positive weight).
+        self._pool_test = np.zeros(0, dtype=np.int64)
+        self._pool_weight = np.zeros(0)
+        self._pool_others = np.zeros(0)
+        self._pool_true = np.zeros((0, k))
+        self._pool_false = np.zeros((0, k))
+        self._pool_used = 0
+        self._refreshing = threading.Lock()
 
     # The cache is derived from the table: not saved.
     def __getstate__(self):
@@ -107,6 +98,11 @@ class HierarchicalLabels:
 
     def __setstate__(self, state):
         self.__init__(state["table"])
+
+    @property
+    def pool_size(self) -> int:
+        """Pool entries in use (a measure of the cache's memory)."""
+        return self._pool_used
 
     def probabilities(self, outcomes: np.ndarray, root_label: int = 0) -> np.ndarray:
         """Class probabilities of the data rows, shape ``(n_rows, n_classes)``.
@@ -119,170 +115,113 @@ class HierarchicalLabels:
             The leaf the root site starts as.
         """
         table = self.table
-        outcomes = np.asarray(outcomes, dtype=bool)
-        n, k = outcomes.shape[0], table.n_classes
-        proba = np.zeros((n, k))
-        start = np.zeros(k)
-        start[root_label] = 1.0
-        if n == 0:
+        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        proba = np.zeros((outcomes.shape[0], table.n_classes))
+        if outcomes.shape[0] == 0:
             return proba
-        self._index_new_rows()
-        if n == 1:
-            return self._one_row(outcomes, start)
-        # Whole data rows are gathered and multiplied by a dense slope: far
-        # cheaper than gathering the columns of the positive tests.
-        passes = outcomes.astype(np.float64)
-        slope = np.zeros((table.n_tests, k))
-        # Sites to visit: (table row or -1, data rows there, s, start labels,
-        # reach), reach the product of the content probabilities on the way.
-        pending = [(table.find(()), np.arange(n), 0.0, start, 1.0)]
-        versions = table.versions
-        while pending:
-            row, rows, s, m, reach = pending.pop()
-            site = self._site(row, versions) if row >= 0 else None
-            if site is None or s + site.total <= 0.0:  # the start leaf for ever
-                proba[rows] += reach * m
-                continue
-            share, here = _visit(site, s, m, reach)
-            if site.tests.size > 0 and rows.size <= _FEW_ROWS:
-                here = here + passes[rows][:, site.tests] @ site.slope
-            elif site.tests.size:
-                slope[site.tests] = site.slope
-                here = here + passes[rows] @ slope
-                slope[site.tests] = 0.0
-            proba[rows] += share * here
-            for test, branch, child, q, w, label in site.follow:
-                going = rows[outcomes[rows, test] == bool(branch)]
-                if going.size:
-                    pending.append((child, going, s + q, label, share * w))
-        return proba
-
-    def _one_row(self, outcomes: np.ndarray, start: np.ndarray) -> np.ndarray:
-        """:meth:`probabilities` of a single data row, the same arithmetic.
-
-        The walk of :meth:`probabilities` with the row's branch choices read
-        from a list: the streaming predict-then-learn loop calls this once per
-        row, and numpy's per-call cost dominated the few-site arithmetic.
-        """
-        table = self.table
-        went = outcomes[0].tolist()
-        passes = outcomes.astype(np.float64)
-        proba = np.zeros((1, table.n_classes))
-        pending = [(table.find(()), 0.0, start, 1.0)]
-        versions = table.versions
-        while pending:
-            row, s, m, reach = pending.pop()
-            site = self._site(row, versions) if row >= 0 else None
-            if site is None or s + site.total <= 0.0:  # the start leaf for ever
-                proba += reach * m
-                continue
-            share, here = _visit(site, s, m, reach)
-            if site.tests.size:
-                here = here + passes[:, site.tests] @ site.slope
-            proba += share * here
-            for test, branch, child, q, w, label in site.follow:
-                if went[test] == branch:
-                    pending.append((child, s + q, label, share * w))
+        if self._stale():
+            self.refresh()
+        label_probabilities(
+            outcomes,
+            self.paths.root,
+            int(root_label),
+            table._content,
+            table._total,
+            self.paths.child,
+            self._slot_start,
+            self._slot_len,
+            self._pool_test,
+            self._pool_weight,
+            self._pool_others,
+            self._pool_true,
+            self._pool_false,
+            table.n_rows,
+            proba,
+        )
         return proba
 
     # -- the per-row cache -------------------------------------------------
-    def _site(self, row: int, versions: np.ndarray) -> _Site | None:
-        """The cached contribution of ``row`` (None: no positive weight)."""
-        version = int(versions[row])
-        site = self._sites.get(row)
-        if site is None or site.version != version:
-            site = self._sites[row] = self._compute_site(row, version)
-        return site if site.total > 0.0 else None
-
-    def _compute_site(self, row: int, version: int) -> _Site:
-        table, k = self.table, self.table.n_classes
-        weights, _, total = table.site(row)
-        tests = np.flatnonzero(weights[k:] > 0.0)
-        if not tests.size:  # only leaves: nothing depends on the data row
-            no_slope, no_offset = np.zeros((0, k)), np.zeros(k)
-            return _Site(
-                version,
-                float(total),
-                weights[:k].copy(),
-                tests,
-                no_slope,
-                no_offset,
-                [],
-            )
-        w = weights[k + tests]
-        first, second = table.label_marginals(row, tests)
-        m_true, m_false = _scaled(first, w), _scaled(second, w)
-        q = _others(weights, total, k + tests)
-        follow = []
-        children = self._children.get(row)
-        if children and tests.size:
-            known = np.array(children, dtype=np.intp)
-            at = np.minimum(np.searchsorted(tests, known[:, 0]), tests.size - 1)
-            # Children of tests without weight are never reached from here.
-            weighted = tests[at] == known[:, 0]
-            for (test, branch, child), i in zip(
-                known[weighted].tolist(), at[weighted].tolist()
-            ):
-                # This child is visited; its start label leaves the static part.
-                labels = m_true if branch else m_false
-                follow.append(
-                    (test, branch, child, float(q[i]), float(w[i]), labels[i] / w[i])
-                )
-                labels[i] = 0.0
-        return _Site(
-            version,
-            float(total),
-            weights[:k].copy(),
-            tests,
-            m_true - m_false,
-            m_false.sum(axis=0),
-            follow,
+    def _stale(self) -> bool:
+        n = self.table.n_rows
+        return (
+            self._seen.shape[0] < n
+            or self.paths.child.shape[1] < self.table.n_tests
+            or not np.array_equal(self._seen[:n], self.table.versions)
         )
 
-    def _index_new_rows(self) -> None:
-        """Index the table's new rows under their parents; forget stale sites."""
+    def refresh(self) -> None:
+        """Bring the cache up to date with the table (only changed rows)."""
+        with self._refreshing:
+            self._refresh()
+
+    def _refresh(self) -> None:
         table = self.table
-        if self._indexed == table.n_rows:
+        table.refresh()
+        self.paths.update()
+        n, k, t = table.n_rows, table.n_classes, table.n_tests
+        self._grow_rows(n)
+        stale = np.flatnonzero(self._seen[:n] != table.versions)
+        if stale.size == 0:
             return
-        with self._indexing:
-            self._index_rows(table)
+        counts = count_positive_tests(table._content, k, t, stale)
+        needed = int(counts.sum())
+        self._slot_len[stale] = 0  # their old entries are garbage now
+        if self._pool_used + needed > self._pool_test.shape[0]:
+            self._compact(needed)
+        starts = self._pool_used + np.concatenate(([0], np.cumsum(counts)[:-1]))
+        fill_label_slots(
+            stale,
+            starts,
+            table._content,
+            table._total,
+            table._true,
+            table._false,
+            table._cost,
+            t,
+            self._slot_start,
+            self._slot_len,
+            self._pool_test,
+            self._pool_weight,
+            self._pool_others,
+            self._pool_true,
+            self._pool_false,
+        )
+        self._pool_used += needed
+        self._seen[stale] = table.versions[stale]
 
-    def _index_rows(self, table: StumpRegretTable) -> None:
-        # A stump table's keys are paths: tuples of (test, branch) edges.
-        keys = cast("list[tuple]", table.keys())
-        for row in range(self._indexed, len(keys)):
-            key = keys[row]
-            # A row may enter before its parent (the parent adopts it then).
-            for child in self._orphans.pop(key, ()):
-                self._adopt(row, child, keys[child][-1])
-            if key:
-                parent = table.find(key[:-1])
-                if parent >= 0:
-                    self._adopt(parent, row, key[-1])
-                else:
-                    self._orphans.setdefault(key[:-1], []).append(row)
-        self._indexed = len(keys)
+    def _grow_rows(self, n: int) -> None:
+        old = self._seen.shape[0]
+        if n <= old:
+            return
+        size = max(n, 2 * old, 8)
+        for name, fill in (("_seen", -1), ("_slot_start", 0), ("_slot_len", 0)):
+            grown = np.full(size, fill, dtype=np.int64)
+            grown[:old] = getattr(self, name)
+            setattr(self, name, grown)
 
-    def _adopt(self, parent: int, child: int, edge: tuple) -> None:
-        test, branch = edge
-        self._children.setdefault(parent, []).append((test, branch, child))
-        self._sites.pop(parent, None)  # a cached parent must learn of it
-
-
-def _scaled(marginals: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Rows of ``marginals`` normalised to sum to ``w``."""
-    sums = marginals.sum(axis=1, keepdims=True)
-    return marginals * (w[:, None] / np.where(sums > 0.0, sums, 1.0))
-
-
-def _others(weights: np.ndarray, total: float, columns: np.ndarray) -> np.ndarray:
-    """``total - weights[columns]`` without cancellation when one holds it all.
-
-    As in the sampler: when a content holds nearly all the weight, the rest is
-    summed directly, so that it is exactly 0 when that content holds all.
-    """
-    q = total - weights[columns]
-    for i in np.flatnonzero(q <= 1e-9 * total):
-        c = columns[i]
-        q[i] = float(weights[:c].sum() + weights[c + 1 :].sum())
-    return q
+    def _compact(self, needed: int) -> None:
+        """Move the live entries to the front of a pool with room for
+        ``needed`` more (at least twice the live ones)."""
+        n = self.table.n_rows
+        lengths = self._slot_len[:n]
+        live = int(lengths.sum())
+        size = max(2 * (live + needed), 64)
+        rows = np.flatnonzero(lengths)
+        old = np.concatenate(
+            [np.arange(a, a + b) for a, b in zip(self._slot_start[rows], lengths[rows])]
+            or [np.zeros(0, dtype=np.int64)]
+        )
+        new_start = np.concatenate(([0], np.cumsum(lengths[rows])[:-1]))
+        for name in (
+            "_pool_test",
+            "_pool_weight",
+            "_pool_others",
+            "_pool_true",
+            "_pool_false",
+        ):
+            array = getattr(self, name)
+            grown = np.zeros((size,) + array.shape[1:], dtype=array.dtype)
+            grown[:live] = array[old]
+            setattr(self, name, grown)
+        self._slot_start[rows] = new_start
+        self._pool_used = live

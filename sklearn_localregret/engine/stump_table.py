@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiled.pair_sums import refresh_content
 from .keyed_rows import KeyedRows
 from .stump_pairs import _pair_values, positive_pair_marginals, positive_pair_sums
 
@@ -50,7 +51,7 @@ class StumpRegretTable(KeyedRows):
     are cached per row. A row's cached weights are valid while its entry in
     :attr:`versions` is the one they were computed at; only :meth:`update`
     changes a row, and it increases the row's version. :meth:`refresh`
-    recomputes every stale row in one vectorised pass; :meth:`site` refreshes
+    recomputes every stale row in one compiled pass; :meth:`site` refreshes
     first, so readers always see current weights. Adding tests does not
     invalidate anything (a new test's weight is 0).
 
@@ -260,23 +261,20 @@ class StumpRegretTable(KeyedRows):
 
     # -- reading ----------------------------------------------------------
     def refresh(self) -> None:
-        """Recompute the cached content weights of every stale row."""
-        n = self.n_rows
-        stale = np.flatnonzero(self._seen[:n] != self._versions[:n])
-        if stale.size == 0:
-            return
-        k, t = self.n_classes, self._n_tests
-        content = np.empty((stale.size, k + t))
-        content[:, :k] = np.maximum(self._leaf[stale, 0], 0.0)
-        if t:
-            a = self._true[stale, :t].reshape(-1, k)
-            b = self._false[stale, :t].reshape(-1, k)
-            c = self._cost[stale, 0, :t].reshape(-1)
-            content[:, k:] = positive_pair_sums(a, b, c).reshape(stale.size, t)
-        self._content[stale, : k + t] = content
-        self._cdf[stale, : k + t] = np.cumsum(content, axis=1)
-        self._total[stale] = content.sum(axis=1)
-        self._seen[stale] = self._versions[stale]
+        """Recompute the cached content weights of every stale row (compiled)."""
+        refresh_content(
+            self._leaf,
+            self._true,
+            self._false,
+            self._cost,
+            self._versions,
+            self._seen,
+            self._content,
+            self._cdf,
+            self._total,
+            self.n_rows,
+            self._n_tests,
+        )
 
     def site(self, row: int) -> tuple[np.ndarray, np.ndarray, float]:
         """Content weights of a row, their cumulative sums and their total.

@@ -60,18 +60,9 @@ def test_detects_ignored_ages():
     # on the table where ages matter; the check above would catch it.
     table = next(p.values[0] for p in TREE_CASES if p.id == "ages-matter")()
     labels = HierarchicalLabels(table)
-    site = labels._site  # the private hook the planted bug goes through
-
-    def stationary_children(row, versions):
-        found = site(row, versions)
-        return found and found._replace(
-            follow=[
-                (test, branch, child, 0.0, w, label)
-                for test, branch, child, _, w, label in found.follow
-            ]
-        )
-
-    labels._site = stationary_children
+    labels.refresh()
+    # The planted bug: q_v = 0 in every cached split (the private pool).
+    labels._pool_others[:] = 0.0
     wrong = labels.probabilities(ALL_ROWS)
     exact = exact_label_probabilities(table, ALL_ROWS)
     assert np.abs(wrong - exact).max() > 1e-3
@@ -181,7 +172,7 @@ def test_pickle_keeps_no_cache():
     X = np.random.default_rng(0).random((5, table.n_tests)) < 0.5
     before = labels.probabilities(X)
     restored = pickle.loads(pickle.dumps(labels))
-    assert restored._sites == {}  # derived state is not saved
+    assert restored.pool_size == 0  # derived state is not saved
     np.testing.assert_array_equal(restored.probabilities(X), before)
     assert len(pickle.dumps(labels)) == len(pickle.dumps(HierarchicalLabels(table)))
 

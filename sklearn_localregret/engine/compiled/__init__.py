@@ -1,0 +1,21 @@
+"""Compiled kernels of the engine (numba, ``nopython``).
+
+The engine's tables are arrays; the rounds and predictions that read them
+touch a few numbers at a time, where numpy's per-call cost, not arithmetic, is
+most of the time. The kernels here walk those arrays in compiled loops:
+
+* :mod:`~sklearn_localregret.engine.compiled.pair_sums` -- positive sums and
+  marginals of factored stump regrets (the content weights of a site and the
+  start labels of a split's children).
+* :mod:`~sklearn_localregret.engine.compiled.tree_labels` -- the exact class
+  probabilities of the hierarchical tree distribution, one data row or many.
+
+Every kernel is compiled once per machine (``cache=True``: later processes
+load the machine code from numba's cache) and releases the GIL
+(``nogil=True``). Set ``NUMBA_DISABLE_JIT=1`` to run them as plain Python,
+for a debugger or a coverage tool; the exactness tests pass either way.
+"""
+
+from .jit import kernel
+
+__all__ = ["kernel"]

@@ -1,0 +1,135 @@
+"""Positive sums of factored stump regrets, compiled (:ref:`engine-factored`).
+
+A stump colour ``(v, c1, c2)`` at a site has the regret ``a[c1] + b[c2] - c``
+(``a = S_true[v]``, ``b = S_false[v]``, ``c = B[v]``). The kernels here are the
+compiled twins of :func:`~sklearn_localregret.engine.positive_pair_sums` and
+:func:`~sklearn_localregret.engine.positive_pair_marginals`, with the same
+rounding rule, the same direct sum up to ``DIRECT_PAIR_CLASSES`` classes and
+the same sort beyond, for one test at a time; and :func:`refresh_content`,
+which recomputes the cached content weights of stale table rows in one call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+
+__all__ = [
+    "DIRECT_PAIR_CLASSES",
+    "ROUNDING",
+    "pair_marginals",
+    "positive_pair_sum",
+    "refresh_content",
+]
+
+# Up to this many classes the K x K pairs are summed directly; beyond, by
+# sorting (O(K log K) per test). The same cut as stump_pairs.
+DIRECT_PAIR_CLASSES = 16
+
+# A pair value within this fraction of its terms' size is rounding: it is 0
+# (stump_pairs._ROUNDING; a stump that always equals the played leaf has
+# regret exactly 0, not a positive dust that a draw could pick).
+ROUNDING = 1e-12
+
+
+@kernel
+def _positive(x: float, scale: float) -> float:
+    """``x`` if it is positive beyond rounding at ``scale``, else 0."""
+    if x > 0.0 and x > ROUNDING * scale:
+        return x
+    return 0.0
+
+
+@kernel
+def _sorted_row_sums(a, b, c, out):
+    """``out[i] = max(sum_j max(a[i] + b[j] - c, 0), 0)``, by sorting ``b``.
+
+    The pairs with ``b[j] > c - a[i]`` contribute ``sum(b[j]) - count * (c -
+    a[i])``; ties add 0. ``O(K log K)``.
+    """
+    k = a.shape[0]
+    b_sorted = np.sort(b)
+    suffix = np.zeros(k + 1)
+    for j in range(k - 1, -1, -1):
+        suffix[j] = suffix[j + 1] + b_sorted[j]
+    for i in range(k):
+        cut = c - a[i]
+        at_or_below = np.searchsorted(b_sorted, cut, side="right")
+        value = suffix[at_or_below] - (k - at_or_below) * cut
+        out[i] = value if value > 0.0 else 0.0
+
+
+@kernel
+def positive_pair_sum(a, b, c) -> float:
+    """``sum_{i, j} max(a[i] + b[j] - c, 0)`` (rounding as in ``stump_pairs``).
+
+    The weight of "split on this test" at a site. ``a``, ``b``: shape (K,).
+    """
+    k = a.shape[0]
+    if k == 0 or a.max() + b.max() - c <= 0.0:
+        return 0.0
+    total = 0.0
+    if k <= DIRECT_PAIR_CLASSES:
+        for i in range(k):
+            for j in range(k):
+                total += _positive(a[i] + b[j] - c, abs(a[i]) + abs(b[j]) + abs(c))
+        return total
+    rows = np.empty(k)
+    _sorted_row_sums(a, b, c, rows)
+    total = rows.sum()
+    size = np.abs(a).max() + np.abs(b).max() + abs(c)
+    if total <= ROUNDING * k * k * size:
+        return 0.0
+    return total
+
+
+@kernel
+def pair_marginals(a, b, c, first, second) -> None:
+    """Both marginals of the positive pair values, written into ``first``
+    (summed over the false label: the true child's start label) and
+    ``second`` (summed over the true label). Shape (K,) each."""
+    k = a.shape[0]
+    if k <= DIRECT_PAIR_CLASSES:
+        first[:] = 0.0
+        second[:] = 0.0
+        for i in range(k):
+            for j in range(k):
+                value = _positive(a[i] + b[j] - c, abs(a[i]) + abs(b[j]) + abs(c))
+                first[i] += value
+                second[j] += value
+        return
+    _sorted_row_sums(a, b, c, first)
+    _sorted_row_sums(b, a, c, second)
+
+
+@kernel
+def refresh_content(
+    leaf, true, false, cost, versions, seen, content, cdf, total, n_rows, n_tests
+) -> None:
+    """Recompute the content weights of every table row whose version moved.
+
+    For row ``r``: ``content[r, c] = max(leaf[r, 0, c], 0)`` (leaf ``c``),
+    ``content[r, K + v]`` the positive pair sum of test ``v`` (split on
+    ``v``), ``cdf`` their running sums and ``total`` their sum; then
+    ``seen[r] = versions[r]``. The arrays are
+    :class:`~sklearn_localregret.engine.StumpRegretTable`'s own.
+    """
+    k = leaf.shape[2]
+    for r in range(n_rows):
+        if seen[r] == versions[r]:
+            continue
+        running = 0.0
+        for c in range(k):
+            value = leaf[r, 0, c]
+            value = value if value > 0.0 else 0.0
+            content[r, c] = value
+            running += value
+            cdf[r, c] = running
+        for v in range(n_tests):
+            value = positive_pair_sum(true[r, v], false[r, v], cost[r, 0, v])
+            content[r, k + v] = value
+            running += value
+            cdf[r, k + v] = running
+        total[r] = running
+        seen[r] = versions[r]

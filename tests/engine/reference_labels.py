@@ -1,0 +1,250 @@
+"""The Python walk of HierarchicalLabels before it was compiled: a reference.
+
+Kept verbatim (less its docstrings' examples) so that the compiled kernels are
+checked against the code they replaced, on tables that learners really build
+(tests/engine/test_compiled_labels.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import NamedTuple, cast
+
+import numpy as np
+
+from sklearn_localregret.engine import StumpRegretTable
+
+_FEW_ROWS = 16
+
+
+class _Site(NamedTuple):
+    """What one table row contributes, independently of the data rows."""
+
+    version: int
+    total: float  # W, the site's clock rate
+    leaves: np.ndarray  # (K,) leaf weights
+    tests: np.ndarray  # the tests with positive weight
+    slope: np.ndarray  # (len(tests), K): true minus false start labels, weighted
+    offset: np.ndarray  # (K,): false start labels, weighted, summed
+    follow: list  # (test, branch, child row, q_test, w_test, start labels)
+    #               for the children that have a row of their own
+
+
+def _visit(site: _Site, s: float, m: np.ndarray, reach: float):
+    """A visit's share of ``reach``, and the labels it gives every row there.
+
+    ``s`` is the site's age rate and ``m`` its start labels; the tests' part,
+    which depends on the row, is the caller's.
+    """
+    return reach / (s + site.total), s * m + site.leaves + site.offset
+
+
+class ReferenceLabels:
+    """Exact class probabilities of :class:`HierarchicalSampler`'s trees.
+
+    ``probabilities(outcomes)[i, c]`` is the probability that a tree drawn by
+    :meth:`HierarchicalSampler.sample` (same table, same ``root_label``) gives
+    data row ``i`` the label ``c``: exact up to floating point, without draws.
+
+    Parameters
+    ----------
+    table : StumpRegretTable
+        Row keys are paths, tuples of ``(test, branch)`` pairs.
+
+    """
+
+    def __init__(self, table: StumpRegretTable):
+        self.table = table
+        self._sites: dict[int, _Site] = {}
+        self._children: dict[int, list] = {}
+        self._indexed = 0  # table rows already in _children
+        self._orphans: dict = {}  # parent key -> rows waiting for that parent
+        # Concurrent predictions may index new rows at once: one at a time, or
+        # a child would be listed twice and counted twice.
+        self._indexing = threading.Lock()
+
+    # The cache is derived from the table: not saved.
+    def __getstate__(self):
+        return {"table": self.table}
+
+    def __setstate__(self, state):
+        self.__init__(state["table"])
+
+    def probabilities(self, outcomes: np.ndarray, root_label: int = 0) -> np.ndarray:
+        """Class probabilities of the data rows, shape ``(n_rows, n_classes)``.
+
+        Parameters
+        ----------
+        outcomes : ndarray of shape (n_rows, n_tests)
+            Test outcomes of the data rows (true: the ``branch = 1`` child).
+        root_label : int, default=0
+            The leaf the root site starts as.
+        """
+        table = self.table
+        outcomes = np.asarray(outcomes, dtype=bool)
+        n, k = outcomes.shape[0], table.n_classes
+        proba = np.zeros((n, k))
+        start = np.zeros(k)
+        start[root_label] = 1.0
+        if n == 0:
+            return proba
+        self._index_new_rows()
+        if n == 1:
+            return self._one_row(outcomes, start)
+        # Whole data rows are gathered and multiplied by a dense slope: far
+        # cheaper than gathering the columns of the positive tests.
+        passes = outcomes.astype(np.float64)
+        slope = np.zeros((table.n_tests, k))
+        # Sites to visit: (table row or -1, data rows there, s, start labels,
+        # reach), reach the product of the content probabilities on the way.
+        pending = [(table.find(()), np.arange(n), 0.0, start, 1.0)]
+        versions = table.versions
+        while pending:
+            row, rows, s, m, reach = pending.pop()
+            site = self._site(row, versions) if row >= 0 else None
+            if site is None or s + site.total <= 0.0:  # the start leaf for ever
+                proba[rows] += reach * m
+                continue
+            share, here = _visit(site, s, m, reach)
+            if site.tests.size > 0 and rows.size <= _FEW_ROWS:
+                here = here + passes[rows][:, site.tests] @ site.slope
+            elif site.tests.size:
+                slope[site.tests] = site.slope
+                here = here + passes[rows] @ slope
+                slope[site.tests] = 0.0
+            proba[rows] += share * here
+            for test, branch, child, q, w, label in site.follow:
+                going = rows[outcomes[rows, test] == bool(branch)]
+                if going.size:
+                    pending.append((child, going, s + q, label, share * w))
+        return proba
+
+    def _one_row(self, outcomes: np.ndarray, start: np.ndarray) -> np.ndarray:
+        """:meth:`probabilities` of a single data row, the same arithmetic.
+
+        The walk of :meth:`probabilities` with the row's branch choices read
+        from a list: the streaming predict-then-learn loop calls this once per
+        row, and numpy's per-call cost dominated the few-site arithmetic.
+        """
+        table = self.table
+        went = outcomes[0].tolist()
+        passes = outcomes.astype(np.float64)
+        proba = np.zeros((1, table.n_classes))
+        pending = [(table.find(()), 0.0, start, 1.0)]
+        versions = table.versions
+        while pending:
+            row, s, m, reach = pending.pop()
+            site = self._site(row, versions) if row >= 0 else None
+            if site is None or s + site.total <= 0.0:  # the start leaf for ever
+                proba += reach * m
+                continue
+            share, here = _visit(site, s, m, reach)
+            if site.tests.size:
+                here = here + passes[:, site.tests] @ site.slope
+            proba += share * here
+            for test, branch, child, q, w, label in site.follow:
+                if went[test] == branch:
+                    pending.append((child, s + q, label, share * w))
+        return proba
+
+    # -- the per-row cache -------------------------------------------------
+    def _site(self, row: int, versions: np.ndarray) -> _Site | None:
+        """The cached contribution of ``row`` (None: no positive weight)."""
+        version = int(versions[row])
+        site = self._sites.get(row)
+        if site is None or site.version != version:
+            site = self._sites[row] = self._compute_site(row, version)
+        return site if site.total > 0.0 else None
+
+    def _compute_site(self, row: int, version: int) -> _Site:
+        table, k = self.table, self.table.n_classes
+        weights, _, total = table.site(row)
+        tests = np.flatnonzero(weights[k:] > 0.0)
+        if not tests.size:  # only leaves: nothing depends on the data row
+            no_slope, no_offset = np.zeros((0, k)), np.zeros(k)
+            return _Site(
+                version,
+                float(total),
+                weights[:k].copy(),
+                tests,
+                no_slope,
+                no_offset,
+                [],
+            )
+        w = weights[k + tests]
+        first, second = table.label_marginals(row, tests)
+        m_true, m_false = _scaled(first, w), _scaled(second, w)
+        q = _others(weights, total, k + tests)
+        follow = []
+        children = self._children.get(row)
+        if children and tests.size:
+            known = np.array(children, dtype=np.intp)
+            at = np.minimum(np.searchsorted(tests, known[:, 0]), tests.size - 1)
+            # Children of tests without weight are never reached from here.
+            weighted = tests[at] == known[:, 0]
+            for (test, branch, child), i in zip(
+                known[weighted].tolist(), at[weighted].tolist()
+            ):
+                # This child is visited; its start label leaves the static part.
+                labels = m_true if branch else m_false
+                follow.append(
+                    (test, branch, child, float(q[i]), float(w[i]), labels[i] / w[i])
+                )
+                labels[i] = 0.0
+        return _Site(
+            version,
+            float(total),
+            weights[:k].copy(),
+            tests,
+            m_true - m_false,
+            m_false.sum(axis=0),
+            follow,
+        )
+
+    def _index_new_rows(self) -> None:
+        """Index the table's new rows under their parents; forget stale sites."""
+        table = self.table
+        if self._indexed == table.n_rows:
+            return
+        with self._indexing:
+            self._index_rows(table)
+
+    def _index_rows(self, table: StumpRegretTable) -> None:
+        # A stump table's keys are paths: tuples of (test, branch) edges.
+        keys = cast("list[tuple]", table.keys())
+        for row in range(self._indexed, len(keys)):
+            key = keys[row]
+            # A row may enter before its parent (the parent adopts it then).
+            for child in self._orphans.pop(key, ()):
+                self._adopt(row, child, keys[child][-1])
+            if key:
+                parent = table.find(key[:-1])
+                if parent >= 0:
+                    self._adopt(parent, row, key[-1])
+                else:
+                    self._orphans.setdefault(key[:-1], []).append(row)
+        self._indexed = len(keys)
+
+    def _adopt(self, parent: int, child: int, edge: tuple) -> None:
+        test, branch = edge
+        self._children.setdefault(parent, []).append((test, branch, child))
+        self._sites.pop(parent, None)  # a cached parent must learn of it
+
+
+def _scaled(marginals: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Rows of ``marginals`` normalised to sum to ``w``."""
+    sums = marginals.sum(axis=1, keepdims=True)
+    return marginals * (w[:, None] / np.where(sums > 0.0, sums, 1.0))
+
+
+def _others(weights: np.ndarray, total: float, columns: np.ndarray) -> np.ndarray:
+    """``total - weights[columns]`` without cancellation when one holds it all.
+
+    As in the sampler: when a content holds nearly all the weight, the rest is
+    summed directly, so that it is exactly 0 when that content holds all.
+    """
+    q = total - weights[columns]
+    for i in np.flatnonzero(q <= 1e-9 * total):
+        c = columns[i]
+        q[i] = float(weights[:c].sum() + weights[c + 1 :].sum())
+    return q

@@ -1,0 +1,105 @@
+"""The compiled kernels against the numpy and Python code they replaced.
+
+Every kernel is checked on the tables that learners really build (a tree
+learner fitted on a stream with 2, 10 and 20 classes: both pair-sum code
+paths) and on adversarial factors (ties, exact zeros, magnitudes over six
+orders), to 1e-12 relative to the size of the numbers compared: both sides are
+exact, and what separates them is the order of floating-point sums.
+"""
+
+import numpy as np
+import pytest
+from reference_labels import ReferenceLabels
+from sklearn.datasets import make_classification
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.engine import (
+    HierarchicalLabels,
+    positive_pair_marginals,
+    positive_pair_sums,
+)
+from sklearn_localregret.engine.compiled.pair_sums import (
+    pair_marginals,
+    positive_pair_sum,
+)
+
+
+def adversarial_factors(k, seed, n=300):
+    """Factors ``a``, ``b``, ``c`` of ``n`` tests' stumps, the hard cases."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=(n, k)) * 10 ** rng.uniform(-3, 3, (n, 1))
+    b = rng.normal(size=(n, k)) * 10 ** rng.uniform(-3, 3, (n, 1))
+    c = rng.normal(size=n) * 10 ** rng.uniform(-3, 3, n)
+    a[::7], b[::7], c[::7] = a[::7].round(), b[::7].round(), c[::7].round()
+    b[::11, : k // 2] = -a[::11, : k // 2] + c[::11, None]  # pairs exactly at 0
+    c[::13] = 1e9  # nothing positive
+    c[::17] = -1e9  # everything positive
+    return a, b, c
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 16, 17, 40])
+def test_pair_sum_kernels_match_numpy(k):
+    a, b, c = adversarial_factors(k, seed=k)
+    sums = positive_pair_sums(a, b, c)
+    first, second = positive_pair_marginals(a, b, c)
+    got_first, got_second = np.empty(k), np.empty(k)
+    for i in range(len(c)):
+        size = np.abs(a[i]).max() + np.abs(b[i]).max() + abs(c[i])
+        tolerance = 1e-12 * k * k * size
+        assert abs(positive_pair_sum(a[i], b[i], c[i]) - sums[i]) <= tolerance
+        pair_marginals(a[i], b[i], c[i], got_first, got_second)
+        np.testing.assert_allclose(got_first, first[i], rtol=0, atol=tolerance)
+        np.testing.assert_allclose(got_second, second[i], rtol=0, atol=tolerance)
+    # Exact zeros stay exact: a draw must never pick a rounding dust.
+    assert positive_pair_sum(a[13], b[13], c[13]) == 0.0
+
+
+def fitted_tree(n_classes, seed=0, n_rows=1500, **params):
+    X, y = make_classification(
+        n_samples=n_rows,
+        n_features=12,
+        n_informative=8,
+        n_classes=n_classes,
+        n_clusters_per_class=1,
+        random_state=seed,
+    )
+    model = LocalRegretTreeClassifier(random_state=seed, **params).fit(X, y)
+    return model, X
+
+
+@pytest.mark.parametrize("n_classes", [2, 10, 20])
+def test_learnt_tables_predict_as_the_python_walk(n_classes):
+    # The table a learner builds (hundreds of sites, positive weight spread
+    # over many tests, discounting) through both walks, one row and many.
+    model, X = fitted_tree(n_classes)
+    table = model.regret_table_
+    assert table.n_rows > 50
+    outcomes = model._tests.outcomes(X[:300])
+    reference = ReferenceLabels(table).probabilities(outcomes)
+    compiled = HierarchicalLabels(table)
+    got = compiled.probabilities(outcomes)
+    np.testing.assert_allclose(got, reference, rtol=0, atol=1e-12)
+    for i in range(0, 300, 37):
+        alone = compiled.probabilities(outcomes[i : i + 1])
+        np.testing.assert_allclose(alone, reference[i : i + 1], rtol=0, atol=1e-12)
+    # The learner's own predict_proba is this walk.
+    np.testing.assert_allclose(model.predict_proba(X[:300]), got, rtol=0, atol=0)
+
+
+def test_cache_kept_across_rounds_equals_a_fresh_one():
+    # One object refreshed after every call (slots rewritten, the pool
+    # compacted as it fills) answers as a fresh one, and as the Python walk.
+    X, y = make_classification(n_samples=2000, n_features=8, random_state=3)
+    model = LocalRegretTreeClassifier(random_state=3, discount=0.9)
+    model.partial_fit(X[:5], y[:5], classes=[0, 1])
+    kept = model._labels
+    outcomes = None
+    for lo in range(5, 2000, 45):
+        model.partial_fit(X[lo : lo + 45], y[lo : lo + 45])
+        outcomes = model._tests.outcomes(X[:50])
+        fresh = HierarchicalLabels(model.regret_table_).probabilities(outcomes)
+        np.testing.assert_array_equal(kept.probabilities(outcomes), fresh)
+    reference = ReferenceLabels(model.regret_table_).probabilities(outcomes)
+    np.testing.assert_allclose(fresh, reference, rtol=0, atol=1e-12)
+    live = int(kept._slot_len[: model.regret_table_.n_rows].sum())
+    assert live <= kept.pool_size <= kept._pool_test.shape[0]
