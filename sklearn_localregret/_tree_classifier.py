@@ -20,6 +20,7 @@ from .engine import (
     UniformizedChainSampler,
     forget_tolerance,
 )
+from .engine.compiled.tree_draw import NEED_UNIFORMS, draw_tree
 from .locality.decision_tree import (
     Leaf,
     Split,
@@ -31,9 +32,11 @@ from .locality.decision_tree import (
     predict_tree,
     tree_level,
 )
+from .locality.flat_tree import FlatTree
 from .locality.recent_rows import RecentRows
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
+from .locality.tree_round_kernels import update_played_sites
 from .thresholds import (
     FixedThresholds,
     QuantileThresholds,
@@ -371,6 +374,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 self._graph, self.L, self.n_mcmc_steps
             )
             self._labels = HierarchicalLabels(self._table)
+            self._flat = FlatTree(16)
         self.last_tree_: Tree = Leaf(0)
         self.n_mcmc_draws_ = 0
         self._largest_round = 0.0  # Delta so far, the scale of forgetting
@@ -381,7 +385,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     # (swap: the sampler also owns the solved chain). A saved model stores each
     # object once; they are rebuilt around it on load.
     _REBUILT = {
-        "external": ("_graph", "_sampler", "_chain", "_labels"),
+        "external": ("_graph", "_sampler", "_chain", "_labels", "_flat"),
         "swap": ("_graph", "_table"),
     }
 
@@ -406,6 +410,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         )
         self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
         self._labels = HierarchicalLabels(self._table)
+        self._flat = FlatTree(16)
 
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
@@ -429,16 +434,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         )
 
     def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
-        """A tree from pi; also whether the approximate chain sampler drew it."""
+        """A tree from pi; also whether the approximate chain sampler drew it.
+
+        External regret: the compiled draw of the rounds
+        (:meth:`_draw_flat_tree`), as a tree.
+        """
         if self.regret == "swap":
             # The chain's vertices are trees (FiniteChainSampler is not generic).
             return cast(Tree, self._sampler.sample(rng)), False
-        tree = cast(Tree, self._sampler.sample(rng))
-        if self.L is None or tree_level(tree) <= self.L:
-            return tree, False
-        # The exact draw left level L: the redirect matters (see Notes).
-        bound = self._graph.out_rate_bound(2 * self.L + 1)
-        return self._chain.sample(self.last_tree_, bound, rng), True
+        by_chain = self._draw_flat_tree(rng)
+        return self._flat.to_tree(), by_chain
 
     def _play_rounds(self, X, y, weight) -> None:
         # The same rounds as the base's loop. Before each round the threshold
@@ -459,11 +464,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 start = lo
                 end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
                 outcomes = tests.outcomes(X[start:end])
-                rows = outcomes.tolist()
+                if self.regret == "swap":  # routing reads lists faster
+                    rows = outcomes.tolist()
             at = slice(lo - start, hi - start)
-            wrong = self._play_tree_round(
-                outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
-            )
+            if self.regret == "external":
+                wrong = self._play_external_round(outcomes[at], y[lo:hi], weight[lo:hi])
+            else:
+                wrong = self._play_tree_round(
+                    outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
+                )
             self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
             self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
@@ -471,6 +480,137 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         if self.regret == "external":
             # Once a call, so that predicting (from other threads) only reads.
             self._labels.refresh()
+
+    def _play_external_round(self, outcomes, y, weight) -> float:
+        """A round of colored regret matching on the compiled kernels.
+
+        The same round as :meth:`_play_tree_round` (the same uniforms, the same
+        sums): the tree is drawn into :class:`FlatTree` arrays, its new sites
+        get rows (and their warm start), and every site of the played tree
+        is updated, its content weights recomputed with it.
+        """
+        table = self._table
+        by_chain = self._draw_flat_tree(self._rng)
+        table.advance()
+        flat = self._flat
+        new = self._create_sites(flat)
+        if self.warm_start and new.size:
+            y_window, w_window = self._window.contents()
+            if y_window.size:
+                self._update_sites(
+                    new, self._window.outcomes(self._tests), y_window, w_window, 0.0
+                )
+        wrong = self._update_sites(
+            np.arange(flat.n_nodes),
+            outcomes,
+            y,
+            weight,
+            self.round_bias(weight.sum()),
+        )
+        self.last_tree_ = flat.to_tree()
+        self.n_mcmc_draws_ += int(by_chain)
+        return wrong
+
+    def _draw_flat_tree(self, rng: np.random.Generator) -> bool:
+        """Draw the round's tree into ``self._flat``; whether the chain drew it.
+
+        As :meth:`_draw_tree`: the exact ``L = inf`` draw (compiled), replaced
+        by the chain sampler's when it leaves level ``L``.
+        """
+        table, paths = self._table, self._labels.paths
+        table.refresh()
+        paths.update()
+        flat = self._flat
+        flat.ensure_capacity(2 * table.n_rows + 1)
+        # The Python draw read uniforms in blocks of 32 as it needed them: the
+        # same blocks, so that a seed plays the same trees.
+        uniforms = np.zeros(0)
+        while True:
+            n_nodes = draw_tree(
+                paths.root,
+                0,
+                table._content,
+                table._cdf,
+                table._total,
+                paths.child,
+                table._true,
+                table._false,
+                table._cost,
+                table.n_tests,
+                uniforms,
+                flat.test,
+                flat.label,
+                flat.true_child,
+                flat.false_child,
+                flat.row,
+                flat.parent,
+                flat.branch,
+            )
+            if n_nodes != NEED_UNIFORMS:
+                break
+            uniforms = np.concatenate((uniforms, rng.random(32)))
+        flat.n_nodes = n_nodes
+        if self.L is None or flat.level() <= self.L:
+            return False
+        # The exact draw left level L: the redirect matters (see Notes).
+        bound = self._graph.out_rate_bound(2 * self.L + 1)
+        self._play_next(self._chain.sample(self.last_tree_, bound, rng))
+        return True
+
+    def _play_next(self, tree: Tree) -> None:
+        """Make ``tree`` the tree the round plays (the draw's place)."""
+        self._flat = FlatTree.from_tree(tree, self._table.find)
+
+    def _create_sites(self, flat: FlatTree) -> np.ndarray:
+        """Give the played tree's sites without a row one; those nodes."""
+        new = np.flatnonzero(flat.row[: flat.n_nodes] < 0)
+        if new.size:
+            table = self._table
+            keys = table._keys
+            parent, test, branch = flat.parent, flat.test, flat.branch
+            for i in new.tolist():  # pre-order: a parent has its row already
+                p = int(parent[i])
+                path = (
+                    ()
+                    if p < 0
+                    else keys[flat.row[p]] + ((int(test[p]), int(branch[i])),)
+                )
+                flat.row[i] = table.row(path)
+            self._labels.paths.update()
+        return new
+
+    def _update_sites(self, nodes, outcomes, y, weight, bias: float) -> float:
+        """One update of the played tree's sites at ``nodes`` by these rows."""
+        table, flat, tests = self._table, self._flat, self._tests
+        return update_played_sites(
+            nodes,
+            flat.n_nodes,
+            flat.test,
+            flat.label,
+            flat.true_child,
+            flat.false_child,
+            flat.row,
+            flat.parent,
+            flat.branch,
+            outcomes,
+            y,
+            weight,
+            tests.feature,
+            tests.threshold,
+            -1 if self.max_depth is None else self.max_depth,
+            table.clock.scale,
+            bias,
+            table.n_tests,
+            table._leaf,
+            table._true,
+            table._false,
+            table._cost,
+            table._versions,
+            table._seen,
+            table._content,
+            table._cdf,
+            table._total,
+        )
 
     def _play_tree_round(self, outcomes, rows, y, weight) -> float:
         tree, by_chain = self._draw_tree(self._rng)

@@ -49,17 +49,24 @@ def stream(n, seed=0):
 
 
 def fail_at_round(monkeypatch, cls, k):
-    # The tree's loop plays its rounds with its own (differently typed) method.
-    name = "_play_tree_round" if cls is LocalRegretTreeClassifier else "_play_round"
-    play, calls = getattr(cls, name), []
+    # The tree's loop plays its rounds with its own (differently typed)
+    # methods: the compiled round (external regret) and the Python one (swap).
+    names = (
+        ("_play_external_round", "_play_tree_round")
+        if cls is LocalRegretTreeClassifier
+        else ("_play_round",)
+    )
+    calls = []
+    for name in names:
+        play = getattr(cls, name)
 
-    def play_round(self, *args):
-        calls.append(None)
-        if len(calls) == k + 1:
-            raise Injected(f"round {k}")
-        return play(self, *args)
+        def play_round(self, *args, play=play):
+            calls.append(None)
+            if len(calls) == k + 1:
+                raise Injected(f"round {k}")
+            return play(self, *args)
 
-    monkeypatch.setattr(cls, name, play_round)
+        monkeypatch.setattr(cls, name, play_round)
 
 
 @pytest.mark.parametrize("name", LEARNERS)

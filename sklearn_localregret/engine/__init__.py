@@ -15,6 +15,9 @@ map actions and utilities onto it.
   :class:`HierarchicalLabels` -- what its trees predict, without drawing.
 * :class:`FiniteChainSampler` -- per-edge regrets, any ``L`` (exact).
 * :class:`UniformizedChainSampler` -- colored regrets, finite ``L`` (MCMC).
+* :class:`PathIndex` -- the integer child links of a path-keyed table;
+  :mod:`~sklearn_localregret.engine.compiled` -- the compiled kernels of the
+  tree rounds and predictions, over the tables' flat arrays.
 """
 
 from .discount_clock import DiscountClock
@@ -23,6 +26,7 @@ from .hierarchical_labels import HierarchicalLabels
 from .hierarchical_sampler import HierarchicalSampler, truncated_exponential
 from .keyed_rows import FORGET_EVERY, FORGET_TOLERANCE, KeyedRows, forget_tolerance
 from .mcmc import UniformizedChainSampler
+from .path_index import PathIndex
 from .product_sampler import (
     binary_site_probabilities,
     sample_product,
@@ -41,6 +45,7 @@ __all__ = [
     "HierarchicalLabels",
     "HierarchicalSampler",
     "KeyedRows",
+    "PathIndex",
     "RateGraph",
     "RegretTable",
     "StumpRegretTable",

@@ -33,9 +33,9 @@ import threading
 import numpy as np
 
 from .compiled.tree_labels import (
-    count_positive_tests,
-    fill_label_slots,
+    compact_label_pool,
     label_probabilities,
+    refresh_label_slots,
 )
 from .path_index import PathIndex
 from .stump_table import StumpRegretTable
@@ -158,36 +158,47 @@ class HierarchicalLabels:
         table = self.table
         table.refresh()
         self.paths.update()
-        n, k, t = table.n_rows, table.n_classes, table.n_tests
+        n = table.n_rows
         self._grow_rows(n)
-        stale = np.flatnonzero(self._seen[:n] != table.versions)
-        if stale.size == 0:
-            return
-        counts = count_positive_tests(table._content, k, t, stale)
-        needed = int(counts.sum())
-        self._slot_len[stale] = 0  # their old entries are garbage now
-        if self._pool_used + needed > self._pool_test.shape[0]:
-            self._compact(needed)
-        starts = self._pool_used + np.concatenate(([0], np.cumsum(counts)[:-1]))
-        fill_label_slots(
-            stale,
-            starts,
-            table._content,
-            table._total,
-            table._true,
-            table._false,
-            table._cost,
-            t,
-            self._slot_start,
-            self._slot_len,
-            self._pool_test,
-            self._pool_weight,
-            self._pool_others,
-            self._pool_true,
-            self._pool_false,
-        )
-        self._pool_used += needed
-        self._seen[stale] = table.versions[stale]
+        while True:
+            used = refresh_label_slots(
+                n,
+                table._versions,
+                self._seen,
+                table._content,
+                table._total,
+                table._true,
+                table._false,
+                table._cost,
+                table.n_tests,
+                self._slot_start,
+                self._slot_len,
+                self._pool_test,
+                self._pool_weight,
+                self._pool_others,
+                self._pool_true,
+                self._pool_false,
+                self._pool_used,
+            )
+            if used >= 0:
+                self._pool_used = used
+                return
+            # No room for a row of ``needed`` entries: drop the garbage, and
+            # grow the pool if it would then be more than half full.
+            needed = -1 - used
+            self._pool_used = compact_label_pool(
+                n,
+                self._slot_start,
+                self._slot_len,
+                self._pool_test,
+                self._pool_weight,
+                self._pool_others,
+                self._pool_true,
+                self._pool_false,
+            )
+            capacity = self._pool_test.shape[0]
+            if 2 * (self._pool_used + needed) > capacity:
+                self._grow_pool(max(64, 2 * capacity, 2 * (self._pool_used + needed)))
 
     def _grow_rows(self, n: int) -> None:
         old = self._seen.shape[0]
@@ -199,19 +210,8 @@ class HierarchicalLabels:
             grown[:old] = getattr(self, name)
             setattr(self, name, grown)
 
-    def _compact(self, needed: int) -> None:
-        """Move the live entries to the front of a pool with room for
-        ``needed`` more (at least twice the live ones)."""
-        n = self.table.n_rows
-        lengths = self._slot_len[:n]
-        live = int(lengths.sum())
-        size = max(2 * (live + needed), 64)
-        rows = np.flatnonzero(lengths)
-        old = np.concatenate(
-            [np.arange(a, a + b) for a, b in zip(self._slot_start[rows], lengths[rows])]
-            or [np.zeros(0, dtype=np.int64)]
-        )
-        new_start = np.concatenate(([0], np.cumsum(lengths[rows])[:-1]))
+    def _grow_pool(self, size: int) -> None:
+        used = self._pool_used
         for name in (
             "_pool_test",
             "_pool_weight",
@@ -221,7 +221,5 @@ class HierarchicalLabels:
         ):
             array = getattr(self, name)
             grown = np.zeros((size,) + array.shape[1:], dtype=array.dtype)
-            grown[:live] = array[old]
+            grown[:used] = array[:used]
             setattr(self, name, grown)
-        self._slot_start[rows] = new_start
-        self._pool_used = live

@@ -75,7 +75,8 @@ class PathIndex:
                 return  # another thread did it
             self._grow(table.n_rows, table.n_tests)
             # A stump table's keys are paths: tuples of (test, branch) edges.
-            keys = cast("list[tuple]", table.keys())
+            # (Its own list, read only: a copy per round would cost O(rows).)
+            keys = cast("list[tuple]", table._keys)
             child = self.child
             for row in range(self._indexed, len(keys)):
                 key = keys[row]

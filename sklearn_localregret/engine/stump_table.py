@@ -160,9 +160,10 @@ class StumpRegretTable(KeyedRows):
         return self._n_tests
 
     def _grow_rows(self) -> None:
-        # 1.5x: a site holds 2 T K numbers, so capacity is costly.
+        # Doubling: a site holds 2 T K numbers, and a learner adds sites every
+        # round; each growth copies (and faults in) the whole table.
         rows = self._leaf.shape[0]
-        self._grow(rows + rows // 2 + 1, self._true.shape[1])
+        self._grow(2 * rows, self._true.shape[1])
 
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""

@@ -23,6 +23,10 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   learner's removal-set graph and its rounds;
   :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
   players share when they apply a window of rounds at once.
+* :mod:`~sklearn_localregret.locality.flat_tree` -- a played tree as pre-order
+  node arrays with its sites' table rows, and
+  :mod:`~sklearn_localregret.locality.tree_round_kernels` -- the compiled round
+  of the tree colouring on them (statistics, edge masks, update).
 * :mod:`~sklearn_localregret.locality.recent_rows` -- the window of recent rows
   that a new tree site starts from (the tree learner's warm start).
 """

@@ -103,3 +103,22 @@ def test_cache_kept_across_rounds_equals_a_fresh_one():
     np.testing.assert_allclose(fresh, reference, rtol=0, atol=1e-12)
     live = int(kept._slot_len[: model.regret_table_.n_rows].sum())
     assert live <= kept.pool_size <= kept._pool_test.shape[0]
+
+
+def test_a_site_wider_than_the_pool_grows_it():
+    # A first site with positive weight on 100 tests: more entries than the
+    # empty pool, or its first growth, can hold (a refresh must grow the pool
+    # until the row fits, not loop), then rows that need compaction.
+    from test_hierarchical_labels import many_tests_table
+
+    rng = np.random.default_rng(5)
+    table = many_tests_table(11, n_classes=2, n_tests=100, depth=1)
+    labels = HierarchicalLabels(table)
+    X = rng.random((20, table.n_tests)) < 0.5
+    np.testing.assert_allclose(
+        labels.probabilities(X),
+        ReferenceLabels(table).probabilities(X),
+        rtol=0,
+        atol=1e-12,
+    )
+    assert labels.pool_size >= 90

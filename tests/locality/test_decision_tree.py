@@ -9,6 +9,7 @@ of the uniformised chain.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 
@@ -328,6 +329,20 @@ def _unfactored(table, row, unbiased):
     return np.concatenate((leaves[row], stumps[row].reshape(-1)))
 
 
+def play_fixed_trees(clf, trees):
+    """Make the learner play the next tree of ``trees`` in each round (its
+    private draw replaced: the update is under test)."""
+    if clf.regret == "swap":
+        clf._draw_tree = lambda rng: (next(trees), False)
+        return
+
+    def draw(rng):
+        clf._play_next(next(trees))
+        return False
+
+    clf._draw_flat_tree = draw
+
+
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_learner_regret_update_matches_brute_force(regret):
     rounds = [_round(0), _round(1)]
@@ -337,7 +352,7 @@ def test_learner_regret_update_matches_brute_force(regret):
     )
     # This test is about the update: the played tree is fixed by replacing the
     # (private) draw.
-    clf._draw_tree = lambda rng: (TREE, False)  # play TREE every round
+    play_fixed_trees(clf, itertools.repeat(TREE))  # play TREE every round
     X = np.vstack([r[0] for r in rounds])
     y = np.concatenate([r[1] for r in rounds])
     w = np.concatenate([r[2] for r in rounds])
@@ -375,7 +390,7 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     clf = LocalRegretTreeClassifier(
         regret, L=None, bias=bias, warm_start=window, discount=1.0
     )
-    clf._draw_tree = lambda generator: (next(trees), False)  # the update is tested
+    play_fixed_trees(clf, trees)  # the update is tested
     clf.partial_fit(X[:35], y[:35], classes=[0, 1, 2], sample_weight=w[:35])
     table = clf.regret_table_
     seen = {key for key in table.keys()}
@@ -426,14 +441,14 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
         random_state=0,
     )
     played = []
-    real_draw = clf._draw_tree
+    real_draw = clf._draw_flat_tree
 
     def draw_and_remember(generator):  # the update is under test, not the draw
-        tree, chain = real_draw(generator)
-        played.append(tree)
-        return tree, chain
+        chain = real_draw(generator)
+        played.append(clf._flat.to_tree())
+        return chain
 
-    clf._draw_tree = draw_and_remember
+    clf._draw_flat_tree = draw_and_remember
     X = rng.normal(size=(400, n_features)).round(2)
     y = (X[:, 0] > 0) * (n_classes // 2) + rng.integers(0, 2, 400)
     y = np.minimum(y, n_classes - 1)

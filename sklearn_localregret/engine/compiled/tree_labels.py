@@ -12,81 +12,133 @@ row (or without weight) keeps its start labels, so it contributes the marginal
 itself. What a site contributes apart from the data row -- per test with
 positive weight its weight ``w_v``, ``q_v = W - w_v`` and both branches' start
 labels scaled to sum to ``w_v`` -- sits in a *label pool*: the slice
-``slot_start[r] : slot_start[r] + slot_len[r]`` of the pool arrays, filled by
-:func:`fill_label_slots` when the row changes.
+``slot_start[r] : slot_start[r] + slot_len[r]`` of the pool arrays, written
+by :func:`refresh_label_slots` when the row changes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
-from .pair_sums import pair_marginals
+from .jit import inline_kernel, kernel
+from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
 
 __all__ = [
-    "count_positive_tests",
-    "fill_label_slots",
+    "compact_label_pool",
     "label_probabilities",
+    "refresh_label_slots",
 ]
 
 
-@kernel
-def count_positive_tests(content, n_classes, n_tests, rows):
-    """Number of tests with positive weight of each of ``rows``."""
-    counts = np.zeros(rows.shape[0], dtype=np.int64)
-    for i in range(rows.shape[0]):
-        r = rows[i]
-        for v in range(n_tests):
-            if content[r, n_classes + v] > 0.0:
-                counts[i] += 1
-    return counts
+@inline_kernel
+def _stored_pair_marginals(true, false, cost, r, v, k, first, second) -> None:
+    """:func:`~sklearn_localregret.engine.compiled.pair_sums.pair_marginals`
+    of test ``v`` of table row ``r``, read in place."""
+    if k > DIRECT_PAIR_CLASSES:
+        pair_marginals(true[r, v], false[r, v], cost[r, 0, v], first, second)
+        return
+    c = cost[r, 0, v]
+    for j in range(k):
+        second[j] = 0.0
+    for i in range(k):
+        a = true[r, v, i]
+        row_sum = 0.0
+        for j in range(k):
+            b = false[r, v, j]
+            value = a + b - c
+            if value > ROUNDING * (abs(a) + abs(b) + abs(c)):
+                row_sum += value
+                second[j] += value
+        first[i] = row_sum
 
 
 @kernel
-def fill_label_slots(
-    rows, starts, content, total, true, false, cost, n_tests,
+def refresh_label_slots(
+    n_rows, versions, seen, content, total, true, false, cost, n_tests,
     slot_start, slot_len, pool_test, pool_weight, pool_others, pool_true,
-    pool_false,
+    pool_false, used,
 ):  # fmt: skip
-    """Write the label pool entries of ``rows`` from ``starts`` on.
+    """Rewrite the label pool entries of every row whose version moved.
 
-    Per test ``v`` with positive weight ``w_v``: ``pool_test = v``,
-    ``pool_weight = w_v``, ``pool_others = q_v`` (``W - w_v``, summed from the
-    other weights when ``v`` holds nearly all, so that it is exactly 0 when
-    ``v`` holds all), and the true and false children's start labels (the
-    marginals of the positive pair values) scaled to sum to ``w_v``.
+    A stale row's new entries are appended at ``used`` (its old ones become
+    garbage); returns the new ``used``, or ``-1 - count`` if a row needing
+    ``count`` entries found no room (the rows done so far are consistent:
+    compact the pool with :func:`compact_label_pool`, grow it if need be, and
+    call again). Per test ``v`` with
+    positive weight ``w_v``: ``pool_test = v``, ``pool_weight = w_v``,
+    ``pool_others = q_v`` (``W - w_v``, summed from the other weights when
+    ``v`` holds nearly all, so that it is exactly 0 when ``v`` holds all), and
+    the true and false children's start labels (the marginals of the positive
+    pair values) scaled to sum to ``w_v``.
     """
     k = true.shape[2]
+    capacity = pool_test.shape[0]
     first = np.empty(k)
     second = np.empty(k)
-    for i in range(rows.shape[0]):
-        r = rows[i]
-        at = starts[i]
-        slot_start[r] = at
+    for r in range(n_rows):
+        if seen[r] == versions[r]:
+            continue
+        count = 0
+        for v in range(n_tests):
+            if content[r, k + v] > 0.0:
+                count += 1
+        if used + count > capacity:
+            return -1 - count
+        slot_start[r] = used
+        slot_len[r] = count
         big = total[r]
         for v in range(n_tests):
             w = content[r, k + v]
             if w <= 0.0:
                 continue
-            pair_marginals(true[r, v], false[r, v], cost[r, 0, v], first, second)
+            _stored_pair_marginals(true, false, cost, r, v, k, first, second)
             q = big - w
             if q <= 1e-9 * big:  # cancellation: sum the others directly
                 q = 0.0
                 for x in range(k + n_tests):
                     if x != k + v:
                         q += content[r, x]
-            sum_first = first.sum()
-            sum_second = second.sum()
+            sum_first = 0.0
+            sum_second = 0.0
+            for c in range(k):
+                sum_first += first[c]
+                sum_second += second[c]
             scale_first = w / (sum_first if sum_first > 0.0 else 1.0)
             scale_second = w / (sum_second if sum_second > 0.0 else 1.0)
             for c in range(k):
-                pool_true[at, c] = first[c] * scale_first
-                pool_false[at, c] = second[c] * scale_second
-            pool_test[at] = v
-            pool_weight[at] = w
-            pool_others[at] = q
-            at += 1
-        slot_len[r] = at - slot_start[r]
+                pool_true[used, c] = first[c] * scale_first
+                pool_false[used, c] = second[c] * scale_second
+            pool_test[used] = v
+            pool_weight[used] = w
+            pool_others[used] = q
+            used += 1
+        seen[r] = versions[r]
+    return used
+
+
+@kernel
+def compact_label_pool(
+    n_rows, slot_start, slot_len, pool_test, pool_weight, pool_others,
+    pool_true, pool_false,
+):  # fmt: skip
+    """Move every row's live entries to the front, in row order; the new
+    ``used``. (A row's new place never lies after its old one.)"""
+    order = np.argsort(slot_start[:n_rows])
+    at = 0
+    for r in order:
+        length = slot_len[r]
+        if length == 0:
+            continue
+        start = slot_start[r]
+        for i in range(length):
+            pool_test[at + i] = pool_test[start + i]
+            pool_weight[at + i] = pool_weight[start + i]
+            pool_others[at + i] = pool_others[start + i]
+            pool_true[at + i] = pool_true[start + i]
+            pool_false[at + i] = pool_false[start + i]
+        slot_start[r] = at
+        at += length
+    return at
 
 
 @kernel

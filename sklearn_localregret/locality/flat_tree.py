@@ -1,0 +1,124 @@
+"""A played decision tree as pre-order node arrays, with its sites' table rows.
+
+What the compiled rounds read and write: the draw kernel
+(:func:`~sklearn_localregret.engine.compiled.tree_draw.draw_tree`) fills one,
+the round kernel (:mod:`~sklearn_localregret.locality.tree_round_kernels`)
+reads it, and :meth:`FlatTree.to_tree` builds the immutable
+:class:`~sklearn_localregret.locality.decision_tree.Leaf` /
+:class:`~sklearn_localregret.locality.decision_tree.Split` nodes that the
+public attributes, the text export and the chain sampler use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .decision_tree import Leaf, Split, Tree, compile_tree
+
+__all__ = ["FlatTree"]
+
+
+class FlatTree:
+    """Node arrays of a decision tree, node 0 the root, in pre-order.
+
+    Node ``i`` splits on test ``test[i]`` (``true_child[i]``, ``false_child[i]``)
+    or is a leaf labelled ``label[i]`` (``test[i] = -1``); it hangs on branch
+    ``branch[i]`` of ``parent[i]`` (-1 at the root), and its site is table row
+    ``row[i]`` (-1 while the site has no row).
+
+    Parameters
+    ----------
+    capacity : int
+        Room for this many nodes (a draw needs ``2 * n_table_rows + 1``).
+
+    Examples
+    --------
+    >>> flat = FlatTree.from_tree(Split(3, Leaf(1), Leaf(0)), lambda path: -1)
+    >>> flat.n_nodes, flat.test[:3].tolist(), flat.paths()[2]
+    (3, [3, -1, -1], ((3, 0),))
+    >>> flat.to_tree()
+    Split(test=3, true_child=Leaf(label=1), false_child=Leaf(label=0))
+    """
+
+    _ARRAYS = ("test", "label", "true_child", "false_child", "row", "parent", "branch")
+
+    def __init__(self, capacity: int):
+        self.n_nodes = 0
+        self._allocate(capacity)
+
+    def _allocate(self, capacity: int) -> None:
+        for name in self._ARRAYS:
+            setattr(self, name, np.full(max(int(capacity), 1), -1, dtype=np.int64))
+
+    test: np.ndarray
+    label: np.ndarray
+    true_child: np.ndarray
+    false_child: np.ndarray
+    row: np.ndarray
+    parent: np.ndarray
+    branch: np.ndarray
+
+    @property
+    def capacity(self) -> int:
+        return self.test.shape[0]
+
+    def ensure_capacity(self, capacity: int) -> None:
+        """Room for ``capacity`` nodes (contents are not kept)."""
+        if capacity > self.capacity:
+            self._allocate(max(capacity, 2 * self.capacity))
+
+    @classmethod
+    def from_tree(cls, tree: Tree, find_row) -> FlatTree:
+        """The arrays of ``tree``; ``find_row(path)`` gives a site's row or -1."""
+        layout = compile_tree(tree)
+        flat = cls(layout.n_nodes)
+        n = flat.n_nodes = layout.n_nodes
+        flat.test[:n] = layout.test
+        flat.label[:n] = layout.label
+        flat.true_child[:n] = layout.true_child
+        flat.false_child[:n] = layout.false_child
+        flat.row[:n] = [find_row(path) for path in layout.paths]
+        for i in range(n):
+            for child, branch in (
+                (layout.true_child[i], 1),
+                (layout.false_child[i], 0),
+            ):
+                if child >= 0:
+                    flat.parent[child] = i
+                    flat.branch[child] = branch
+        return flat
+
+    def paths(self) -> list[tuple]:
+        """The path of every node: tuples of ``(test, branch)`` from the root."""
+        test, parent = self.test.tolist(), self.parent.tolist()
+        branch = self.branch.tolist()
+        paths: list[tuple] = []
+        for i in range(self.n_nodes):  # parents come before their children
+            p = parent[i]
+            paths.append(() if p < 0 else paths[p] + ((test[p], branch[i]),))
+        return paths
+
+    def n_internal(self) -> int:
+        return int(np.count_nonzero(self.test[: self.n_nodes] >= 0))
+
+    def level(self, root_label: int = 0) -> int:
+        """The paper's level (:func:`~sklearn_localregret.locality.
+        decision_tree.tree_level`) without building the tree."""
+        internal = self.n_internal()
+        if internal == 0:
+            return 0 if int(self.label[0]) == root_label else 1
+        return internal
+
+    def to_tree(self) -> Tree:
+        """The tree as immutable nodes, built children first."""
+        n = self.n_nodes
+        test, label = self.test[:n].tolist(), self.label[:n].tolist()
+        true_child = self.true_child[:n].tolist()
+        false_child = self.false_child[:n].tolist()
+        built: list = [None] * n
+        for i in range(n - 1, -1, -1):  # children have larger ids than parents
+            if test[i] < 0:
+                built[i] = Leaf(label[i])
+            else:
+                built[i] = Split(test[i], built[true_child[i]], built[false_child[i]])
+        return built[0]

@@ -1,0 +1,46 @@
+"""The compiled kernels also run as plain Python (``NUMBA_DISABLE_JIT=1``).
+
+That is how a kernel is debugged (breakpoints, coverage, tracebacks with
+lines): the exactness tests must pass that way too. Running all of them as
+Python takes minutes, so this runs a selection that calls every kernel --
+the label walk against enumeration, the pair sums against numpy, and the
+recorded rounds of the one-row configuration -- in a fresh interpreter with
+the JIT switched off.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+
+SELECTION = [
+    "engine/test_hierarchical_labels.py::test_matches_enumeration",
+    "engine/test_compiled_kernels.py::test_pair_sum_kernels_match_numpy",
+    "test_tree_rounds_fixture.py::test_rounds_match_the_python_engine[one-row-rounds]",
+]
+
+
+def test_exactness_tests_pass_with_the_jit_disabled():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            *SELECTION,
+        ],
+        cwd=TESTS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert " passed" in result.stdout and "failed" not in result.stdout
