@@ -410,7 +410,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         )
         self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
         self._labels = HierarchicalLabels(self._table)
+        self._group_label_tests()
         self._flat = FlatTree(16)
+
+    def _group_label_tests(self) -> None:
+        """Tell the prediction walk that the thresholds of a feature are
+        passed in increasing order (one bisection per feature and site)."""
+        if self.regret == "external":
+            self._labels.group_tests(self._tests.feature, self._tests.threshold)
 
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
@@ -459,6 +466,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 added = tests.observe(X[lo:hi])
                 if added:
                     self._table.add_tests(added)
+                    self._group_label_tests()
                     outcomes = None
             if outcomes is None or lo >= end:
                 start = lo

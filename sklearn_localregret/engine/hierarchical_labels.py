@@ -79,17 +79,23 @@ class HierarchicalLabels:
         self.table = table
         self.paths = PathIndex(table)
         k = table.n_classes
-        # Per table row: the version its pool slot was filled at, and the slot.
+        # Per table row: the version its pool slot was filled at, the slot,
+        # how many of its entries have a child row, and its offset labels.
         self._seen = np.full(0, -1, dtype=np.int64)
         self._slot_start = np.zeros(0, dtype=np.int64)
         self._slot_len = np.zeros(0, dtype=np.int64)
-        # The pool: one entry per (row, test with positive weight).
-        self._pool_test = np.zeros(0, dtype=np.int64)
-        self._pool_weight = np.zeros(0)
-        self._pool_others = np.zeros(0)
-        self._pool_true = np.zeros((0, k))
-        self._pool_false = np.zeros((0, k))
+        self._follow_len = np.zeros(0, dtype=np.int64)
+        self._offset = np.zeros((0, k))
+        # The pool: one entry per (row, test with positive weight); see
+        # compiled.tree_labels for the columns.
+        self._pool_int = np.zeros((0, 3), dtype=np.int64)
+        self._pool_float = np.zeros((0, 2 + 3 * k))
         self._pool_used = 0
+        # Groups of tests with monotone outcomes (none given: one per test).
+        self._group = np.zeros(0, dtype=np.int64)
+        self._rank = np.zeros(0)
+        self._test_order = np.zeros(0, dtype=np.int64)
+        self._test_group = np.zeros(0, dtype=np.int64)
         self._refreshing = threading.Lock()
 
     # The cache is derived from the table: not saved.
@@ -103,6 +109,27 @@ class HierarchicalLabels:
     def pool_size(self) -> int:
         """Pool entries in use (a measure of the cache's memory)."""
         return self._pool_used
+
+    def group_tests(self, group: np.ndarray, rank: np.ndarray) -> None:
+        """Declare groups of tests whose outcomes are monotone.
+
+        Tests with the same ``group[v]``, in increasing ``rank[v]``, are
+        passed by every data row as a prefix (the thresholds ``x_j > t`` of one
+        feature, ranked by ``t``): a row's walk then costs one bisection per
+        group at a site instead of one step per test. Tests beyond
+        ``len(group)`` form groups of their own. The probabilities do not
+        depend on the grouping, only their cost does -- provided the
+        outcomes really are monotone.
+
+        Parameters
+        ----------
+        group, rank : ndarray of shape (n_tests_so_far,)
+        """
+        with self._refreshing:
+            self._group = np.asarray(group, dtype=np.int64).copy()
+            self._rank = np.asarray(rank, dtype=float).copy()
+            self._test_order = np.zeros(0, dtype=np.int64)  # rebuilt
+            self._seen[:] = -1  # every slot is laid out by group
 
     def probabilities(self, outcomes: np.ndarray, root_label: int = 0) -> np.ndarray:
         """Class probabilities of the data rows, shape ``(n_rows, n_classes)``.
@@ -130,11 +157,10 @@ class HierarchicalLabels:
             self.paths.child,
             self._slot_start,
             self._slot_len,
-            self._pool_test,
-            self._pool_weight,
-            self._pool_others,
-            self._pool_true,
-            self._pool_false,
+            self._follow_len,
+            self._offset,
+            self._pool_int,
+            self._pool_float,
             table.n_rows,
             proba,
         )
@@ -146,6 +172,8 @@ class HierarchicalLabels:
         return (
             self._seen.shape[0] < n
             or self.paths.child.shape[1] < self.table.n_tests
+            or self._test_order.shape[0] != self.table.n_tests
+            or self.paths.has_new_parents()
             or not np.array_equal(self._seen[:n], self.table.versions)
         )
 
@@ -160,6 +188,10 @@ class HierarchicalLabels:
         self.paths.update()
         n = table.n_rows
         self._grow_rows(n)
+        # A row that gained a child lists the children to follow anew.
+        self._seen[self.paths.take_new_parents()] = -1
+        if self._test_order.shape[0] != table.n_tests:
+            self._order_tests(table.n_tests)
         while True:
             used = refresh_label_slots(
                 n,
@@ -171,13 +203,15 @@ class HierarchicalLabels:
                 table._false,
                 table._cost,
                 table.n_tests,
+                self.paths.child,
+                self._test_order,
+                self._test_group,
                 self._slot_start,
                 self._slot_len,
-                self._pool_test,
-                self._pool_weight,
-                self._pool_others,
-                self._pool_true,
-                self._pool_false,
+                self._follow_len,
+                self._offset,
+                self._pool_int,
+                self._pool_float,
                 self._pool_used,
             )
             if used >= 0:
@@ -187,38 +221,45 @@ class HierarchicalLabels:
             # grow the pool if it would then be more than half full.
             needed = -1 - used
             self._pool_used = compact_label_pool(
-                n,
-                self._slot_start,
-                self._slot_len,
-                self._pool_test,
-                self._pool_weight,
-                self._pool_others,
-                self._pool_true,
-                self._pool_false,
+                n, self._slot_start, self._slot_len, self._pool_int, self._pool_float
             )
-            capacity = self._pool_test.shape[0]
+            capacity = self._pool_int.shape[0]
             if 2 * (self._pool_used + needed) > capacity:
-                self._grow_pool(max(64, 2 * capacity, 2 * (self._pool_used + needed)))
+                size = max(64, 2 * capacity, 2 * (self._pool_used + needed))
+                self._grow_pool(size)
+
+    def _order_tests(self, n_tests: int) -> None:
+        """The tests group by group, each group in increasing rank."""
+        group = np.arange(-n_tests, 0, dtype=np.int64)  # alone: unique ids
+        rank = np.zeros(n_tests)
+        given = min(n_tests, self._group.shape[0])
+        group[:given] = self._group[:given]
+        rank[:given] = self._rank[:given]
+        self._test_order = np.lexsort((rank, group)).astype(np.int64)
+        self._test_group = group
+        self._seen[:] = -1  # every slot is laid out in this order
 
     def _grow_rows(self, n: int) -> None:
         old = self._seen.shape[0]
         if n <= old:
             return
         size = max(n, 2 * old, 8)
-        for name, fill in (("_seen", -1), ("_slot_start", 0), ("_slot_len", 0)):
+        for name, fill in (
+            ("_seen", -1),
+            ("_slot_start", 0),
+            ("_slot_len", 0),
+            ("_follow_len", 0),
+        ):
             grown = np.full(size, fill, dtype=np.int64)
             grown[:old] = getattr(self, name)
             setattr(self, name, grown)
+        offset = np.zeros((size, self.table.n_classes))
+        offset[:old] = self._offset
+        self._offset = offset
 
     def _grow_pool(self, size: int) -> None:
         used = self._pool_used
-        for name in (
-            "_pool_test",
-            "_pool_weight",
-            "_pool_others",
-            "_pool_true",
-            "_pool_false",
-        ):
+        for name in ("_pool_int", "_pool_float"):
             array = getattr(self, name)
             grown = np.zeros((size,) + array.shape[1:], dtype=array.dtype)
             grown[:used] = array[:used]

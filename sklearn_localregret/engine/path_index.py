@@ -50,6 +50,7 @@ class PathIndex:
         self.child = np.full((8, max(table.n_tests, 1), 2), -1, dtype=np.int32)
         self._indexed = 0  # table rows already linked to their parents
         self._orphans: dict = {}  # parent path -> rows waiting for it
+        self._new_parents: list[int] = []  # rows that gained a child
         # Concurrent readers may index new rows at once: one at a time, or a
         # row would be linked twice.
         self._lock = threading.Lock()
@@ -83,14 +84,27 @@ class PathIndex:
                 for orphan in self._orphans.pop(key, ()):
                     test, branch = keys[orphan][-1]
                     child[row, test, branch] = orphan
+                    self._new_parents.append(row)
                 if key:
                     parent = table.find(key[:-1])
                     if parent >= 0:
                         test, branch = key[-1]
                         child[parent, test, branch] = row
+                        self._new_parents.append(parent)
                     else:
                         self._orphans.setdefault(key[:-1], []).append(row)
             self._indexed = len(keys)
+
+    def has_new_parents(self) -> bool:
+        """Whether rows gained children since :meth:`take_new_parents` (or
+        will, once the table's new rows are indexed)."""
+        return bool(self._new_parents) or self._indexed != self.table.n_rows
+
+    def take_new_parents(self) -> list[int]:
+        """The rows that gained a child since the last call (indexed first)."""
+        self.update()
+        parents, self._new_parents = self._new_parents, []
+        return parents
 
     def _grow(self, n_rows: int, n_tests: int) -> None:
         rows, tests = self.child.shape[:2]

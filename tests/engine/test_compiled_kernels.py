@@ -76,14 +76,29 @@ def test_learnt_tables_predict_as_the_python_walk(n_classes):
     assert table.n_rows > 50
     outcomes = model._tests.outcomes(X[:300])
     reference = ReferenceLabels(table).probabilities(outcomes)
-    compiled = HierarchicalLabels(table)
-    got = compiled.probabilities(outcomes)
-    np.testing.assert_allclose(got, reference, rtol=0, atol=1e-12)
-    for i in range(0, 300, 37):
-        alone = compiled.probabilities(outcomes[i : i + 1])
-        np.testing.assert_allclose(alone, reference[i : i + 1], rtol=0, atol=1e-12)
-    # The learner's own predict_proba is this walk.
-    np.testing.assert_allclose(model.predict_proba(X[:300]), got, rtol=0, atol=0)
+    # Tests alone, and grouped by feature (one bisection per feature).
+    alone, grouped = HierarchicalLabels(table), HierarchicalLabels(table)
+    grouped.group_tests(model.test_features_, model.test_thresholds_)
+    for compiled in (alone, grouped):
+        got = compiled.probabilities(outcomes)
+        np.testing.assert_allclose(got, reference, rtol=0, atol=1e-12)
+        for i in range(0, 300, 37):
+            one = compiled.probabilities(outcomes[i : i + 1])
+            np.testing.assert_allclose(one, reference[i : i + 1], rtol=0, atol=1e-12)
+    # The learner's own predict_proba is the grouped walk.
+    np.testing.assert_array_equal(model.predict_proba(X[:300]), got)
+
+
+def test_a_grouping_that_is_not_monotone_is_caught():
+    # Power: declaring the tests of one feature in the wrong order (a row
+    # then does not pass a prefix) changes the answer; the checks above
+    # would see it.
+    model, X = fitted_tree(2)
+    outcomes = model._tests.outcomes(X[:300])
+    reference = ReferenceLabels(model.regret_table_).probabilities(outcomes)
+    wrong = HierarchicalLabels(model.regret_table_)
+    wrong.group_tests(model.test_features_, -model.test_thresholds_)
+    assert np.abs(wrong.probabilities(outcomes) - reference).max() > 1e-3
 
 
 def test_cache_kept_across_rounds_equals_a_fresh_one():
@@ -97,12 +112,14 @@ def test_cache_kept_across_rounds_equals_a_fresh_one():
     for lo in range(5, 2000, 45):
         model.partial_fit(X[lo : lo + 45], y[lo : lo + 45])
         outcomes = model._tests.outcomes(X[:50])
-        fresh = HierarchicalLabels(model.regret_table_).probabilities(outcomes)
+        fresh = HierarchicalLabels(model.regret_table_)
+        fresh.group_tests(model.test_features_, model.test_thresholds_)
+        fresh = fresh.probabilities(outcomes)
         np.testing.assert_array_equal(kept.probabilities(outcomes), fresh)
     reference = ReferenceLabels(model.regret_table_).probabilities(outcomes)
     np.testing.assert_allclose(fresh, reference, rtol=0, atol=1e-12)
     live = int(kept._slot_len[: model.regret_table_.n_rows].sum())
-    assert live <= kept.pool_size <= kept._pool_test.shape[0]
+    assert live <= kept.pool_size <= kept._pool_int.shape[0]
 
 
 def test_a_site_wider_than_the_pool_grows_it():

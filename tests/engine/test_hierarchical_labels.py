@@ -62,7 +62,7 @@ def test_detects_ignored_ages():
     labels = HierarchicalLabels(table)
     labels.refresh()
     # The planted bug: q_v = 0 in every cached split (the private pool).
-    labels._pool_others[:] = 0.0
+    labels._pool_float[:, 1] = 0.0
     wrong = labels.probabilities(ALL_ROWS)
     exact = exact_label_probabilities(table, ALL_ROWS)
     assert np.abs(wrong - exact).max() > 1e-3

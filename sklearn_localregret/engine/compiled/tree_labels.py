@@ -9,11 +9,25 @@ arrays. A site ``S`` (a table row) reached with age rate ``s``, start labels
 and ``H_{S,v}`` is the child on the data row's branch of test ``v``, started
 from the label marginal of the split's pairs for that branch. A child without a
 row (or without weight) keeps its start labels, so it contributes the marginal
-itself. What a site contributes apart from the data row -- per test with
-positive weight its weight ``w_v``, ``q_v = W - w_v`` and both branches' start
-labels scaled to sum to ``w_v`` -- sits in a *label pool*: the slice
-``slot_start[r] : slot_start[r] + slot_len[r]`` of the pool arrays, written
-by :func:`refresh_label_slots` when the row changes.
+itself. What a site contributes apart from the data row sits in a *label
+pool*, written by :func:`refresh_label_slots` when the row changes: per test
+with positive weight (an *entry*) its weight ``w_v``, ``q_v = W - w_v`` and
+both branches' start labels ``m_true``, ``m_false`` scaled to sum to ``w_v``.
+
+Summing the start labels of every test on the row's branch would cost
+``O(tests x K)`` per site. Instead a site keeps ``offset = sum_c w_c e_c +
+sum_v m_false[v]`` and, per *group* of tests whose outcomes are monotone (the
+thresholds of one feature, in increasing order: a row passes a prefix of
+them), the running sums of ``m_true[v] - m_false[v]``: a row adds one
+running sum per group, found by bisection. The tests whose child site has a
+row (few) are listed apart: the walk follows those children and takes their
+branch's start labels back out.
+
+Pool layout, entry ``e`` of row ``r`` (``e`` from ``slot_start[r]``, for
+``slot_len[r]`` entries, ordered by group): ``pool_int[e] = (test, length of
+the group starting here or 0, offset of the f-th followed entry if e is the
+f-th of the slot)``; ``pool_float[e] = (w, q, m_true (K), m_false (K),
+running sum (K))``; ``offset[r]`` (K) and ``follow_len[r]``.
 """
 
 from __future__ import annotations
@@ -54,25 +68,24 @@ def _stored_pair_marginals(true, false, cost, r, v, k, first, second) -> None:
 
 @kernel
 def refresh_label_slots(
-    n_rows, versions, seen, content, total, true, false, cost, n_tests,
-    slot_start, slot_len, pool_test, pool_weight, pool_others, pool_true,
-    pool_false, used,
+    n_rows, versions, seen, content, total, true, false, cost, n_tests, child,
+    test_order, test_group, slot_start, slot_len, follow_len, offset,
+    pool_int, pool_float, used,
 ):  # fmt: skip
     """Rewrite the label pool entries of every row whose version moved.
 
-    A stale row's new entries are appended at ``used`` (its old ones become
+    ``test_order`` lists the tests group by group (in each group, the order in
+    which a row passes a prefix); ``test_group`` gives each test's group.
+    ``child`` is the :class:`~sklearn_localregret.engine.PathIndex` links. A
+    stale row's entries are appended at ``used`` (its old ones become
     garbage); returns the new ``used``, or ``-1 - count`` if a row needing
     ``count`` entries found no room (the rows done so far are consistent:
     compact the pool with :func:`compact_label_pool`, grow it if need be, and
-    call again). Per test ``v`` with
-    positive weight ``w_v``: ``pool_test = v``, ``pool_weight = w_v``,
-    ``pool_others = q_v`` (``W - w_v``, summed from the other weights when
-    ``v`` holds nearly all, so that it is exactly 0 when ``v`` holds all), and
-    the true and false children's start labels (the marginals of the positive
-    pair values) scaled to sum to ``w_v``.
+    call again). ``q_v`` is summed from the other weights when ``v`` holds
+    nearly all, so that it is exactly 0 when ``v`` holds all.
     """
     k = true.shape[2]
-    capacity = pool_test.shape[0]
+    capacity = pool_int.shape[0]
     first = np.empty(k)
     second = np.empty(k)
     for r in range(n_rows):
@@ -87,7 +100,12 @@ def refresh_label_slots(
         slot_start[r] = used
         slot_len[r] = count
         big = total[r]
-        for v in range(n_tests):
+        for c in range(k):
+            offset[r, c] = content[r, c]
+        n_follow = 0
+        group_start = -1
+        for i in range(n_tests):
+            v = test_order[i]
             w = content[r, k + v]
             if w <= 0.0:
                 continue
@@ -105,24 +123,38 @@ def refresh_label_slots(
                 sum_second += second[c]
             scale_first = w / (sum_first if sum_first > 0.0 else 1.0)
             scale_second = w / (sum_second if sum_second > 0.0 else 1.0)
+            new_group = (
+                group_start < 0 or test_group[pool_int[group_start, 0]] != test_group[v]
+            )
+            pool_int[used, 0] = v
+            pool_int[used, 1] = 0
+            if new_group:
+                group_start = used
+            pool_int[group_start, 1] += 1
+            pool_float[used, 0] = w
+            pool_float[used, 1] = q
             for c in range(k):
-                pool_true[used, c] = first[c] * scale_first
-                pool_false[used, c] = second[c] * scale_second
-            pool_test[used] = v
-            pool_weight[used] = w
-            pool_others[used] = q
+                m_true = first[c] * scale_first
+                m_false = second[c] * scale_second
+                pool_float[used, 2 + c] = m_true
+                pool_float[used, 2 + k + c] = m_false
+                running = 0.0 if new_group else pool_float[used - 1, 2 + 2 * k + c]
+                pool_float[used, 2 + 2 * k + c] = running + (m_true - m_false)
+                offset[r, c] += m_false
+            if child[r, v, 0] >= 0 or child[r, v, 1] >= 0:
+                pool_int[slot_start[r] + n_follow, 2] = used - slot_start[r]
+                n_follow += 1
             used += 1
+        follow_len[r] = n_follow
         seen[r] = versions[r]
     return used
 
 
 @kernel
-def compact_label_pool(
-    n_rows, slot_start, slot_len, pool_test, pool_weight, pool_others,
-    pool_true, pool_false,
-):  # fmt: skip
+def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     """Move every row's live entries to the front, in row order; the new
-    ``used``. (A row's new place never lies after its old one.)"""
+    ``used``. (A row's new place never lies after its old one; entries refer
+    to each other by offsets within their slot, which a move keeps.)"""
     order = np.argsort(slot_start[:n_rows])
     at = 0
     for r in order:
@@ -131,11 +163,8 @@ def compact_label_pool(
             continue
         start = slot_start[r]
         for i in range(length):
-            pool_test[at + i] = pool_test[start + i]
-            pool_weight[at + i] = pool_weight[start + i]
-            pool_others[at + i] = pool_others[start + i]
-            pool_true[at + i] = pool_true[start + i]
-            pool_false[at + i] = pool_false[start + i]
+            pool_int[at + i] = pool_int[start + i]
+            pool_float[at + i] = pool_float[start + i]
         slot_start[r] = at
         at += length
     return at
@@ -144,8 +173,8 @@ def compact_label_pool(
 @kernel
 def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
-    pool_test, pool_weight, pool_others, pool_true, pool_false, out,
-    stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
+    follow_len, offset, pool_int, pool_float, out, stack_row, stack_rate,
+    stack_reach, stack_entry, stack_branch, here,
 ):  # fmt: skip
     """Add the label probabilities of one data row (outcomes ``went``) to ``out``.
 
@@ -166,51 +195,59 @@ def _walk(
         s = stack_rate[top]
         reach = stack_reach[top]
         entry = stack_entry[top]
-        branch = stack_branch[top]
+        # Column of the start labels in pool_float: m_true or m_false.
+        labels = 2 if stack_branch[top] else 2 + k
         rate = total[row] if row >= 0 else 0.0
         if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
             if entry < 0:
                 out[root_label] += reach
-            elif branch:
-                scale = reach / pool_weight[entry]
-                for c in range(k):
-                    out[c] += scale * pool_true[entry, c]
             else:
-                scale = reach / pool_weight[entry]
+                scale = reach / pool_float[entry, 0]
                 for c in range(k):
-                    out[c] += scale * pool_false[entry, c]
+                    out[c] += scale * pool_float[entry, labels + c]
             continue
         for c in range(k):
-            here[c] = content[row, c]
+            here[c] = offset[row, c]
         if s > 0.0:  # the start leaf, still there: s m
             if entry < 0:
                 here[root_label] += s
-            elif branch:
-                scale = s / pool_weight[entry]
-                for c in range(k):
-                    here[c] += scale * pool_true[entry, c]
             else:
-                scale = s / pool_weight[entry]
+                scale = s / pool_float[entry, 0]
                 for c in range(k):
-                    here[c] += scale * pool_false[entry, c]
+                    here[c] += scale * pool_float[entry, labels + c]
+        start = slot_start[row]
+        end = start + slot_len[row]
+        at = start
+        while at < end:  # one running sum per group of tests
+            length = pool_int[at, 1]
+            lo, hi = 0, length
+            while lo < hi:  # the row passes a prefix of the group
+                mid = (lo + hi) // 2
+                if went[pool_int[at + mid, 0]]:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo > 0:
+                for c in range(k):
+                    here[c] += pool_float[at + lo - 1, 2 + 2 * k + c]
+            at += length
         share = reach / (s + rate)
-        for at in range(slot_start[row], slot_start[row] + slot_len[row]):
-            v = pool_test[at]
+        for f in range(follow_len[row]):
+            at = start + pool_int[start + f, 2]
+            v = pool_int[at, 0]
             goes = 1 if went[v] else 0
             below = child[row, v, goes]
             if below >= 0 and total[below] > 0.0:
                 stack_row[top] = below
-                stack_rate[top] = s + pool_others[at]
-                stack_reach[top] = share * pool_weight[at]
+                stack_rate[top] = s + pool_float[at, 1]
+                stack_reach[top] = share * pool_float[at, 0]
                 stack_entry[top] = at
                 stack_branch[top] = goes
                 top += 1
-            elif goes:
+                # Its start labels were in the sums: that child takes them.
+                column = 2 if goes else 2 + k
                 for c in range(k):
-                    here[c] += pool_true[at, c]
-            else:
-                for c in range(k):
-                    here[c] += pool_false[at, c]
+                    here[c] -= pool_float[at, column + c]
         for c in range(k):
             out[c] += share * here[c]
 
@@ -218,7 +255,7 @@ def _walk(
 @kernel
 def label_probabilities(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
-    pool_test, pool_weight, pool_others, pool_true, pool_false, n_rows, out,
+    follow_len, offset, pool_int, pool_float, n_rows, out,
 ):  # fmt: skip
     """Class probabilities of every data row of ``outcomes`` into ``out``.
 
@@ -236,7 +273,6 @@ def label_probabilities(
     for i in range(outcomes.shape[0]):
         _walk(
             outcomes[i], root, root_label, content, total, child, slot_start,
-            slot_len, pool_test, pool_weight, pool_others, pool_true, pool_false,
-            out[i], stack_row, stack_rate, stack_reach, stack_entry,
-            stack_branch, here,
+            slot_len, follow_len, offset, pool_int, pool_float, out[i],
+            stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
         )  # fmt: skip

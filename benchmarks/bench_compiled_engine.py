@@ -1,0 +1,139 @@
+"""The tree learner on the compiled engine: the goals of issue 25, one run.
+
+Every learner sees the same rows in the same run.
+
+1. Test-then-train (``predict`` then ``partial_fit``, progressive validation)
+   of ``LocalRegretTreeClassifier()`` at default parameters against River's
+   ``HoeffdingTreeClassifier`` (HT: ``predict_one`` then ``learn_one``) at 1
+   and 5 rows per call, on mushroom (117 one-hot features), a 20-feature
+   numeric stream (``make_classification``; both as in
+   ``bench_stream_loop.py``) and one shuffled pass over digits (64 features,
+   10 classes). Goals: >= 1x HT's rows/s at 1 row per call, >= 3x at 5.
+2. One bulk ``fit`` on each stream against HT's ``learn_one`` over the same
+   rows. Goal: >= 10x.
+3. ``predict_proba`` of one row (exact, input validation included; the median
+   of 200 calls on different rows) of the models fitted in 2. Goals: <= 10 us
+   on the numeric stream, <= 100 us on digits.
+
+The errors of (1) are those of the Python engine before the kernels: the
+kernels play the same trees for the same seed (``tests/test_tree_rounds_
+fixture.py``). Compile times: ``bench_compile.py``. Run::
+
+    python benchmarks/bench_compiled_engine.py [--rows 2000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+# The same streams and loops as bench_stream_loop (this folder is on sys.path
+# when a script of it runs).
+from bench_stream_loop import ht_loop, ours_loop, streams, wilson
+from sklearn.datasets import load_digits
+
+from sklearn_localregret import LocalRegretTreeClassifier
+
+LOOP_GOALS = {1: 1.0, 5: 3.0}  # x HT's rows/s, by rows per call
+BULK_GOAL = 10.0  # x HT's rows/s
+PROBA_GOALS_US = {"numeric (20 features)": 10.0, "digits (10 classes)": 100.0}
+
+
+def all_streams(n_rows: int, seed: int) -> dict:
+    data = streams(n_rows, seed)
+    X, y = load_digits(return_X_y=True)
+    order = np.random.default_rng(seed).permutation(len(y))
+    data["digits (10 classes)"] = (X[order].astype(float), y[order])
+    return data
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "MISSED"
+
+
+def loop_section(data: dict, seed: int) -> None:
+    print("1. test-then-train (predict, then partial_fit), defaults")
+    header = (
+        f"{'stream':24} {'rows/call':>9} {'learner':>8} {'rows/s':>8} "
+        f"{'x HT':>6} {'error [95% CI]':>22} {'goal':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, (X, y) in data.items():
+        for per_call in (1, 5):
+            ht_seconds, ht_wrong = ht_loop(X, y, per_call)
+            seconds, wrong, _, _ = ours_loop(
+                lambda: LocalRegretTreeClassifier(random_state=seed), X, y, per_call
+            )
+            n = len(y)
+            ratio = ht_seconds / seconds
+            goal = verdict(ratio >= LOOP_GOALS[per_call])
+            for learner, s, w, mark in (
+                ("ours", seconds, wrong, goal),
+                ("river HT", ht_seconds, ht_wrong, ""),
+            ):
+                lo, hi = wilson(w, n)
+                print(
+                    f"{name:24} {per_call:>9} {learner:>8} {n / s:>8,.0f} "
+                    f"{ht_seconds / s:>5.2f}x {w / n:.3f} [{lo:.3f}, {hi:.3f}] "
+                    f"{mark:>6}"
+                )
+    print()
+
+
+def bulk_section(data: dict, seed: int) -> dict:
+    from river.tree import HoeffdingTreeClassifier
+
+    print("2. one bulk fit against HT's learn_one over the same rows")
+    fitted = {}
+    for name, (X, y) in data.items():
+        rows, labels = [dict(enumerate(x)) for x in X.tolist()], y.tolist()
+        ht = HoeffdingTreeClassifier()
+        start = time.perf_counter()
+        for x, label in zip(rows, labels):
+            ht.learn_one(x, label)
+        ht_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        model = LocalRegretTreeClassifier(random_state=seed).fit(X, y)
+        seconds = time.perf_counter() - start
+        fitted[name] = (model, X)
+        ratio = ht_seconds / seconds
+        print(
+            f"  {name:24} ours {len(y) / seconds:>9,.0f} rows/s, HT "
+            f"{len(y) / ht_seconds:>7,.0f}: {ratio:5.1f}x "
+            f"(goal >= {BULK_GOAL:g}x: {verdict(ratio >= BULK_GOAL)})"
+        )
+    print()
+    return fitted
+
+
+def proba_section(fitted: dict) -> None:
+    print("3. predict_proba of one row (exact, validation included; median)")
+    for name, (model, X) in fitted.items():
+        times = []
+        for i in range(200):
+            row = X[i % len(X) : i % len(X) + 1]
+            start = time.perf_counter()
+            model.predict_proba(row)
+            times.append(time.perf_counter() - start)
+        us = float(np.median(times)) * 1e6
+        goal = PROBA_GOALS_US.get(name)
+        note = f" (goal <= {goal:g} us: {verdict(us <= goal)})" if goal else ""
+        print(f"  {name:24} {us:8.1f} us, {model.n_sites_} sites{note}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    data = all_streams(args.rows, args.seed)
+    LocalRegretTreeClassifier().fit(*data["digits (10 classes)"])  # compiled
+    loop_section(data, args.seed)
+    proba_section(bulk_section(data, args.seed))
+
+
+if __name__ == "__main__":
+    main()
