@@ -503,16 +503,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         flat = self._flat
         new = self._create_sites(flat)
         if self.warm_start and new.size:
-            y_window, w_window = self._window.contents()
-            if y_window.size:
-                self._update_sites(
-                    new, self._window.outcomes(self._tests), y_window, w_window, 0.0
-                )
+            passes, y_window, w_window, order = self._window.ring(self._tests)
+            if order.size:
+                self._update_sites(new, passes, y_window, w_window, order, 0.0)
         wrong = self._update_sites(
             np.arange(flat.n_nodes),
             outcomes,
             y,
             weight,
+            np.arange(y.shape[0]),
             self.round_bias(weight.sum()),
         )
         self.last_tree_ = flat.to_tree()
@@ -587,8 +586,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._labels.paths.update()
         return new
 
-    def _update_sites(self, nodes, outcomes, y, weight, bias: float) -> float:
-        """One update of the played tree's sites at ``nodes`` by these rows."""
+    def _update_sites(self, nodes, outcomes, y, weight, order, bias: float) -> float:
+        """One update of the played tree's sites at ``nodes`` by the rows
+        ``order`` of ``outcomes``, ``y`` and ``weight``."""
         table, flat, tests = self._table, self._flat, self._tests
         return update_played_sites(
             nodes,
@@ -603,6 +603,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             outcomes,
             y,
             weight,
+            order,
             tests.feature,
             tests.threshold,
             -1 if self.max_depth is None else self.max_depth,

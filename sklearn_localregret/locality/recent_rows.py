@@ -96,6 +96,18 @@ class RecentRows:
         order = self._order()
         return self._y[order], self._w[order]
 
+    def ring(self, tests) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The buffers themselves and the order to read them in, oldest first.
+
+        ``(outcomes, y, weight, order)``: row ``order[i]`` of each buffer is the
+        ``i``-th row kept (what :meth:`contents` and :meth:`outcomes` return,
+        without their copies). Read them only: the next :meth:`add` writes
+        them.
+        """
+        if self._passes.shape[1] != tests.n_tests:
+            self._passes = tests.outcomes(self._X)
+        return self._passes, self._y, self._w, self._order()
+
     def outcomes(self, tests) -> np.ndarray:
         """Outcomes of every test of ``tests`` on the rows kept, oldest first.
 

@@ -67,38 +67,41 @@ def available_tests(
 @kernel
 def update_played_sites(
     nodes, n_nodes, node_test, node_label, node_true, node_false, node_row,
-    node_parent, node_branch, outcomes, y, weight, feature, threshold,
+    node_parent, node_branch, outcomes, y, weight, order, feature, threshold,
     max_depth, scale, bias, n_tests, leaf, true, false, cost, versions, seen,
     content, cdf, total,
 ):  # fmt: skip
     """One update of the sites of ``nodes`` of the played tree; the weight of
     the rows it gets wrong.
 
-    The rows (``outcomes``, class indices ``y``, ``weight``) are routed down the
-    played tree; each node of ``nodes`` gains, for the rows that reach it, the
-    leaf and stump gains of :class:`~sklearn_localregret.engine.
-    StumpRegretTable` (leaf ``c``: class weight minus what the played subtree
-    gets right; stump ``(v, c1, c2)``: the factors ``S_true``, ``S_false`` and
-    ``B``), with the bias ``bias`` on every colour that is an edge. Each
-    updated row's content weights (``seen``, ``content``, ``cdf``, ``total``:
+    The rows ``order[0], order[1], ...`` of ``outcomes``, class indices ``y``
+    and ``weight`` (in that order: a ring buffer is read oldest first, without
+    a copy) are routed down the played tree. Each node of ``nodes`` gains,
+    for the rows that reach it, the leaf and stump gains of
+    :class:`~sklearn_localregret.engine.StumpRegretTable` (leaf ``c``: class
+    weight minus what the played subtree gets right; stump ``(v, c1, c2)``:
+    the factors ``S_true``, ``S_false`` and ``B``), with the bias ``bias`` on
+    every colour that is an edge. Each updated row's content weights
+    (``seen``, ``content``, ``cdf``, ``total``:
     the table's cache) are recomputed at once, while the row is in cache.
     """
     k = leaf.shape[2]
-    m = y.shape[0]
+    m = order.shape[0]
     # Route every row: which nodes it reaches, and the played tree's answer.
     reaches = np.zeros((n_nodes, m), dtype=np.bool_)
     right = np.zeros(m)
     wrong = 0.0
-    for r in range(m):
+    for at in range(m):
+        r = order[at]
         i = 0
         while True:
-            reaches[i, r] = True
+            reaches[i, at] = True
             v = node_test[i]
             if v < 0:
                 break
             i = node_true[i] if outcomes[r, v] else node_false[i]
         if node_label[i] == y[r]:
-            right[r] = weight[r]
+            right[at] = weight[r]
         else:
             wrong += weight[r]
     class_counts = np.zeros(k)
@@ -109,13 +112,14 @@ def update_played_sites(
         true_counts[:] = 0.0
         correct = 0.0
         reached = False
-        for r in range(m):
-            if not reaches[node, r]:
+        for at in range(m):
+            if not reaches[node, at]:
                 continue
             reached = True
+            r = order[at]
             c = y[r]
             class_counts[c] += weight[r]
-            correct += right[r]
+            correct += right[at]
             for v in range(n_tests):
                 if outcomes[r, v]:
                     true_counts[v, c] += weight[r]
