@@ -19,49 +19,41 @@ from ..engine.compiled.jit import kernel
 from ..engine.compiled.pair_sums import refresh_row
 from ..engine.compiled.stump_update import update_site
 
-__all__ = ["available_tests", "update_played_sites"]
+__all__ = ["path_masks", "update_played_sites"]
 
 
 @kernel
-def available_tests(
-    node, node_test, node_parent, node_branch, feature, threshold, max_depth,
-    out,
-):  # fmt: skip
-    """Which tests' stumps are edges at ``node``, into the bool array ``out``.
+def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold, out):
+    """Which tests each node's path leaves undecided, into ``out[node]``.
 
-    Along the node's path every test on feature ``j`` bounds ``x_j`` to an
-    interval ``lo < x_j <= hi``; a test ``x_j > t`` is available unless it is
-    decided there (``t <= lo`` or ``t >= hi``). A node at depth ``max_depth``
-    (``>= 0``) has none; a split never offers its own test.
+    Along a path every test on feature ``j`` bounds ``x_j`` to an interval
+    ``lo < x_j <= hi``; a test ``x_j > t`` is undecided when ``lo < t < hi``.
+    Nodes are in pre-order, so a node's mask is its parent's, narrowed by the
+    parent's test on the node's branch.
     """
-    n_tests = out.shape[0]
-    depth = 0
-    at = node
-    while node_parent[at] >= 0:
-        depth += 1
-        at = node_parent[at]
-    if 0 <= max_depth <= depth:
-        out[:] = False
-        return
-    out[:] = True
-    at = node
-    while node_parent[at] >= 0:
-        parent = node_parent[at]
+    n_tests = out.shape[1]
+    for v in range(n_tests):
+        out[0, v] = True
+    for node in range(1, n_nodes):
+        parent = node_parent[node]
         on_path = node_test[parent]
         j = feature[on_path]
         t = threshold[on_path]
+        above = node_branch[node] == 1  # x_j > t here
         for v in range(n_tests):
-            if out[v] and feature[v] == j:
-                # The path's test on j bounds x_j from below (true branch)
-                # or from above (false branch).
-                if node_branch[at] == 1:
-                    if threshold[v] <= t:
-                        out[v] = False
-                elif threshold[v] >= t:
-                    out[v] = False
-        at = parent
-    if node_test[node] >= 0:
-        out[node_test[node]] = False
+            keep = out[parent, v]
+            if keep and feature[v] == j:
+                keep = threshold[v] > t if above else threshold[v] < t
+            out[node, v] = keep
+
+
+@kernel
+def _node_depth(node, node_parent):
+    depth = 0
+    while node_parent[node] >= 0:
+        depth += 1
+        node = node_parent[node]
+    return depth
 
 
 @kernel
@@ -104,8 +96,10 @@ def update_played_sites(
             right[at] = weight[r]
         else:
             wrong += weight[r]
+    masks = np.empty((n_nodes, n_tests), dtype=np.bool_)
+    path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold, masks)
     class_counts = np.zeros(k)
-    true_counts = np.zeros((n_tests, k))
+    true_counts = np.zeros((k, n_tests))  # per label: contiguous over tests
     available = np.empty(n_tests, dtype=np.bool_)
     for node in nodes:
         class_counts[:] = 0.0
@@ -118,15 +112,19 @@ def update_played_sites(
             reached = True
             r = order[at]
             c = y[r]
-            class_counts[c] += weight[r]
+            w = weight[r]
+            class_counts[c] += w
             correct += right[at]
-            for v in range(n_tests):
-                if outcomes[r, v]:
-                    true_counts[v, c] += weight[r]
-        available_tests(
-            node, node_test, node_parent, node_branch, feature, threshold,
-            max_depth, available,
-        )  # fmt: skip
+            for v in range(n_tests):  # adding 0.0 where it fails: no branch
+                true_counts[c, v] += w * outcomes[r, v]
+        # Stump colours are edges where the path leaves the test undecided,
+        # the node does not split on it, and the depth limit allows.
+        if 0 <= max_depth <= _node_depth(node, node_parent):
+            available[:] = False
+        else:
+            available[:] = masks[node]
+            if node_test[node] >= 0:
+                available[node_test[node]] = False
         update_site(
             node_row[node], class_counts, correct, true_counts,
             node_label[node] if node_test[node] < 0 else -1, available,

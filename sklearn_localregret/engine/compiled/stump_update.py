@@ -23,7 +23,7 @@ def update_site(
     ----------
     class_counts : (K,) weight of the rows reaching the site, per label.
     correct : weight of those the played subtree gets right.
-    true_counts : (n_tests, K) weight of those passing each test, per label.
+    true_counts : (K, n_tests) weight of those passing each test, per label.
     own_label : the leaf the site is (its colour is no edge), or -1.
     available : (n_tests,) bool, tests whose stumps are edges here.
     reached : whether any row reached the site (else only the bias is paid).
@@ -43,7 +43,7 @@ def update_site(
             continue
         if reached:
             for c in range(k):
-                passed = true_counts[v, c] * scale
+                passed = true_counts[c, v] * scale
                 true[row, v, c] += passed
                 false[row, v, c] += class_counts[c] * scale - passed
         cost[row, 1, v] += correct_scaled
