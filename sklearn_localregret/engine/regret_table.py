@@ -23,6 +23,7 @@ import copy
 
 import numpy as np
 
+from .compiled.regret_update import add_entries
 from .discount_clock import DiscountClock
 from .keyed_rows import KeyedRows
 
@@ -145,16 +146,16 @@ class RegretTable(KeyedRows):
         vertex).
         """
         rows = np.asarray(rows, dtype=np.intp)
-        cols = np.asarray(cols, dtype=np.intp)
-        gains = np.asarray(gains, dtype=float)
-        scale = self.clock.scale
-        if scale == 1.0:
-            self._unbiased[rows, cols] += gains
-            self._biased[rows, cols] += gains - bias
-        else:
-            self._unbiased[rows, cols] += gains * scale
-            self._biased[rows, cols] += (gains - bias) * scale
-        self._versions[rows] += 1
+        add_entries(
+            self._unbiased,
+            self._biased,
+            rows,
+            np.asarray(cols, dtype=np.intp),
+            np.asarray(gains, dtype=float),
+            float(bias),
+            float(self.clock.scale),
+        )
+        self._versions[rows] += 1  # once per row, repeated or not
 
     def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.

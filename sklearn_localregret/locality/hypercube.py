@@ -42,6 +42,7 @@ from ..engine import (
     UniformizedChainSampler,
     binary_site_probabilities,
 )
+from ..engine.compiled.regret_update import draw_product_bits
 
 __all__ = ["HypercubeColoring", "vertex_bits", "vertex_key"]
 
@@ -156,6 +157,10 @@ class _EstimatedByChain(_HypercubeGraph):
     def draw(self, uniforms: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
+        """:meth:`draw` of one action, as a fresh 0/1 ``uint8`` array."""
+        return self.draw(uniforms).astype(np.uint8)
+
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
 
@@ -164,7 +169,7 @@ class _EstimatedByChain(_HypercubeGraph):
         from the last played vertex.
         """
         if self.exact:
-            return self.draw(rng.random(self.uniforms_per_round)).astype(np.uint8)
+            return self._draw_one(rng.random(self.uniforms_per_round))
         assert self._sampler is not None  # the chain of L < n
         self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
         return vertex_bits(self._state).copy()
@@ -300,6 +305,13 @@ class HypercubeColoring(_EstimatedByChain):
         rates = np.maximum(self.table.rates, 0.0)
         on = rates[:, 1]
         return uniforms * (rates[:, 0] + on) < on
+
+    def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
+        # The same comparison as draw, compiled: one round's draw is a few
+        # numbers, where numpy's calls were most of the time.
+        bits = np.empty(self.n_vars, dtype=np.uint8)
+        draw_product_bits(self.table.rates, uniforms, bits)
+        return bits
 
     # -- the update -------------------------------------------------------
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:

@@ -1,0 +1,45 @@
+"""The biased update of a plain regret table, compiled.
+
+The arithmetic of :meth:`~sklearn_localregret.engine.RegretTable.
+update_entries` (one round's edges out of the played action, each its own
+colour) and the exact product draw of the hypercube's sites (:ref:`engine-
+hypercube`), in loops over a few entries: an interactive round (one clause,
+one row) touches a handful of colours, where numpy's per-call cost was most
+of the time.
+"""
+
+from __future__ import annotations
+
+from .jit import kernel
+
+__all__ = ["add_entries", "draw_product_bits"]
+
+
+@kernel
+def add_entries(unbiased, biased, rows, cols, gains, bias, scale):
+    """Add ``gains - bias`` to ``biased`` and ``gains`` to ``unbiased`` at
+    ``(rows[e], cols[e])``, times ``scale``.
+
+    The colours must be distinct (an admissible colouring has one edge per
+    colour out of a vertex). With ``scale == 1`` nothing is multiplied, as in
+    the numpy update, so the sums are bit for bit the same.
+    """
+    for e in range(rows.shape[0]):
+        r, c, g = rows[e], cols[e], gains[e]
+        if scale == 1.0:
+            unbiased[r, c] += g
+            biased[r, c] += g - bias
+        else:
+            unbiased[r, c] += g * scale
+            biased[r, c] += (g - bias) * scale
+
+
+@kernel
+def draw_product_bits(rates, uniforms, out):
+    """``out[k] = 1`` iff ``u_k (R+[k, 0] + R+[k, 1]) < R+[k, 1]``: bit ``k``
+    drawn from its site's regret matching (0, the root's bit, without regret).
+    """
+    for k in range(out.shape[0]):
+        off = rates[k, 0] if rates[k, 0] > 0.0 else 0.0
+        on = rates[k, 1] if rates[k, 1] > 0.0 else 0.0
+        out[k] = 1 if uniforms[k] * (off + on) < on else 0
