@@ -181,8 +181,19 @@ def _walk(
     Depth first from the root; a stack entry is a site, its age rate, its
     reach and where its start labels are: ``entry = -1`` for the root leaf
     ``root_label``, else the pool entry (and branch) of its parent's split.
+
+    Every index read from the arrays is checked against their sizes first: a
+    reader racing a learner that grows them gets a wrong number, never a read
+    outside memory.
     """
     k = out.shape[0]
+    n_sites = min(
+        total.shape[0], content.shape[0], child.shape[0], slot_start.shape[0],
+        slot_len.shape[0], follow_len.shape[0], offset.shape[0],
+    )  # fmt: skip
+    n_entries = min(pool_int.shape[0], pool_float.shape[0])
+    n_tests = min(went.shape[0], child.shape[1])
+    room = stack_row.shape[0]
     top = 1
     stack_row[0] = root
     stack_rate[0] = 0.0
@@ -197,7 +208,7 @@ def _walk(
         entry = stack_entry[top]
         # Column of the start labels in pool_float: m_true or m_false.
         labels = 2 if stack_branch[top] else 2 + k
-        rate = total[row] if row >= 0 else 0.0
+        rate = total[row] if 0 <= row < n_sites else 0.0
         if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
             if entry < 0:
                 out[root_label] += reach
@@ -216,14 +227,15 @@ def _walk(
                 for c in range(k):
                     here[c] += scale * pool_float[entry, labels + c]
         start = slot_start[row]
-        end = start + slot_len[row]
+        end = min(start + slot_len[row], n_entries) if start >= 0 else start
         at = start
         while at < end:  # one running sum per group of tests
-            length = pool_int[at, 1]
+            length = min(max(pool_int[at, 1], 1), end - at)
             lo, hi = 0, length
             while lo < hi:  # the row passes a prefix of the group
                 mid = (lo + hi) // 2
-                if went[pool_int[at + mid, 0]]:
+                v = pool_int[at + mid, 0]
+                if 0 <= v < n_tests and went[v]:
                     lo = mid + 1
                 else:
                     hi = mid
@@ -232,12 +244,16 @@ def _walk(
                     here[c] += pool_float[at + lo - 1, 2 + 2 * k + c]
             at += length
         share = reach / (s + rate)
-        for f in range(follow_len[row]):
+        for f in range(min(follow_len[row], end - start)):
             at = start + pool_int[start + f, 2]
+            if not start <= at < end:
+                continue
             v = pool_int[at, 0]
+            if not 0 <= v < n_tests:
+                continue
             goes = 1 if went[v] else 0
             below = child[row, v, goes]
-            if below >= 0 and total[below] > 0.0:
+            if 0 <= below < n_sites and total[below] > 0.0 and top < room:
                 stack_row[top] = below
                 stack_rate[top] = s + pool_float[at, 1]
                 stack_reach[top] = share * pool_float[at, 0]
