@@ -545,13 +545,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 table._cost,
                 table.n_tests,
                 uniforms,
-                flat.test,
-                flat.label,
-                flat.true_child,
-                flat.false_child,
-                flat.row,
-                flat.parent,
-                flat.branch,
+                *flat.arrays(),
             )
             if n_nodes != NEED_UNIFORMS:
                 break
@@ -593,13 +587,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return update_played_sites(
             nodes,
             flat.n_nodes,
-            flat.test,
-            flat.label,
-            flat.true_child,
-            flat.false_child,
-            flat.row,
-            flat.parent,
-            flat.branch,
+            *flat.arrays(),
             outcomes,
             y,
             weight,

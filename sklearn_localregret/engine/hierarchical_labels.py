@@ -155,18 +155,26 @@ class HierarchicalLabels:
             table._content,
             table._total,
             self.paths.child,
-            self._slot_start,
-            self._slot_len,
-            self._follow_len,
-            self._offset,
-            self._pool_int,
-            self._pool_float,
+            *self._slots(),
             table.n_rows,
             proba,
         )
         return proba
 
     # -- the per-row cache -------------------------------------------------
+    def _slots(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The slot and pool arrays, in the order the kernels take them."""
+        return (
+            self._slot_start,
+            self._slot_len,
+            self._follow_len,
+            self._offset,
+            self._pool_int,
+            self._pool_float,
+        )
+
     def _stale(self) -> bool:
         n = self.table.n_rows
         return (
@@ -206,12 +214,7 @@ class HierarchicalLabels:
                 self.paths.child,
                 self._test_order,
                 self._test_group,
-                self._slot_start,
-                self._slot_len,
-                self._follow_len,
-                self._offset,
-                self._pool_int,
-                self._pool_float,
+                *self._slots(),
                 self._pool_used,
             )
             if used >= 0:

@@ -58,6 +58,29 @@ class FlatTree:
     parent: np.ndarray
     branch: np.ndarray
 
+    def arrays(
+        self,
+    ) -> tuple[
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+    ]:
+        """``(test, label, true_child, false_child, row, parent, branch)``: the
+        node arrays in the order the kernels take them."""
+        return (
+            self.test,
+            self.label,
+            self.true_child,
+            self.false_child,
+            self.row,
+            self.parent,
+            self.branch,
+        )
+
     @property
     def capacity(self) -> int:
         return self.test.shape[0]

@@ -170,6 +170,19 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     return at
 
 
+@inline_kernel
+def _add_start_labels(target, amount, entry, labels, root_label, pool_float):
+    """``target += amount * m``: ``m`` the start labels of a site, the root
+    leaf (``entry < 0``) or column ``labels`` of its parent's pool entry
+    scaled to sum to 1."""
+    if entry < 0:
+        target[root_label] += amount
+        return
+    scale = amount / pool_float[entry, 0]
+    for c in range(target.shape[0]):
+        target[c] += scale * pool_float[entry, labels + c]
+
+
 @kernel
 def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
@@ -210,22 +223,12 @@ def _walk(
         labels = 2 if stack_branch[top] else 2 + k
         rate = total[row] if 0 <= row < n_sites else 0.0
         if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
-            if entry < 0:
-                out[root_label] += reach
-            else:
-                scale = reach / pool_float[entry, 0]
-                for c in range(k):
-                    out[c] += scale * pool_float[entry, labels + c]
+            _add_start_labels(out, reach, entry, labels, root_label, pool_float)
             continue
         for c in range(k):
             here[c] = offset[row, c]
         if s > 0.0:  # the start leaf, still there: s m
-            if entry < 0:
-                here[root_label] += s
-            else:
-                scale = s / pool_float[entry, 0]
-                for c in range(k):
-                    here[c] += scale * pool_float[entry, labels + c]
+            _add_start_labels(here, s, entry, labels, root_label, pool_float)
         start = slot_start[row]
         end = min(start + slot_len[row], n_entries) if start >= 0 else start
         at = start
