@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from contextlib import nullcontext
 from numbers import Integral
 from typing import cast
 
@@ -254,6 +255,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     over the trees reachable from the root (only the played tree's
     out-edges are rebuilt).
 
+    **Threads.** With external regret, ``predict``, ``predict_proba``,
+    ``score`` and :meth:`representative_tree` may run in any number of
+    threads while one thread learns: a reader waits for the round under way
+    and sees the model of complete rounds, and the model learnt is the one
+    learnt with no reader (``tests/test_concurrent_reads.py``). Readers take
+    turns (one lock per model), and a round waits for a reader's walk. Two
+    threads learning at once, and swap regret, are not covered.
+
     **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
     (external) or per node of every remembered played tree (swap), for ``K``
     classes and ``T`` tests (``T <= max_thresholds * n_features``).
@@ -460,29 +469,35 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         outcomes: np.ndarray | None = None
         rows: list = []  # both are set in the first round
         start = end = 0
+        # External regret: readers of the model (predict_proba in other
+        # threads) wait for the round under way: they see complete rounds.
+        lock = self._labels.lock if self.regret == "external" else nullcontext()
         for lo in range(0, X.shape[0], batch):
-            hi = lo + batch
-            if not tests.complete:
-                added = tests.observe(X[lo:hi])
-                if added:
-                    self._table.add_tests(added)
-                    self._group_label_tests()
-                    outcomes = None
-            if outcomes is None or lo >= end:
-                start = lo
-                end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
-                outcomes = tests.outcomes(X[start:end])
-                if self.regret == "swap":  # routing reads lists faster
-                    rows = outcomes.tolist()
-            at = slice(lo - start, hi - start)
-            if self.regret == "external":
-                wrong = self._play_external_round(outcomes[at], y[lo:hi], weight[lo:hi])
-            else:
-                wrong = self._play_tree_round(
-                    outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
-                )
-            self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
-            self._count_rounds(weight[lo:hi], wrong)
+            with lock:
+                hi = lo + batch
+                if not tests.complete:
+                    added = tests.observe(X[lo:hi])
+                    if added:
+                        self._table.add_tests(added)
+                        self._group_label_tests()
+                        outcomes = None
+                if outcomes is None or lo >= end:
+                    start = lo
+                    end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
+                    outcomes = tests.outcomes(X[start:end])
+                    if self.regret == "swap":  # routing reads lists faster
+                        rows = outcomes.tolist()
+                at = slice(lo - start, hi - start)
+                if self.regret == "external":
+                    wrong = self._play_external_round(
+                        outcomes[at], y[lo:hi], weight[lo:hi]
+                    )
+                else:
+                    wrong = self._play_tree_round(
+                        outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
+                    )
+                self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
+                self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
             self._window.forget_features(tests)
         if self.regret == "external":
@@ -676,6 +691,13 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+        if self.regret == "external":
+            # Between two rounds of a learner in another thread (see Notes).
+            with self._labels.lock:
+                return self._predict_proba_now(X)
+        return self._predict_proba_now(X)
+
+    def _predict_proba_now(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)
         if self.regret == "external" and self.n_predict_trees is None:
             return self._labels.probabilities(outcomes)
@@ -707,7 +729,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             assert isinstance(self._sampler, FiniteChainSampler)
             trees, probs = self._sampler.distribution()
             return cast(Tree, trees[int(np.argmax(probs))])
-        return self._greedy_site((), 0)
+        with self._labels.lock:  # between two rounds of a learning thread
+            return self._greedy_site((), 0)
 
     def most_probable_tree(self) -> Tree:
         """Deprecated name of :meth:`representative_tree`.

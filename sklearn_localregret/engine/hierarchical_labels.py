@@ -96,7 +96,9 @@ class HierarchicalLabels:
         self._rank = np.zeros(0)
         self._test_order = np.zeros(0, dtype=np.int64)
         self._test_group = np.zeros(0, dtype=np.int64)
-        self._refreshing = threading.Lock()
+        # Held by a learner while it plays a round, and by readers while they
+        # refresh and walk: a reader sees the model of a completed round.
+        self.lock = threading.RLock()
 
     # The cache is derived from the table: not saved.
     def __getstate__(self):
@@ -125,7 +127,7 @@ class HierarchicalLabels:
         ----------
         group, rank : ndarray of shape (n_tests_so_far,)
         """
-        with self._refreshing:
+        with self.lock:
             self._group = np.asarray(group, dtype=np.int64).copy()
             self._rank = np.asarray(rank, dtype=float).copy()
             self._test_order = np.zeros(0, dtype=np.int64)  # rebuilt
@@ -146,19 +148,20 @@ class HierarchicalLabels:
         proba = np.zeros((outcomes.shape[0], table.n_classes))
         if outcomes.shape[0] == 0:
             return proba
-        if self._stale():
-            self.refresh()
-        label_probabilities(
-            outcomes,
-            self.paths.root,
-            int(root_label),
-            table._content,
-            table._total,
-            self.paths.child,
-            *self._slots(),
-            table.n_rows,
-            proba,
-        )
+        with self.lock:
+            if self._stale():
+                self._refresh()
+            label_probabilities(
+                outcomes,
+                self.paths.root,
+                int(root_label),
+                table._content,
+                table._total,
+                self.paths.child,
+                *self._slots(),
+                table.n_rows,
+                proba,
+            )
         return proba
 
     # -- the per-row cache -------------------------------------------------
@@ -187,7 +190,7 @@ class HierarchicalLabels:
 
     def refresh(self) -> None:
         """Bring the cache up to date with the table (only changed rows)."""
-        with self._refreshing:
+        with self.lock:
             self._refresh()
 
     def _refresh(self) -> None:

@@ -182,8 +182,19 @@ def refresh_content(
     ``content[r, K + v]`` the positive pair sum of test ``v`` (split on
     ``v``), ``cdf`` their running sums and ``total`` their sum; then
     ``seen[r] = versions[r]``. The arrays are
-    :class:`~sklearn_localregret.engine.StumpRegretTable`'s own.
+    :class:`~sklearn_localregret.engine.StumpRegretTable`'s own; ``n_rows``
+    and ``n_tests`` are clamped to their sizes (never a write outside them,
+    whatever the caller passes).
     """
+    n_rows = min(
+        n_rows, leaf.shape[0], true.shape[0], false.shape[0], cost.shape[0],
+        versions.shape[0], seen.shape[0], content.shape[0], cdf.shape[0],
+        total.shape[0],
+    )  # fmt: skip
+    n_tests = min(
+        n_tests, true.shape[1], false.shape[1], cost.shape[2],
+        content.shape[1] - leaf.shape[2], cdf.shape[1] - leaf.shape[2],
+    )  # fmt: skip
     for r in range(n_rows):
         if seen[r] != versions[r]:
             refresh_row(

@@ -85,7 +85,17 @@ def refresh_label_slots(
     nearly all, so that it is exactly 0 when ``v`` holds all.
     """
     k = true.shape[2]
-    capacity = pool_int.shape[0]
+    capacity = min(pool_int.shape[0], pool_float.shape[0])
+    # Clamped to the arrays' sizes: never a write outside them.
+    n_rows = min(
+        n_rows, versions.shape[0], seen.shape[0], content.shape[0],
+        total.shape[0], true.shape[0], child.shape[0], slot_start.shape[0],
+        slot_len.shape[0], follow_len.shape[0], offset.shape[0],
+    )  # fmt: skip
+    n_tests = min(
+        n_tests, true.shape[1], child.shape[1], test_order.shape[0],
+        content.shape[1] - k,
+    )  # fmt: skip
     first = np.empty(k)
     second = np.empty(k)
     for r in range(n_rows):
@@ -98,7 +108,6 @@ def refresh_label_slots(
         if used + count > capacity:
             return -1 - count
         slot_start[r] = used
-        slot_len[r] = count
         big = total[r]
         for c in range(k):
             offset[r, c] = content[r, c]
@@ -106,6 +115,8 @@ def refresh_label_slots(
         group_start = -1
         for i in range(n_tests):
             v = test_order[i]
+            if v >= n_tests or v >= test_group.shape[0]:
+                continue
             w = content[r, k + v]
             if w <= 0.0:
                 continue
@@ -145,6 +156,7 @@ def refresh_label_slots(
                 pool_int[slot_start[r] + n_follow, 2] = used - slot_start[r]
                 n_follow += 1
             used += 1
+        slot_len[r] = used - slot_start[r]
         follow_len[r] = n_follow
         seen[r] = versions[r]
     return used
@@ -155,13 +167,16 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     """Move every row's live entries to the front, in row order; the new
     ``used``. (A row's new place never lies after its old one; entries refer
     to each other by offsets within their slot, which a move keeps.)"""
+    n_rows = min(n_rows, slot_start.shape[0], slot_len.shape[0])
+    capacity = min(pool_int.shape[0], pool_float.shape[0])
     order = np.argsort(slot_start[:n_rows])
     at = 0
     for r in order:
         length = slot_len[r]
-        if length == 0:
-            continue
         start = slot_start[r]
+        if length <= 0 or start < 0 or start + length > capacity:
+            slot_len[r] = 0  # (only an inconsistent slot: dropped, not copied)
+            continue
         for i in range(length):
             pool_int[at + i] = pool_int[start + i]
             pool_float[at + i] = pool_float[start + i]
