@@ -422,6 +422,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self._group_label_tests()
         self._flat = FlatTree(16)
 
+    def _blas_context(self):
+        # External regret learns and predicts in compiled kernels: no BLAS.
+        if self.regret == "external":
+            return nullcontext()
+        return super()._blas_context()
+
     def _group_label_tests(self) -> None:
         """Tell the prediction walk that the thresholds of a feature are
         passed in increasing order (one bisection per feature and site)."""
