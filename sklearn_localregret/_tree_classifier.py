@@ -249,11 +249,11 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     ``H_v`` is the same quantity for the child on the row's branch of test
     ``v`` (:ref:`engine-predict`). It is exact for the ``L = inf``
     distribution, the one the played trees are drawn from except in the
-    rounds ``n_mcmc_draws_`` counts, and costs, per row, the number of table
-    sites on its paths times the number of tests; it does not depend on any
-    number of draws. Swap regret solves its finite chain exactly each round
-    over the trees reachable from the root (only the played tree's
-    out-edges are rebuilt).
+    rounds ``n_mcmc_draws_`` counts, and costs, per row, one bisection per
+    feature at each table site on its paths (a compiled walk,
+    :ref:`engine-compiled`); it does not depend on any number of draws.
+    Swap regret solves its finite chain exactly each round over the trees
+    reachable from the root (only the played tree's out-edges are rebuilt).
 
     **Threads.** With external regret, ``predict``, ``predict_proba``,
     ``score`` and :meth:`representative_tree` may run in any number of

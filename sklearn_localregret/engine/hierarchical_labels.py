@@ -51,9 +51,10 @@ class HierarchicalLabels:
     data row ``i`` the label ``c``: exact up to floating point, without draws.
 
     The per-site cache is brought up to date by :meth:`refresh`; a learner
-    calls it after every round so that predicting only reads. Reading a table
-    changed since (a loaded model, a table updated by hand) refreshes first,
-    one thread at a time.
+    calls it once a call. Reading a table changed since (mid-call, a loaded
+    model, a table updated by hand) refreshes first. :attr:`lock` (re-entrant)
+    is held while refreshing and walking; a learner holds it while it plays a
+    round, so that readers in other threads see complete rounds.
 
     Parameters
     ----------
