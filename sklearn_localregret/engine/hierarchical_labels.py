@@ -37,10 +37,14 @@ from .compiled.tree_labels import (
     label_probabilities,
     refresh_label_slots,
 )
+from .compiled.tree_labels_batch import label_probabilities_by_site as by_site
 from .path_index import PathIndex
 from .stump_table import StumpRegretTable
 
 __all__ = ["HierarchicalLabels"]
+
+# From this many data rows on, the walk goes site by site.
+_BY_SITE_ROWS = 32
 
 
 class HierarchicalLabels:
@@ -152,7 +156,10 @@ class HierarchicalLabels:
         with self.lock:
             if self._stale():
                 self._refresh()
-            label_probabilities(
+            # Many rows: site by site, so that a site's cache is read once
+            # per block of rows (the same numbers as row by row).
+            walk = label_probabilities if len(outcomes) < _BY_SITE_ROWS else by_site
+            walk(
                 outcomes,
                 self.paths.root,
                 int(root_label),

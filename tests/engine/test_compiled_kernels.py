@@ -139,3 +139,19 @@ def test_a_site_wider_than_the_pool_grows_it():
         atol=1e-12,
     )
     assert labels.pool_size >= 90
+
+
+@pytest.mark.parametrize("n_classes", [2, 10])
+def test_site_by_site_walk_equals_the_row_by_row_walk(n_classes):
+    # Batches of 32 rows or more are walked site by site, in blocks of rows;
+    # each row must get exactly what the row-by-row walk gives it, across
+    # block boundaries too (600 rows: three blocks).
+    model, X = fitted_tree(n_classes, n_rows=2000)
+    X = np.vstack([X, X[:100]])[:600]
+    labels = model._labels
+    batch = labels.probabilities(model._tests.outcomes(X))
+    for i in range(0, 600, 7):
+        one = labels.probabilities(model._tests.outcomes(X[i : i + 1]))
+        np.testing.assert_allclose(one[0], batch[i], rtol=0, atol=1e-15)
+    few = labels.probabilities(model._tests.outcomes(X[:31]))  # row by row
+    np.testing.assert_allclose(few, batch[:31], rtol=0, atol=1e-15)

@@ -8,7 +8,13 @@ most of the time. The kernels here walk those arrays in compiled loops:
   marginals of factored stump regrets (the content weights of a site and the
   start labels of a split's children).
 * :mod:`~sklearn_localregret.engine.compiled.tree_labels` -- the exact class
-  probabilities of the hierarchical tree distribution, one data row or many.
+  probabilities of the hierarchical tree distribution, row by row, and
+  :mod:`~sklearn_localregret.engine.compiled.tree_labels_batch` -- the same
+  site by site for many rows.
+* :mod:`~sklearn_localregret.engine.compiled.tree_draw`,
+  :mod:`~sklearn_localregret.engine.compiled.stump_update` and
+  :mod:`~sklearn_localregret.engine.compiled.regret_update` -- the tree's
+  exact draw and site update, and the plain tables' update and product draw.
 
 Every kernel is compiled once per machine (``cache=True``: later processes
 load the machine code from numba's cache) and releases the GIL

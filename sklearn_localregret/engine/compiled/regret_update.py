@@ -1,9 +1,9 @@
 """The biased update of a plain regret table, compiled.
 
-The arithmetic of :meth:`~sklearn_localregret.engine.RegretTable.
-update_entries` (one round's edges out of the played action, each its own
-colour) and the exact product draw of the hypercube's sites (:ref:`engine-
-hypercube`), in loops over a few entries: an interactive round (one clause,
+The arithmetic of :meth:`~sklearn_localregret.engine.RegretTable.update_entries`
+(one round's edges out of the played action, each its own colour) and the
+exact product draw of the hypercube's sites (:ref:`engine-hypercube`), in
+loops over a few entries: an interactive round (one clause,
 one row) touches a handful of colours, where numpy's per-call cost was most
 of the time.
 """

@@ -1,0 +1,156 @@
+"""The exact prediction walk for many data rows at once, site by site.
+
+:func:`~sklearn_localregret.engine.compiled.tree_labels.label_probabilities`
+walks each data row down its sites; for a large batch the label pool (tens of
+megabytes with many classes) is then read once per row. Everything a site
+contributes apart from the data row -- its age rate, its reach, its start
+labels -- depends only on the site, so here the sites are walked once, each
+with the block of data rows that reach it: a site's pool entries are read
+once per block. Every row gets the same terms in the same order as in the
+row-by-row walk, so the numbers are the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .tree_labels import _add_start_labels
+
+__all__ = ["label_probabilities_by_site"]
+
+# Data rows walked together (bounds the buffer of row subsets).
+BLOCK_ROWS = 256
+
+
+@kernel
+def label_probabilities_by_site(
+    outcomes, root, root_label, content, total, child, slot_start, slot_len,
+    follow_len, offset, pool_int, pool_float, n_rows, out,
+):  # fmt: skip
+    """The row-by-row walk's probabilities, site by site, ``BLOCK_ROWS`` rows
+    at a time (see ``tree_labels.label_probabilities``)."""
+    k = out.shape[1]
+    n_sites = min(
+        total.shape[0], content.shape[0], child.shape[0], slot_start.shape[0],
+        slot_len.shape[0], follow_len.shape[0], offset.shape[0],
+    )  # fmt: skip
+    n_entries = min(pool_int.shape[0], pool_float.shape[0])
+    n_tests = min(outcomes.shape[1], child.shape[1])
+    room = 2 * n_rows + 2  # a site is pushed once per branch of its parent
+    stack_site = np.empty(room, dtype=np.int64)
+    stack_rate = np.empty(room)
+    stack_reach = np.empty(room)
+    stack_entry = np.empty(room, dtype=np.int64)
+    stack_branch = np.empty(room, dtype=np.int64)
+    stack_lo = np.empty(room, dtype=np.int64)
+    stack_hi = np.empty(room, dtype=np.int64)
+    here = np.empty(k)
+    buffer = np.empty(4 * BLOCK_ROWS, dtype=np.int64)
+    for first in range(0, outcomes.shape[0], BLOCK_ROWS):
+        last = min(first + BLOCK_ROWS, outcomes.shape[0])
+        for i in range(last - first):
+            buffer[i] = first + i
+        top = 1
+        stack_site[0] = root
+        stack_rate[0] = 0.0
+        stack_reach[0] = 1.0
+        stack_entry[0] = -1
+        stack_branch[0] = 0
+        stack_lo[0] = 0
+        stack_hi[0] = last - first
+        while top > 0:
+            top -= 1
+            site = stack_site[top]
+            s = stack_rate[top]
+            reach = stack_reach[top]
+            entry = stack_entry[top]
+            labels = 2 if stack_branch[top] else 2 + k
+            lo = stack_lo[top]
+            hi = stack_hi[top]  # the rows above hi belong to finished frames
+            rate = total[site] if 0 <= site < n_sites else 0.0
+            if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
+                for i in range(lo, hi):
+                    _add_start_labels(
+                        out[buffer[i]], reach, entry, labels, root_label, pool_float
+                    )
+                continue
+            start = slot_start[site]
+            end = min(start + slot_len[site], n_entries) if start >= 0 else start
+            n_follow = min(follow_len[site], max(end - start, 0))
+            share = reach / (s + rate)
+            for i in range(lo, hi):
+                went = outcomes[buffer[i]]
+                for c in range(k):
+                    here[c] = offset[site, c]
+                if s > 0.0:  # the start leaf, still there: s m
+                    _add_start_labels(here, s, entry, labels, root_label, pool_float)
+                at = start
+                while at < end:  # one running sum per group of tests
+                    length = min(max(pool_int[at, 1], 1), end - at)
+                    a, b = 0, length
+                    while a < b:  # the row passes a prefix of the group
+                        mid = (a + b) // 2
+                        v = pool_int[at + mid, 0]
+                        if 0 <= v < n_tests and went[v]:
+                            a = mid + 1
+                        else:
+                            b = mid
+                    if a > 0:
+                        for c in range(k):
+                            here[c] += pool_float[at + a - 1, 2 + 2 * k + c]
+                    at += length
+                for f in range(n_follow):
+                    at = start + pool_int[start + f, 2]
+                    if not start <= at < end:
+                        continue
+                    v = pool_int[at, 0]
+                    if not 0 <= v < n_tests:
+                        continue
+                    goes = 1 if went[v] else 0
+                    below = child[site, v, goes]
+                    if 0 <= below < n_sites and total[below] > 0.0:
+                        column = 2 if goes else 2 + k  # that child takes them
+                        for c in range(k):
+                            here[c] -= pool_float[at, column + c]
+                row_out = out[buffer[i]]
+                for c in range(k):
+                    row_out[c] += share * here[c]
+            # The children, each with the rows on its branch: pushed in the
+            # order of the row-by-row walk, so each row meets its sites in
+            # the same order there and here.
+            free = hi
+            for f in range(n_follow):
+                at = start + pool_int[start + f, 2]
+                if not start <= at < end:
+                    continue
+                v = pool_int[at, 0]
+                if not 0 <= v < n_tests:
+                    continue
+                for goes in (1, 0):
+                    below = child[site, v, goes]
+                    if not (0 <= below < n_sites and total[below] > 0.0):
+                        continue
+                    if top >= room:
+                        continue
+                    if free + (hi - lo) > buffer.shape[0]:
+                        grown = np.empty(2 * (free + hi - lo), dtype=np.int64)
+                        grown[:free] = buffer[:free]
+                        buffer = grown
+                    n_going = 0
+                    for i in range(lo, hi):
+                        if (1 if outcomes[buffer[i], v] else 0) == goes:
+                            buffer[free + n_going] = buffer[i]
+                            n_going += 1
+                    if n_going == 0:
+                        continue
+                    stack_site[top] = below
+                    stack_rate[top] = s + pool_float[at, 1]
+                    stack_reach[top] = share * pool_float[at, 0]
+                    stack_entry[top] = at
+                    stack_branch[top] = goes
+                    stack_lo[top] = free
+                    stack_hi[top] = free + n_going
+                    free += n_going
+                    top += 1
+    return out
