@@ -198,6 +198,68 @@ def _add_start_labels(target, amount, entry, labels, root_label, pool_float):
         target[c] += scale * pool_float[entry, labels + c]
 
 
+@inline_kernel
+def _followed(pool_int, start, end, f, n_tests):
+    """Pool entry of the ``f``-th followed test of a slot (-1 if the slot is
+    inconsistent: an index outside it, or a test outside the data row)."""
+    at = start + pool_int[start + f, 2]
+    if not start <= at < end:
+        return -1
+    v = pool_int[at, 0]
+    if not 0 <= v < n_tests:
+        return -1
+    return at
+
+
+@inline_kernel
+def _live_child(child, total, site, v, goes, n_sites):
+    """The child row on branch ``goes`` of test ``v`` if it has weight, else -1."""
+    below = child[site, v, goes]
+    if 0 <= below < n_sites and total[below] > 0.0:
+        return below
+    return -1
+
+
+@inline_kernel
+def _site_labels(
+    here, went, site, s, entry, labels, root_label, offset, start, end,
+    n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
+):  # fmt: skip
+    """What a site gives one data row (outcomes ``went``), times ``s + W``,
+    into ``here``: its start labels (``s m``), its leaves, and the start
+    labels of its splits on the row's branches -- except those of the
+    children the walk follows (they take them)."""
+    k = here.shape[0]
+    for c in range(k):
+        here[c] = offset[site, c]
+    if s > 0.0:  # the start leaf, still there: s m
+        _add_start_labels(here, s, entry, labels, root_label, pool_float)
+    at = start
+    while at < end:  # one running sum per group of tests
+        length = min(max(pool_int[at, 1], 1), end - at)
+        lo, hi = 0, length
+        while lo < hi:  # the row passes a prefix of the group
+            mid = (lo + hi) // 2
+            v = pool_int[at + mid, 0]
+            if 0 <= v < n_tests and went[v]:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo > 0:
+            for c in range(k):
+                here[c] += pool_float[at + lo - 1, 2 + 2 * k + c]
+        at += length
+    for f in range(n_follow):
+        at = _followed(pool_int, start, end, f, n_tests)
+        if at < 0:
+            continue
+        goes = 1 if went[pool_int[at, 0]] else 0
+        if _live_child(child, total, site, pool_int[at, 0], goes, n_sites) >= 0:
+            column = 2 if goes else 2 + k
+            for c in range(k):
+                here[c] -= pool_float[at, column + c]
+
+
 @kernel
 def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
@@ -240,48 +302,27 @@ def _walk(
         if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
             _add_start_labels(out, reach, entry, labels, root_label, pool_float)
             continue
-        for c in range(k):
-            here[c] = offset[row, c]
-        if s > 0.0:  # the start leaf, still there: s m
-            _add_start_labels(here, s, entry, labels, root_label, pool_float)
         start = slot_start[row]
         end = min(start + slot_len[row], n_entries) if start >= 0 else start
-        at = start
-        while at < end:  # one running sum per group of tests
-            length = min(max(pool_int[at, 1], 1), end - at)
-            lo, hi = 0, length
-            while lo < hi:  # the row passes a prefix of the group
-                mid = (lo + hi) // 2
-                v = pool_int[at + mid, 0]
-                if 0 <= v < n_tests and went[v]:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo > 0:
-                for c in range(k):
-                    here[c] += pool_float[at + lo - 1, 2 + 2 * k + c]
-            at += length
+        n_follow = min(follow_len[row], max(end - start, 0))
+        _site_labels(
+            here, went, row, s, entry, labels, root_label, offset, start, end,
+            n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
+        )  # fmt: skip
         share = reach / (s + rate)
-        for f in range(min(follow_len[row], end - start)):
-            at = start + pool_int[start + f, 2]
-            if not start <= at < end:
+        for f in range(n_follow):
+            at = _followed(pool_int, start, end, f, n_tests)
+            if at < 0:
                 continue
-            v = pool_int[at, 0]
-            if not 0 <= v < n_tests:
-                continue
-            goes = 1 if went[v] else 0
-            below = child[row, v, goes]
-            if 0 <= below < n_sites and total[below] > 0.0 and top < room:
+            goes = 1 if went[pool_int[at, 0]] else 0
+            below = _live_child(child, total, row, pool_int[at, 0], goes, n_sites)
+            if below >= 0 and top < room:
                 stack_row[top] = below
                 stack_rate[top] = s + pool_float[at, 1]
                 stack_reach[top] = share * pool_float[at, 0]
                 stack_entry[top] = at
                 stack_branch[top] = goes
                 top += 1
-                # Its start labels were in the sums: that child takes them.
-                column = 2 if goes else 2 + k
-                for c in range(k):
-                    here[c] -= pool_float[at, column + c]
         for c in range(k):
             out[c] += share * here[c]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .tree_labels import _add_start_labels
+from .tree_labels import _add_start_labels, _followed, _live_child, _site_labels
 
 __all__ = ["label_probabilities_by_site"]
 
@@ -80,39 +80,11 @@ def label_probabilities_by_site(
             n_follow = min(follow_len[site], max(end - start, 0))
             share = reach / (s + rate)
             for i in range(lo, hi):
-                went = outcomes[buffer[i]]
-                for c in range(k):
-                    here[c] = offset[site, c]
-                if s > 0.0:  # the start leaf, still there: s m
-                    _add_start_labels(here, s, entry, labels, root_label, pool_float)
-                at = start
-                while at < end:  # one running sum per group of tests
-                    length = min(max(pool_int[at, 1], 1), end - at)
-                    a, b = 0, length
-                    while a < b:  # the row passes a prefix of the group
-                        mid = (a + b) // 2
-                        v = pool_int[at + mid, 0]
-                        if 0 <= v < n_tests and went[v]:
-                            a = mid + 1
-                        else:
-                            b = mid
-                    if a > 0:
-                        for c in range(k):
-                            here[c] += pool_float[at + a - 1, 2 + 2 * k + c]
-                    at += length
-                for f in range(n_follow):
-                    at = start + pool_int[start + f, 2]
-                    if not start <= at < end:
-                        continue
-                    v = pool_int[at, 0]
-                    if not 0 <= v < n_tests:
-                        continue
-                    goes = 1 if went[v] else 0
-                    below = child[site, v, goes]
-                    if 0 <= below < n_sites and total[below] > 0.0:
-                        column = 2 if goes else 2 + k  # that child takes them
-                        for c in range(k):
-                            here[c] -= pool_float[at, column + c]
+                _site_labels(
+                    here, outcomes[buffer[i]], site, s, entry, labels, root_label,
+                    offset, start, end, n_follow, pool_int, pool_float, child,
+                    total, n_sites, n_tests,
+                )  # fmt: skip
                 row_out = out[buffer[i]]
                 for c in range(k):
                     row_out[c] += share * here[c]
@@ -121,17 +93,13 @@ def label_probabilities_by_site(
             # the same order there and here.
             free = hi
             for f in range(n_follow):
-                at = start + pool_int[start + f, 2]
-                if not start <= at < end:
+                at = _followed(pool_int, start, end, f, n_tests)
+                if at < 0:
                     continue
                 v = pool_int[at, 0]
-                if not 0 <= v < n_tests:
-                    continue
                 for goes in (1, 0):
-                    below = child[site, v, goes]
-                    if not (0 <= below < n_sites and total[below] > 0.0):
-                        continue
-                    if top >= room:
+                    below = _live_child(child, total, site, v, goes, n_sites)
+                    if below < 0 or top >= room:
                         continue
                     if free + (hi - lo) > buffer.shape[0]:
                         grown = np.empty(2 * (free + hi - lo), dtype=np.int64)
