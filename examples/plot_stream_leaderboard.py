@@ -79,7 +79,8 @@ fig.tight_layout()
 # wrong on every row, where no fixed hypothesis can do better than half. The
 # regret guarantee is about the learners' *randomised* plays, which err on
 # about half of the rows there (the "predicted against played" table above);
-# ``predict``, a deterministic vote of the same distribution, can do worse.
+# the vote of the same distribution (``prediction="vote"``) does worse, and
+# the default ``predict`` hedges between the two.
 #
 # Your own stream
 # ---------------

@@ -36,9 +36,11 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
 from ._interrupts import deferred_interrupt
-from ._random import check_generator
+from ._random import check_generator, generator_key
 from ._weights import MAX_WEIGHT, first_too_large
+from .engine.compiled.row_uniforms import row_uniforms
 
 __all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier", "paper_bias"]
 
@@ -528,10 +530,19 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         exactly the same rounds (and counts them, with :meth:`_count_rounds`).
         """
         batch = self.batch_size
+        hedging = self._hedging()
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
+            if hedging:
+                proba = self._predict_proba_encoded(X[lo:hi])
             wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
+            if hedging:
+                self._score_predictions(proba, y[lo:hi], weight[lo:hi])
             self._count_rounds(weight[lo:hi], wrong)
+
+    def _hedging(self) -> bool:
+        """Whether the rounds score the vote and the play (the hedged predict)."""
+        return False
 
     def _count_rounds(self, weight: np.ndarray, wrong: float) -> None:
         """Add complete rounds to the counters: their rows' ``weight`` (one per
@@ -640,10 +651,67 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         "bias": [Interval(Real, 0, None, closed="left"), None],
         "discount": [Interval(Real, 0, 1, closed="right")],
         "random_state": ["random_state"],
+        "prediction": [StrOptions({"hedge", "vote", "sample"})],
     }
 
     def _start_stream(self) -> None:
         self._rng = check_generator(self.random_state)
+        # Keys the uniforms of randomised predictions; read from the
+        # generator's state without drawing, so the plays are unchanged.
+        self._prediction_key = generator_key(self._rng)
+        self._hedge = AdaHedge((0.0, PLAY_HANDICAP))  # experts: the vote, the play
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "prediction" not in state:
+            # Saved before the hedged prediction: it predicted by the vote.
+            self.prediction = "vote"
+        if "_rng" in state and "_hedge" not in state:
+            self._prediction_key = generator_key(self._rng)
+            self._hedge = AdaHedge((0.0, PLAY_HANDICAP))
+
+    def _hedging(self) -> bool:
+        return self.prediction == "hedge"
+
+    def _score_predictions(self, proba: np.ndarray, y: np.ndarray, weight) -> None:
+        """Add a round's losses of the vote and the play to the hedge.
+
+        ``proba`` are the round's class probabilities under ``pi`` before the
+        round was learnt; the vote's loss is the weight of the rows whose most
+        probable class is wrong, the play's the expected weight of the rows a
+        class drawn from ``proba`` gets wrong.
+        """
+        rows = np.arange(len(y))
+        vote_wrong = float(weight @ (np.argmax(proba, axis=1) != y))
+        play_wrong = float(weight @ (1.0 - proba[rows, y]))
+        self._hedge.update((vote_wrong, play_wrong))
+
+    @property
+    def vote_weight_(self) -> float:
+        """Probability that :meth:`predict` gives the vote (``prediction="hedge"``).
+
+        AdaHedge's weight of the vote against the play, from their losses on
+        the rounds learnt with ``prediction="hedge"``: 1 for ``"vote"``, 0 for
+        ``"sample"``.
+        """
+        check_is_fitted(self)
+        if self.prediction == "vote":
+            return 1.0
+        if self.prediction == "sample":
+            return 0.0
+        return float(self._hedge.weights()[0])
+
+    @property
+    def hedge_regret_bound_(self) -> float:
+        """Bound on the hedged predictions' expected mistakes beyond the better
+        of the vote and the play, over the rounds learnt so far (``2 Delta``;
+        see the user guide's "Prediction").
+
+        In the units of the mistake counts (sample weight); 0 when nothing
+        was learnt with ``prediction="hedge"``.
+        """
+        check_is_fitted(self)
+        return self._hedge.regret_bound
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
         """Class probabilities under pi for rows ``X`` (``_block_dtype``)."""
@@ -672,31 +740,40 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         """
         return self._predict_proba_checked(self._validate_for_predict(X))
 
-    def _predict_proba_checked(self, X) -> np.ndarray:
-        """:meth:`predict_proba` of encoded rows (dense or sparse) that passed
-        validation: a bounded block of rows at a time."""
+    def _dense_blocks(self, X):
+        """Encoded rows (dense or sparse) that passed validation, as dense
+        ``_block_dtype`` blocks of a bounded number of rows."""
         if X.shape[0] == 1 and not sp.issparse(X):
-            with self._blas_context():
-                return self._predict_proba_encoded(
-                    np.asarray(X, dtype=self._block_dtype)
-                )
-        out = []
+            yield np.asarray(X, dtype=self._block_dtype)
+            return
         for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
             block = X[start : start + _DENSE_CHUNK_ROWS]
             if sp.issparse(block):
                 block = block.toarray()
+            yield np.asarray(block, dtype=self._block_dtype)
+
+    def _predict_proba_checked(self, X) -> np.ndarray:
+        """:meth:`predict_proba` of encoded rows that passed validation."""
+        out = []
+        for block in self._dense_blocks(X):
             with self._blas_context():
-                out.append(
-                    self._predict_proba_encoded(
-                        np.asarray(block, dtype=self._block_dtype)
-                    )
-                )
+                out.append(self._predict_proba_encoded(block))
         if not out:
             return np.zeros((0, len(self.classes_)))
-        return np.vstack(out)
+        return out[0] if len(out) == 1 else np.vstack(out)
 
     def predict(self, X):
-        """Most probable class under pi (deterministic for a fitted model).
+        """Predicted classes: the hedge of the vote and the play by default.
+
+        With ``prediction="vote"``, the most probable class under ``pi``. With
+        ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
+        the randomised plays predict. With ``"hedge"`` (the default), the vote
+        with probability :attr:`vote_weight_`, else the draw: AdaHedge's
+        weight from the two predictions' losses on the stream, so that it is
+        never much worse than the better of them (the user guide derives the
+        bound, :attr:`hedge_regret_bound_`). A draw's uniform is a function of
+        the row, ``random_state`` and ``n_rounds_``: a fitted model predicts a
+        row the same alone, in any batch and at every call.
 
         Parameters
         ----------
@@ -706,5 +783,23 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         -------
         ndarray of shape (n_samples,)
         """
-        proba = self.predict_proba(X)  # checks fitting before classes_ is read
-        return self.classes_[np.argmax(proba, axis=1)]
+        X = self._validate_for_predict(X)
+        return self.classes_[self._predicted_indices(X)]
+
+    def _predicted_indices(self, X) -> np.ndarray:
+        """Indices into ``classes_`` that :meth:`predict` gives for encoded
+        rows (dense or sparse) that passed validation."""
+        vote_weight = self.vote_weight_  # checks fitting before classes_ is read
+        key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+        out = []
+        for block in self._dense_blocks(X):
+            with self._blas_context():
+                proba = self._predict_proba_encoded(block)
+            if vote_weight >= 1.0:
+                out.append(np.argmax(proba, axis=1))
+            else:
+                uniforms = row_uniforms(block, key)
+                out.append(hedged_classes(proba, vote_weight, uniforms))
+        if not out:
+            return np.zeros(0, dtype=np.intp)
+        return out[0] if len(out) == 1 else np.concatenate(out)

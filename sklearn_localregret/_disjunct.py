@@ -86,6 +86,17 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
         so the learner forgets old rounds (for drifting streams;
         :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
+    prediction : {"hedge", "vote", "sample"}, default="hedge"
+        What :meth:`predict` gives. ``"vote"``: the most probable class under
+        ``pi`` (deterministic; best on stationary streams, exploitable by an
+        adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
+        the row, as the randomised plays predict (the guarantee's side).
+        ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
+        draw, the weight learnt by AdaHedge from both predictions' losses on
+        each round before it is learnt; never much worse than the better of
+        the two (:attr:`hedge_regret_bound_`, the user guide's "Prediction").
+        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
+        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
 
     Attributes
     ----------
@@ -109,6 +120,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         Weight of the rows the played disjunctions got wrong (prequential).
     online_error_ : float
         ``n_online_mistakes_`` divided by the rows seen.
+    vote_weight_ : float
+        Probability that :meth:`predict` gives the vote (1 for
+        ``prediction="vote"``, 0 for ``"sample"``).
+    hedge_regret_bound_ : float
+        Bound on the hedged predictions' expected mistakes beyond the better
+        of the vote and the play, over the rounds learnt (sample weight).
     colored_regret_ : float
         Time-averaged local colored regret ``sum_C (R_C)+ / T`` (for
         ``regret="swap"`` every edge is its own colour).
@@ -223,6 +240,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         n_mcmc_steps=200,
         random_state=None,
         discount=1.0,
+        prediction="hedge",
     ):
         self.regret = regret
         self.graph = graph
@@ -234,6 +252,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         self.n_mcmc_steps = n_mcmc_steps
         self.random_state = random_state
         self.discount = discount
+        self.prediction = prediction
 
     # -- hooks of the base ------------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -294,6 +313,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         # machinery; both consume the random stream identically.
         if (
             len(self.classes_) == 1
+            or self._hedging()
             or isinstance(graph, HypercubeSwapRegrets)
             or not graph.exact
             or len(y) <= self.batch_size

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from contextlib import nullcontext
-from numbers import Integral
+from numbers import Integral, Real
 from typing import cast
 
 import numpy as np
@@ -133,6 +133,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         label it ``c`` (a Monte Carlo estimate, standard error up to
         ``0.5 / sqrt(n_predict_trees)``). Swap regret predicts with the exact
         distribution.
+    predict_tolerance : float in [0, 1), default=0.0
+        External regret with ``n_predict_trees=None`` only. 0: the exact
+        walk. Else a faster walk whose every class probability is within
+        ``predict_tolerance`` of the exact one, for every row: a site whose
+        probability of being reached fits in what is left of the row's
+        tolerance is not walked, and its reach goes to the labels it starts
+        with (its subtree would spread that same reach over the classes; the
+        pruned reaches add up to at most the tolerance). ``predict`` and the
+        hedge's scores of the rounds use the same walk.
     random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played trees.
     discount : float, default=0.99
@@ -144,6 +153,17 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         where 1 stays wrong, on stationary ones and on the paper's protocol it
         is no worse; on labels that alternate on one instance it does worse
         than 1, which stays at the best tree's 50%.
+    prediction : {"hedge", "vote", "sample"}, default="hedge"
+        What :meth:`predict` gives. ``"vote"``: the most probable class under
+        ``pi`` (deterministic; best on stationary streams, exploitable by an
+        adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
+        the row, as the randomised plays predict (the guarantee's side).
+        ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
+        draw, the weight learnt by AdaHedge from both predictions' losses on
+        each round before it is learnt; never much worse than the better of
+        the two (:attr:`hedge_regret_bound_`, the user guide's "Prediction").
+        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
+        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
 
     Attributes
     ----------
@@ -160,6 +180,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         Rows seen.
     n_online_mistakes_ : float
         Weight of the rows the played trees got wrong (online error).
+    vote_weight_ : float
+        Probability that :meth:`predict` gives the vote (1 for
+        ``prediction="vote"``, 0 for ``"sample"``).
+    hedge_regret_bound_ : float
+        Bound on the hedged predictions' expected mistakes beyond the better
+        of the vote and the play, over the rounds learnt (sample weight).
     last_tree_ : Leaf or Split
         The tree played in the last round; a :class:`~sklearn_localregret.
         locality.decision_tree.Split` holds the number of its test (see
@@ -252,6 +278,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     rounds ``n_mcmc_draws_`` counts, and costs, per row, one bisection per
     feature at each table site on its paths (a compiled walk,
     :ref:`engine-compiled`); it does not depend on any number of draws.
+    ``predict_tolerance`` trades exactness for speed with a guarantee: every
+    probability within the tolerance of the exact one.
     Swap regret solves its finite chain exactly each round over the trees
     reachable from the root (only the played tree's out-edges are rebuilt).
 
@@ -318,6 +346,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "max_depth": [Interval(Integral, 0, None, closed="left"), None],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
         "n_predict_trees": [Interval(Integral, 1, None, closed="left"), None],
+        "predict_tolerance": [Interval(Real, 0, 1, closed="left")],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
     }
@@ -338,8 +367,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         max_depth=None,
         n_mcmc_steps=200,
         n_predict_trees=None,
+        predict_tolerance=0.0,
         random_state=None,
         discount=0.99,
+        prediction="hedge",
     ):
         self.regret = regret
         self.L = L
@@ -351,8 +382,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.max_depth = max_depth
         self.n_mcmc_steps = n_mcmc_steps
         self.n_predict_trees = n_predict_trees
+        self.predict_tolerance = predict_tolerance
         self.random_state = random_state
         self.discount = discount
+        self.prediction = prediction
 
     # -- model ------------------------------------------------------------
     def _encode_features(self, X):
@@ -407,6 +440,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     def __setstate__(self, state):
         super().__setstate__(state)
+        if "predict_tolerance" not in state:  # saved before the parameter
+            self.predict_tolerance = 0.0
         if "_coloring" not in state or "_graph" in state:
             return  # not fitted, or saved before this layout
         if self.regret == "swap":
@@ -478,6 +513,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # External regret: readers of the model (predict_proba in other
         # threads) wait for the round under way: they see complete rounds.
         lock = self._labels.lock if self.regret == "external" else nullcontext()
+        hedging = self._hedging()
         for lo in range(0, X.shape[0], batch):
             with lock:
                 hi = lo + batch
@@ -494,6 +530,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                     if self.regret == "swap":  # routing reads lists faster
                         rows = outcomes.tolist()
                 at = slice(lo - start, hi - start)
+                if hedging:  # pi's predictions of the round, before it is learnt
+                    proba = self._round_proba(X[lo:hi], outcomes[at])
                 if self.regret == "external":
                     wrong = self._play_external_round(
                         outcomes[at], y[lo:hi], weight[lo:hi]
@@ -503,12 +541,23 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                         outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
                     )
                 self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
+                if hedging:
+                    self._score_predictions(proba, y[lo:hi], weight[lo:hi])
                 self._count_rounds(weight[lo:hi], wrong)
         if tests.complete:
             self._window.forget_features(tests)
         if self.regret == "external":
             # Once a call, so that predicting (from other threads) only reads.
             self._labels.refresh()
+
+    def _round_proba(self, X, outcomes) -> np.ndarray:
+        """``pi``'s class probabilities of a round's rows (their test outcomes
+        given), as :meth:`predict_proba` gives them."""
+        if self.regret == "external" and self.n_predict_trees is None:
+            return self._labels.probabilities(
+                outcomes, tolerance=self.predict_tolerance
+            )
+        return self._predict_proba_now(X)
 
     def _play_external_round(self, outcomes, y, weight) -> float:
         """A round of colored regret matching on the compiled kernels.
@@ -706,7 +755,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def _predict_proba_now(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)
         if self.regret == "external" and self.n_predict_trees is None:
-            return self._labels.probabilities(outcomes)
+            return self._labels.probabilities(
+                outcomes, tolerance=self.predict_tolerance
+            )
         trees, probs = self._tree_distribution()
         proba = np.zeros((X.shape[0], len(self.classes_)))
         rows = np.arange(X.shape[0])

@@ -20,6 +20,7 @@ trusted by skops itself. ``skops`` is an optional dependency
 from __future__ import annotations
 
 from ._disjunct import LocalRegretDisjunctClassifier
+from ._hedge import AdaHedge
 from ._maxsat import OnlineMaxSAT
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
@@ -50,6 +51,7 @@ _OUR_TYPES = (
     LocalRegretTreeClassifier,
     OnlineMaxSAT,
     Winnow2Classifier,
+    AdaHedge,
     RegretTable,
     DiscountClock,
     StumpRegretTable,

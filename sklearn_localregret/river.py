@@ -375,7 +375,7 @@ or Winnow2Classifier
             return dict(zip(self._classes, self._proba(x).tolist()))
 
         def predict_one(self, x, **kwargs):
-            """The most probable label (the estimator's ``predict``).
+            """The estimator's ``predict`` of the row (its ``prediction`` rule).
 
             Parameters
             ----------
@@ -390,10 +390,12 @@ or Winnow2Classifier
             if self.estimator_ is None:
                 classes = self.classes_
                 return classes[0] if classes else None
-            if not hasattr(self.estimator_, "predict_proba"):
+            estimator = self.estimator_
+            if not hasattr(estimator, "_predicted_indices"):
                 row = self._row(x, self.feature_names_)
-                return self.estimator_.predict(row)[0].item()
-            return self._classes[int(np.argmax(self._proba(x)))]
+                return estimator.predict(row)[0].item()
+            row = estimator._encode_features(self._row(x, self.feature_names_))
+            return self._classes[int(estimator._predicted_indices(row)[0])]
 
         @classmethod
         def _unit_test_params(cls):

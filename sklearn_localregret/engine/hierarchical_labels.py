@@ -138,7 +138,9 @@ class HierarchicalLabels:
             self._test_order = np.zeros(0, dtype=np.int64)  # rebuilt
             self._seen[:] = -1  # every slot is laid out by group
 
-    def probabilities(self, outcomes: np.ndarray, root_label: int = 0) -> np.ndarray:
+    def probabilities(
+        self, outcomes: np.ndarray, root_label: int = 0, tolerance: float = 0.0
+    ) -> np.ndarray:
         """Class probabilities of the data rows, shape ``(n_rows, n_classes)``.
 
         Parameters
@@ -147,6 +149,11 @@ class HierarchicalLabels:
             Test outcomes of the data rows (true: the ``branch = 1`` child).
         root_label : int, default=0
             The leaf the root site starts as.
+        tolerance : float, default=0.0
+            0: exact. Else every probability is within ``tolerance`` of the
+            exact one: sites whose reach fits in the row's tolerance left are
+            not walked, their reach goes to their start labels
+            (:ref:`engine-predict`).
         """
         table = self.table
         outcomes = np.ascontiguousarray(outcomes, dtype=bool)
@@ -168,6 +175,7 @@ class HierarchicalLabels:
                 self.paths.child,
                 *self._slots(),
                 table.n_rows,
+                float(tolerance),
                 proba,
             )
         return proba

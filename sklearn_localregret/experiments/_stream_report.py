@@ -291,9 +291,12 @@ class Leaderboard:
         return [
             "## Predicted against played (whole stream)",
             "",
-            "Error of `predict` (the deterministic vote, as above) / error of "
+            "Error of `predict` (as above: each learner's `prediction` rule, "
+            "by default the hedge of the vote and the play) / error of "
             "the randomised plays recorded inside `partial_fit` "
-            "(`online_error_`, the quantity the regret guarantee is about).",
+            "(`online_error_`, the quantity the regret guarantee is about; a "
+            "call of more rows than `batch_size` plays several rounds, and "
+            "the later ones have learnt the call's first rows).",
             "",
             *lines,
             "",

@@ -220,7 +220,7 @@ def evaluate_run(
     record.curve_rows, record.curve = _curve(result)
     # Our learners also record the error of the randomised plays their
     # guarantee is about (each drawn before its round's labels, inside
-    # partial_fit); predict is the deterministic vote of the same distribution.
+    # partial_fit); predict follows the learner's `prediction` rule.
     played = getattr(result.estimator, "online_error_", None)
     record.played_error = None if played is None else float(played)
     return record

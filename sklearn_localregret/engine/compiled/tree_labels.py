@@ -263,14 +263,20 @@ def _site_labels(
 @kernel
 def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, out, stack_row, stack_rate,
-    stack_reach, stack_entry, stack_branch, here,
+    follow_len, offset, pool_int, pool_float, tolerance, out, stack_row,
+    stack_rate, stack_reach, stack_entry, stack_branch, here,
 ):  # fmt: skip
     """Add the label probabilities of one data row (outcomes ``went``) to ``out``.
 
     Depth first from the root; a stack entry is a site, its age rate, its
     reach and where its start labels are: ``entry = -1`` for the root leaf
     ``root_label``, else the pool entry (and branch) of its parent's split.
+
+    ``tolerance > 0`` prunes: a site whose reach fits in what is left of the
+    tolerance gives its reach to its start labels instead of being walked.
+    Its subtree would have given the row that same reach spread over the
+    classes, so every class probability moves by at most the reach, and the
+    pruned reaches add up to at most ``tolerance``.
 
     Every index read from the arrays is checked against their sizes first: a
     reader racing a learner that grows them gets a wrong number, never a read
@@ -290,6 +296,7 @@ def _walk(
     stack_reach[0] = 1.0
     stack_entry[0] = -1
     stack_branch[0] = 0
+    left = tolerance
     while top > 0:
         top -= 1
         row = stack_row[top]
@@ -299,8 +306,11 @@ def _walk(
         # Column of the start labels in pool_float: m_true or m_false.
         labels = 2 if stack_branch[top] else 2 + k
         rate = total[row] if 0 <= row < n_sites else 0.0
-        if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
+        pruned = tolerance > 0.0 and reach <= left
+        if pruned or rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
             _add_start_labels(out, reach, entry, labels, root_label, pool_float)
+            if pruned:
+                left -= reach
             continue
         start = slot_start[row]
         end = min(start + slot_len[row], n_entries) if start >= 0 else start
@@ -330,12 +340,14 @@ def _walk(
 @kernel
 def label_probabilities(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, n_rows, out,
+    follow_len, offset, pool_int, pool_float, n_rows, tolerance, out,
 ):  # fmt: skip
     """Class probabilities of every data row of ``outcomes`` into ``out``.
 
     ``out`` has shape ``(len(outcomes), K)`` and starts at 0; ``n_rows`` is
-    the number of table rows (a walk visits each at most once).
+    the number of table rows (a walk visits each at most once). With
+    ``tolerance > 0`` each probability is within ``tolerance`` of the exact
+    one (see ``_walk``); 0 is exact.
     """
     k = out.shape[1]
     size = n_rows + 1
@@ -348,6 +360,7 @@ def label_probabilities(
     for i in range(outcomes.shape[0]):
         _walk(
             outcomes[i], root, root_label, content, total, child, slot_start,
-            slot_len, follow_len, offset, pool_int, pool_float, out[i],
-            stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
+            slot_len, follow_len, offset, pool_int, pool_float, tolerance,
+            out[i], stack_row, stack_rate, stack_reach, stack_entry,
+            stack_branch, here,
         )  # fmt: skip

@@ -26,10 +26,12 @@ BLOCK_ROWS = 256
 @kernel
 def label_probabilities_by_site(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, n_rows, out,
+    follow_len, offset, pool_int, pool_float, n_rows, tolerance, out,
 ):  # fmt: skip
     """The row-by-row walk's probabilities, site by site, ``BLOCK_ROWS`` rows
-    at a time (see ``tree_labels.label_probabilities``)."""
+    at a time (see ``tree_labels.label_probabilities``; with ``tolerance > 0``
+    each row prunes the same sites as there: it meets them in the same
+    order, with what is left of its own tolerance)."""
     k = out.shape[1]
     n_sites = min(
         total.shape[0], content.shape[0], child.shape[0], slot_start.shape[0],
@@ -47,6 +49,7 @@ def label_probabilities_by_site(
     stack_hi = np.empty(room, dtype=np.int64)
     here = np.empty(k)
     buffer = np.empty(4 * BLOCK_ROWS, dtype=np.int64)
+    left = np.full(outcomes.shape[0], tolerance)  # each row's own tolerance
     for first in range(0, outcomes.shape[0], BLOCK_ROWS):
         last = min(first + BLOCK_ROWS, outcomes.shape[0])
         for i in range(last - first):
@@ -75,6 +78,19 @@ def label_probabilities_by_site(
                         out[buffer[i]], reach, entry, labels, root_label, pool_float
                     )
                 continue
+            if tolerance > 0.0:  # the rows that prune this site leave the frame
+                kept = lo
+                for i in range(lo, hi):
+                    r = buffer[i]
+                    if reach <= left[r]:
+                        _add_start_labels(
+                            out[r], reach, entry, labels, root_label, pool_float
+                        )
+                        left[r] -= reach
+                    else:
+                        buffer[kept] = r
+                        kept += 1
+                hi = kept
             start = slot_start[site]
             end = min(start + slot_len[site], n_entries) if start >= 0 else start
             n_follow = min(follow_len[site], max(end - start, 0))

@@ -1,0 +1,126 @@
+"""The hedged ``predict`` against the vote and the play, on the leaderboard's streams.
+
+Test-then-train as the stream leaderboard runs it (``python -m
+sklearn_localregret streams``: the same streams, rows, seeds and rounds of 10
+rows), for ``LocalRegretTreeClassifier()`` and
+``LocalRegretDisjunctClassifier()`` at their defaults. The three predictions
+are of one and the same model: it learns with ``prediction="hedge"`` (which
+only scores the rounds, it draws nothing), and each round is predicted with
+``prediction`` set to ``"vote"`` (the landed default before the hedge),
+``"sample"`` (a class drawn from ``pi``, as the randomised plays predict) and
+``"hedge"`` in turn, before it is learnt. So the differences are paired: the
+same trees, the same rows.
+
+Printed per stream: the three errors (means over the seeds), hedge minus vote,
+the hedge's final weight of the vote, and the goals of the issue: on the
+``alternating`` stream ``predict`` error <= 0.52; no stream worse than the
+vote (the landed default) by more than 0.005.
+
+Run::
+
+    python benchmarks/bench_hedged_predict.py [--seeds 3] [--rows 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from sklearn_localregret import (
+    LocalRegretDisjunctClassifier,
+    LocalRegretTreeClassifier,
+)
+from sklearn_localregret.datasets import load_stream
+from sklearn_localregret.datasets.streams import STREAMS
+
+MODES = ("vote", "sample", "hedge")
+LEARNERS = {
+    "tree": LocalRegretTreeClassifier,
+    "disjunct": LocalRegretDisjunctClassifier,
+}
+
+
+def paired_errors(make, stream, batch_size):
+    """Errors of the three predictions of one model, test-then-train."""
+    est = make()
+    X, y = stream.X, stream.y
+    wrong = dict.fromkeys(MODES, 0)
+    for lo in range(0, len(y), batch_size):
+        rows = slice(lo, lo + batch_size)
+        if lo == 0:  # no model yet: every prediction counts as a mistake
+            for mode in MODES:
+                wrong[mode] += len(y[rows])
+        else:
+            for mode in MODES:
+                est.prediction = mode
+                wrong[mode] += int((est.predict(X[rows]) != y[rows]).sum())
+        est.prediction = "hedge"
+        est.partial_fit(X[rows], y[rows], classes=stream.classes)
+    return {mode: wrong[mode] / len(y) for mode in MODES}, est.vote_weight_
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=3000)
+    parser.add_argument("--batch-size", type=int, default=10)
+    parser.add_argument("--streams", nargs="+", default=list(STREAMS))
+    parser.add_argument(
+        "--learners", nargs="+", default=list(LEARNERS), choices=list(LEARNERS)
+    )
+    args = parser.parse_args()
+    worst = {}
+    alternating = {}
+    print(
+        f"{'learner':9} {'stream':15} {'vote':>6} {'sample':>6} {'hedge':>6} "
+        f"{'h-v':>7} {'w_vote':>6} {'s':>5}"
+    )
+    for learner in args.learners:
+        for name in args.streams:
+            errors = {mode: [] for mode in MODES}
+            weights = []
+            start = time.perf_counter()
+            skipped = False
+            for seed in range(args.seeds):
+                stream = load_stream(name, n_rows=args.rows, seed=seed)
+                if learner == "disjunct" and len(stream.classes) > 2:
+                    skipped = True
+                    break
+                e, w = paired_errors(
+                    lambda s=seed: LEARNERS[learner](random_state=s),
+                    stream,
+                    args.batch_size,
+                )
+                for mode in MODES:
+                    errors[mode].append(e[mode])
+                weights.append(w)
+            if skipped:
+                continue
+            mean = {mode: float(np.mean(errors[mode])) for mode in MODES}
+            diff = mean["hedge"] - mean["vote"]
+            worst[(learner, name)] = diff
+            if name == "alternating":
+                alternating[learner] = mean["hedge"]
+            print(
+                f"{learner:9} {name:15} {mean['vote']:6.3f} {mean['sample']:6.3f} "
+                f"{mean['hedge']:6.3f} {diff:+7.3f} {np.mean(weights):6.3f} "
+                f"{time.perf_counter() - start:5.0f}",
+                flush=True,
+            )
+    print()
+    for learner, err in alternating.items():
+        verdict = "met" if err <= 0.52 else "NOT met"
+        print(f"goal: {learner} alternating predict error {err:.3f} <= 0.52: {verdict}")
+    if worst:
+        (learner, name), diff = max(worst.items(), key=lambda kv: kv[1])
+        verdict = "met" if diff <= 0.005 else "NOT met"
+        print(
+            f"goal: no stream worse than the vote by more than 0.005: worst "
+            f"{learner} on {name} {diff:+.3f}: {verdict}"
+        )
+
+
+if __name__ == "__main__":
+    main()

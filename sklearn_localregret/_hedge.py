@@ -1,0 +1,156 @@
+"""The hedged prediction: AdaHedge over the vote and the play of ``pi``.
+
+A local-regret learner can predict a row in two ways. The *vote* is the class
+``pi`` finds most probable; it is the better guess on a stationary stream, but
+an adversary who knows it can make it wrong on every row (the vote follows the
+recent labels, so labels that alternate against it defeat it). The *play* is
+a class drawn from ``pi``'s probabilities, which is what the randomised plays
+of the guarantee predict. :class:`AdaHedge` weighs the two from their losses
+on the stream itself (measured on each round's rows before the round is
+learnt), and :func:`hedged_classes` predicts with the vote with the weight it
+has, otherwise with the play.
+
+Why AdaHedge (de Rooij, van Erven, Grunwald and Koolen, "Follow the Leader If
+You Can, Hedge If You Must", JMLR 2014): it needs no learning rate, no
+horizon and no loss range, and its learning rate grows as long as one expert
+keeps leading, so that a stationary stream pays almost nothing for the hedge.
+The bound, derived in the user guide (``prediction``): after rounds of losses
+in ``[0, S]``, the hedge's expected loss exceeds the better expert's by at
+most ``2 Delta_T <= S sqrt(T ln 2) + 2 S``, with ``Delta_T`` the cumulative
+mixability gap (:attr:`AdaHedge.gap`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["PLAY_HANDICAP", "AdaHedge", "hedged_classes"]
+
+#: The loss (in sample weight: rows at unit weight) the play starts with. A
+#: model predicts as the vote, scikit-learn's most probable class, until the
+#: play has made that many fewer mistakes (the first rounds and the small fits
+#: of scikit-learn's checks are all vote); it costs at most as much against
+#: the play on an adversarial stream.
+PLAY_HANDICAP = 10.0
+
+
+class AdaHedge:
+    """Exponential weights over a few experts, with AdaHedge's learning rate.
+
+    The weights are ``exp(-eta L_k)`` normalised, ``L_k`` an expert's
+    cumulative loss (from its initial loss) and ``eta = ln K / Delta``,
+    ``Delta`` the cumulative mixability gap. While ``Delta = 0``, ``eta`` is
+    infinite: the weight is shared by the leaders (follow the leader).
+
+    Against every expert ``k`` the hedge's cumulative expected loss is at most
+    ``L_k + 2 Delta`` (initial loss included; :attr:`regret_bound` is
+    ``2 Delta``), and ``2 Delta <= S sqrt(T ln K) + 2 S`` after ``T`` rounds of
+    losses in ``[0, S]``.
+
+    Parameters
+    ----------
+    initial_losses : sequence of float
+        The losses the experts start with: a handicap for the experts that
+        must do better than the others before they get weight.
+
+    Examples
+    --------
+    >>> hedge = AdaHedge([0.0, 0.0])
+    >>> hedge.weights().tolist()
+    [0.5, 0.5]
+    >>> for _ in range(20):
+    ...     hedge.update([0.0, 1.0])  # the first expert is always right
+    >>> bool(hedge.weights()[0] > 0.999)
+    True
+    """
+
+    def __init__(self, initial_losses):
+        self.losses = np.array(initial_losses, dtype=np.float64)
+        self.gap = 0.0  # Delta, the cumulative mixability gap
+        self.hedge_loss = 0.0  # the hedge's cumulative expected loss
+
+    @property
+    def learning_rate(self) -> float:
+        """``eta = ln K / Delta`` (``inf`` while ``Delta`` is 0)."""
+        if self.gap <= 0.0:
+            return math.inf
+        return math.log(self.losses.shape[0]) / self.gap
+
+    def weights(self) -> np.ndarray:
+        """The experts' weights now, summing to 1."""
+        return _weights(self.losses, self.learning_rate)
+
+    def update(self, losses) -> None:
+        """Add one round's losses (one per expert; any non-negative range)."""
+        losses = np.asarray(losses, dtype=np.float64)
+        eta = self.learning_rate
+        h = float(_weights(self.losses, eta) @ losses)
+        after = self.losses + losses
+        if math.isinf(eta):
+            # The limit of the mix loss: how much the leader's loss grew.
+            m = float(after.min() - self.losses.min())
+        else:
+            # -(1/eta) ln sum_k w_k exp(-eta l_k), in logs: no overflow.
+            log_w = -eta * (self.losses - self.losses.min())
+            log_w -= np.logaddexp.reduce(log_w)
+            m = -float(np.logaddexp.reduce(log_w - eta * losses)) / eta
+        # delta >= 0 in exact arithmetic; rounding can make it -1e-17.
+        self.gap += max(h - m, 0.0)
+        self.hedge_loss += h
+        self.losses = after
+
+    @property
+    def regret_bound(self) -> float:
+        """``2 Delta``: the hedge's loss minus any expert's (initial loss
+        included) is at most this."""
+        return 2.0 * self.gap
+
+
+def _weights(losses: np.ndarray, eta: float) -> np.ndarray:
+    if math.isinf(eta):
+        leaders = losses == losses.min()
+        return leaders / leaders.sum()
+    w = np.exp(-eta * (losses - losses.min()))
+    return w / w.sum()
+
+
+def hedged_classes(
+    proba: np.ndarray, vote_weight: float, uniforms: np.ndarray
+) -> np.ndarray:
+    """Class indices of the hedged prediction, one uniform per row.
+
+    A row's uniform ``u`` below ``vote_weight`` picks the vote (the most
+    probable class, the first on ties, as ``argmax``); otherwise
+    ``(u - vote_weight) / (1 - vote_weight)``, again uniform, draws a class
+    from the row's probabilities.
+
+    Parameters
+    ----------
+    proba : ndarray of shape (n_rows, n_classes)
+        Class probabilities of the rows under ``pi``.
+    vote_weight : float
+        Probability of the vote, in [0, 1].
+    uniforms : ndarray of shape (n_rows,)
+        Uniforms in [0, 1).
+
+    Returns
+    -------
+    ndarray of shape (n_rows,) of int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> proba = np.array([[0.6, 0.4], [0.6, 0.4]])
+    >>> hedged_classes(proba, 0.5, np.array([0.1, 0.9])).tolist()
+    [0, 1]
+    """
+    vote = np.argmax(proba, axis=1)
+    if vote_weight >= 1.0 or proba.shape[0] == 0:
+        return vote
+    fraction = (uniforms - vote_weight) / (1.0 - vote_weight)
+    cdf = np.cumsum(proba, axis=1)
+    # The last column catches rounding (a cdf that ends at 1 - 1e-16).
+    drawn = np.minimum((cdf <= fraction[:, None]).sum(axis=1), proba.shape[1] - 1)
+    return np.where(uniforms < vote_weight, vote, drawn)

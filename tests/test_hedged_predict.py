@@ -1,0 +1,217 @@
+"""The hedged prediction: AdaHedge, its draws, and the classifiers' ``predict``.
+
+The bound under test (``sklearn_localregret._hedge``, the user guide's
+"Prediction"): after any sequence of losses, the hedge's cumulative expected
+loss is at most every expert's (initial loss included) plus ``2 Delta``, and
+``2 Delta <= S sqrt(T ln K) + 2 S`` for ``T`` rounds of losses in ``[0, S]``.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+from sklearn_localregret._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
+from sklearn_localregret.datasets import load_stream
+from sklearn_localregret.engine.compiled.row_uniforms import row_uniforms
+
+LEARNERS = {
+    "tree": LocalRegretTreeClassifier,
+    "disjunct": LocalRegretDisjunctClassifier,
+}
+
+
+# -- AdaHedge -----------------------------------------------------------------
+
+
+def _check_bound(hedge: AdaHedge, n_rounds: int, scale: float) -> None:
+    best = hedge.losses.min()
+    assert hedge.hedge_loss <= best + hedge.regret_bound + 1e-9
+    k = hedge.losses.shape[0]
+    assert hedge.regret_bound <= scale * math.sqrt(n_rounds * math.log(k)) + 2 * scale
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("seed", range(5))
+def test_hedge_loss_within_the_bound_on_random_losses(k, seed):
+    rng = np.random.default_rng(seed)
+    scale = 5.0
+    hedge = AdaHedge(rng.uniform(0, 10, size=k))
+    means = rng.uniform(0, scale, size=k)  # one expert is better on average
+    for _ in range(2000):
+        hedge.update(np.clip(means + rng.normal(0, 1.5, size=k), 0, scale))
+    _check_bound(hedge, 2000, scale)
+
+
+def test_hedge_loss_within_the_bound_against_an_adaptive_adversary():
+    # Each round the expert with more weight loses: follow-the-leader loses
+    # every round here, so a gap that stays 0 (eta infinite) fails the bound.
+    hedge = AdaHedge([0.0, 0.0])
+    for _ in range(3000):
+        w = hedge.weights()
+        hedge.update([1.0, 0.0] if w[0] >= w[1] else [0.0, 1.0])
+    _check_bound(hedge, 3000, 1.0)
+    assert hedge.hedge_loss <= 1500 + math.sqrt(3000 * math.log(2)) + 2
+
+
+def test_the_handicapped_expert_gets_no_weight_until_it_leads():
+    hedge = AdaHedge([0.0, PLAY_HANDICAP])
+    for _ in range(int(PLAY_HANDICAP) - 1):
+        hedge.update([1.0, 0.0])  # the play catches up one row a round
+        assert hedge.weights().tolist() == [1.0, 0.0]
+    assert hedge.gap == 0.0  # follow the leader, no mixing yet
+    for _ in range(3):
+        hedge.update([1.0, 0.0])
+    assert hedge.weights()[1] > 0.5
+
+
+# -- the draws ---------------------------------------------------------------
+
+
+def test_hedged_classes_follow_the_mixture_exactly_on_a_grid_of_uniforms():
+    n = 10_000
+    uniforms = (np.arange(n) + 0.5) / n
+    proba = np.tile([0.2, 0.0, 0.5, 0.3], (n, 1))
+    for vote_weight in (0.0, 0.25, 0.9):
+        counts = np.bincount(hedged_classes(proba, vote_weight, uniforms), minlength=4)
+        expected = (1 - vote_weight) * proba[0] + vote_weight * np.eye(4)[2]
+        np.testing.assert_allclose(counts / n, expected, atol=1.5 / n)
+
+
+def test_row_uniforms_are_a_function_of_the_row():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 7))
+    u = row_uniforms(X, 11)
+    order = rng.permutation(50)
+    np.testing.assert_array_equal(row_uniforms(X[order], 11), u[order])
+    np.testing.assert_array_equal(row_uniforms(X[3:4], 11), u[3:4])
+    zero = np.zeros((1, 7))
+    assert row_uniforms(-zero, 5)[0] == row_uniforms(zero, 5)[0]
+    assert not np.array_equal(row_uniforms(X, 12), u)
+
+
+def test_row_uniforms_are_uniform_and_independent_across_keys():
+    # Dvoretzky-Kiefer-Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2);
+    # eps for a false alarm of 1e-9. Distinct 0/1 rows, the hardest input
+    # for a hash (inputs that differ in one bit).
+    n = 2**14
+    X = ((np.arange(n)[:, None] >> np.arange(14)) & 1).astype(np.uint8)
+    eps = math.sqrt(math.log(2 / 1e-9) / (2 * n))
+    for key in (0, 1, 2**63 + 5):
+        u = np.sort(row_uniforms(X, key))
+        grid = np.arange(1, n + 1) / n
+        assert np.abs(u - grid).max() <= eps + 1 / n
+    # Two keys: correlation within 6 standard errors of 0.
+    a, b = row_uniforms(X, 1), row_uniforms(X, 2)
+    assert abs(np.corrcoef(a, b)[0, 1]) <= 6 / math.sqrt(n)
+
+
+# -- the classifiers ----------------------------------------------------------
+
+
+def _alternating(n_rows=1000):
+    return load_stream("alternating", n_rows=n_rows, seed=0)
+
+
+def _learn_test_then_train(est, stream, batch=5):
+    """Mistakes of est.predict on each round before it is learnt."""
+    wrong = 0
+    for lo in range(0, len(stream.y), batch):
+        rows = slice(lo, lo + batch)
+        if lo:
+            wrong += int((est.predict(stream.X[rows]) != stream.y[rows]).sum())
+        est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
+    return wrong / len(stream.y)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_the_prediction_rule_does_not_change_the_model(name):
+    stream = load_stream("mushroom", n_rows=400, seed=1)
+    models = [
+        LEARNERS[name](random_state=0, prediction=p).fit(stream.X, stream.y)
+        for p in ("vote", "sample", "hedge")
+    ]
+    for other in models[1:]:
+        assert other.online_error_ == models[0].online_error_
+        np.testing.assert_array_equal(
+            other.predict_proba(stream.X), models[0].predict_proba(stream.X)
+        )
+    vote = models[0]
+    np.testing.assert_array_equal(
+        vote.predict(stream.X),
+        vote.classes_[np.argmax(vote.predict_proba(stream.X), axis=1)],
+    )
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_hedge_leaves_the_vote_on_alternating_labels(name):
+    stream = _alternating()
+    errors = {}
+    for p in ("vote", "hedge"):
+        est = LEARNERS[name](random_state=0, prediction=p)
+        errors[p] = _learn_test_then_train(est, stream)
+    hedge = est._hedge
+    # The theorem on this stream, exactly (expected losses, no sampling).
+    assert hedge.hedge_loss <= hedge.losses.min() + est.hedge_regret_bound_ + 1e-9
+    if name == "tree":  # the vote follows the labels; the plays do not
+        assert errors["vote"] > 0.65
+        assert est.vote_weight_ < 0.01
+        assert errors["hedge"] < errors["vote"] - 0.1
+    # The realised mistakes of the hedge stay near its expected ones: rounds
+    # of 5 rows, Azuma-Hoeffding at a false alarm of 1e-9.
+    n_rounds = est.n_rounds_
+    slack = 5 * math.sqrt(2 * n_rounds * math.log(1e9))
+    expected = (hedge.hedge_loss + PLAY_HANDICAP) / len(stream.y)
+    assert errors["hedge"] <= expected + slack / len(stream.y)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_hedged_predict_is_a_function_of_the_row(name):
+    est = LEARNERS[name](random_state=0)
+    stream = _alternating(600)
+    _learn_test_then_train(est, stream)
+    X = np.random.default_rng(0).integers(0, 2, (200, 10)).astype(np.float64)
+    X[:50] = stream.X[0]  # the stream's own instance, many times
+    predicted = est.predict(X)
+    order = np.random.default_rng(1).permutation(200)
+    np.testing.assert_array_equal(est.predict(X[order]), predicted[order])
+    for i in (0, 7, 120):  # one row at a time takes the fast path
+        assert est.predict(X[i : i + 1])[0] == predicted[i]
+    np.testing.assert_array_equal(est.predict(X.astype(np.int64)), predicted)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.predict(X), predicted)
+    assert again.vote_weight_ == est.vote_weight_
+
+
+def test_sampled_predictions_follow_the_probabilities():
+    stream = load_stream("mushroom", n_rows=600, seed=2)
+    est = LocalRegretTreeClassifier(random_state=0, prediction="sample")
+    est.fit(stream.X[:300], stream.y[:300])
+    X = stream.X[300:]
+    proba = est.predict_proba(X)
+    distinct = np.unique(X, axis=0, return_index=True)[1]
+    hits = est.predict(X[distinct]) == est.classes_[1]
+    # A sum of independent Bernoulli draws: 6 standard deviations at most.
+    p = proba[distinct, 1]
+    sd = math.sqrt(float((p * (1 - p)).sum()))
+    assert abs(hits.sum() - p.sum()) <= 6 * sd + 1e-9
+    assert est.vote_weight_ == 0.0
+
+
+def test_a_stationary_stream_predicts_the_vote():
+    stream = load_stream("mushroom", n_rows=2000, seed=0)
+    est = LocalRegretTreeClassifier(random_state=0).fit(stream.X, stream.y)
+    assert est.vote_weight_ == 1.0
+    np.testing.assert_array_equal(
+        est.predict(stream.X),
+        est.classes_[np.argmax(est.predict_proba(stream.X), axis=1)],
+    )
+
+
+def test_bad_prediction_rule_is_a_clear_error():
+    with pytest.raises(ValueError, match="prediction"):
+        LocalRegretTreeClassifier(prediction="mean").fit([[0.0], [1.0]], [0, 1])
