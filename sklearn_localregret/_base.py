@@ -37,7 +37,7 @@ from sklearn.utils.validation import (
 )
 
 from ._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
-from ._interrupts import deferred_interrupt
+from ._interrupts import deferred_interrupt, deliver_held
 from ._random import check_generator, generator_key
 from ._weights import MAX_WEIGHT, first_too_large
 from .engine.compiled.row_uniforms import row_uniforms
@@ -494,9 +494,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
 
         The counters move with the rounds (:meth:`_count_rounds`), so between
         two rounds they always describe the rounds learnt. A Ctrl-C (SIGINT)
-        is held back until the chunk in which it came is complete, so an
-        interrupted call leaves exactly the model of the rows learnt before
-        it stopped (:mod:`sklearn_localregret._interrupts`).
+        is held back until the round in which it came is counted (a bulk
+        path's block of rounds counts as one), so an interrupted call leaves
+        exactly the model of the rows learnt before it stopped
+        (:mod:`sklearn_localregret._interrupts`).
         """
         n_samples = X.shape[0]
         batch = self.batch_size
@@ -552,6 +553,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         self.n_rounds_ += -(-n // self.batch_size)
         self.n_samples_seen_ += n
         self._weight_seen += float(weight.sum())
+        deliver_held()  # a Ctrl-C that came during these rounds acts here
 
     def _learn_clean_rows(self, X: np.ndarray, y_encoded: np.ndarray) -> None:
         """Learn rows that passed validation elsewhere (the River adapter's path).

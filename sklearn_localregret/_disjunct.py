@@ -18,6 +18,11 @@ from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabil
 __all__ = ["LocalRegretDisjunctClassifier"]
 
 
+# Rounds of one bulk unit (see _play_rounds): bounds the wait of a Ctrl-C to
+# a fraction of a second even on wide rows.
+_BULK_ROUNDS = 256
+
+
 class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     """Online disjunction learner minimising local regret.
 
@@ -321,6 +326,17 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             super()._play_rounds(X, y, weight)
             return
         batch = self.batch_size
+        # Bulk units of a bounded number of rounds, each counted when done, so
+        # that a Ctrl-C acts within one unit. Splitting changes nothing: a
+        # unit's rounds draw their uniforms in one call from the same stream.
+        unit = batch * _BULK_ROUNDS
+        for lo in range(0, len(y), unit):
+            rows = slice(lo, lo + unit)
+            self._play_bulk(X[rows], y[rows], weight[rows])
+
+    def _play_bulk(self, X, y, weight) -> None:
+        """Rounds drawn and applied together (exact samplers): one unit."""
+        graph, batch = self._graph, self.batch_size
         biases: np.ndarray | float
         if self.bias is None and self.L is not None:
             round_weights = np.add.reduceat(weight, np.arange(0, len(weight), batch))
@@ -332,10 +348,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 graph, X, y, weight, batch, biases, self._rng
             )
         else:
+            assert not isinstance(graph, HypercubeSwapRegrets)  # per-round path
             wrong = play_disjunction_rounds(
                 graph, X, y, weight, batch, biases, self._rng
             )
-        # The rounds are drawn and applied together: they count as one unit.
         self._count_rounds(weight, wrong)
 
     # -- the distribution over disjunctions -------------------------------

@@ -1,10 +1,11 @@
-"""Ctrl-C between blocks of rounds, never inside one.
+"""Ctrl-C between rounds, never inside one.
 
 A round updates the regret table, the samplers' caches and the counters; a
 ``KeyboardInterrupt`` raised in the middle would leave them disagreeing. While
-a learner plays a block of rounds, :class:`deferred_interrupt` holds SIGINT
-back; once the block and its bookkeeping are complete, :meth:`deliver` hands
-a held signal to whatever handler was there before (Python's default raises
+a learner plays rounds, :class:`deferred_interrupt` holds SIGINT back; once a
+round and its bookkeeping are complete, :meth:`deferred_interrupt.deliver`
+(or :func:`deliver_held`, which finds the deferral in force) hands a held
+signal to whatever handler was there before (Python's default raises
 ``KeyboardInterrupt`` then; a handler that ignores SIGINT still ignores it).
 """
 
@@ -22,7 +23,20 @@ try:
 except (ImportError, AttributeError):  # pragma: no cover - other interpreters
     _set_handler = signal.signal
 
-__all__ = ["deferred_interrupt"]
+__all__ = ["deferred_interrupt", "deliver_held"]
+
+# The deferral in force in the main thread (the innermost), if any.
+_active: deferred_interrupt | None = None
+
+
+def deliver_held() -> None:
+    """Act now on a SIGINT held by the deferral in force (a round is complete).
+
+    A check of one flag when nothing is held: cheap enough for every round.
+    """
+    active = _active
+    if active is not None and active._held:
+        active.deliver()
 
 
 class deferred_interrupt:  # noqa: N801 (used as a context manager, like a function)
@@ -35,11 +49,13 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
     ...     interrupt.deliver()  # a Ctrl-C that came meanwhile acts here
     """
 
-    __slots__ = ("_held", "_previous")
+    __slots__ = ("_held", "_previous", "_outer")
 
     def __enter__(self) -> deferred_interrupt:
+        global _active
         self._held = False
         self._previous = None
+        self._outer = None
         # Signals reach the main thread only; elsewhere there is nothing to do.
         if threading.current_thread() is threading.main_thread():
             previous = _set_handler(signal.SIGINT, self._hold)
@@ -47,13 +63,14 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
                 _set_handler(signal.SIGINT, previous)
             else:
                 self._previous = previous
+                self._outer, _active = _active, self
         return self
 
     def _hold(self, signum, frame) -> None:
         self._held = True
 
     def deliver(self) -> None:
-        """Act on a held SIGINT now (the block it arrived in is complete)."""
+        """Act on a held SIGINT now (the round it arrived in is complete)."""
         if self._held and self._previous is not None:
             self._held = False
             signal.signal(signal.SIGINT, self._previous)
@@ -63,7 +80,9 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
                 signal.signal(signal.SIGINT, self._hold)
 
     def __exit__(self, *exc_info) -> Literal[False]:
+        global _active
         if self._previous is not None:
             _set_handler(signal.SIGINT, self._previous)
             self._previous = None
+            _active, self._outer = self._outer, None
         return False

@@ -514,38 +514,46 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # threads) wait for the round under way: they see complete rounds.
         lock = self._labels.lock if self.regret == "external" else nullcontext()
         hedging = self._hedging()
-        for lo in range(0, X.shape[0], batch):
-            with lock:
-                hi = lo + batch
-                if not tests.complete:
-                    added = tests.observe(X[lo:hi])
-                    if added:
-                        self._table.add_tests(added)
-                        self._group_label_tests()
-                        outcomes = None
-                if outcomes is None or lo >= end:
-                    start = lo
-                    end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
-                    outcomes = tests.outcomes(X[start:end])
-                    if self.regret == "swap":  # routing reads lists faster
-                        rows = outcomes.tolist()
-                at = slice(lo - start, hi - start)
-                if hedging:  # pi's predictions of the round, before it is learnt
-                    proba = self._round_proba(X[lo:hi], outcomes[at])
-                if self.regret == "external":
-                    wrong = self._play_external_round(
-                        outcomes[at], y[lo:hi], weight[lo:hi]
-                    )
-                else:
-                    wrong = self._play_tree_round(
-                        outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
-                    )
-                self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
-                if hedging:
-                    self._score_predictions(proba, y[lo:hi], weight[lo:hi])
-                self._count_rounds(weight[lo:hi], wrong)
-        if tests.complete:
-            self._window.forget_features(tests)
+        try:
+            for lo in range(0, X.shape[0], batch):
+                with lock:
+                    hi = lo + batch
+                    if not tests.complete:
+                        added = tests.observe(X[lo:hi])
+                        if added:
+                            self._table.add_tests(added)
+                            self._group_label_tests()
+                            outcomes = None
+                    if outcomes is None or lo >= end:
+                        start = lo
+                        end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
+                        outcomes = tests.outcomes(X[start:end])
+                        if self.regret == "swap":  # routing reads lists faster
+                            rows = outcomes.tolist()
+                    at = slice(lo - start, hi - start)
+                    if hedging:  # pi's predictions of the round, before it is learnt
+                        proba = self._round_proba(X[lo:hi], outcomes[at])
+                    if self.regret == "external":
+                        wrong = self._play_external_round(
+                            outcomes[at], y[lo:hi], weight[lo:hi]
+                        )
+                    else:
+                        wrong = self._play_tree_round(
+                            outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
+                        )
+                    self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
+                    if hedging:
+                        self._score_predictions(proba, y[lo:hi], weight[lo:hi])
+                    self._count_rounds(weight[lo:hi], wrong)
+        except KeyboardInterrupt:  # a Ctrl-C after a complete round
+            self._finish_call()
+            raise
+        self._finish_call()
+
+    def _finish_call(self) -> None:
+        """What a call does once after its rounds (also when Ctrl-C stops it)."""
+        if self._tests.complete:
+            self._window.forget_features(self._tests)
         if self.regret == "external":
             # Once a call, so that predicting (from other threads) only reads.
             self._labels.refresh()

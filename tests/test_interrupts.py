@@ -2,8 +2,9 @@
 
 SIGINT is raised deterministically from inside learning (a patched block of
 rounds raises it, then plays on), never by a timer. The call must stop with
-``KeyboardInterrupt`` once the block it came in is complete, and leave a model
-byte-identical (pickle) to one given exactly the rows of the completed blocks
+``KeyboardInterrupt`` once the round it came in is complete (a bulk unit of
+the disjunct learner's exact path counts as one round), and leave a model
+byte-identical (pickle) to one given exactly the rows of the completed rounds
 in one call, counters and caches included.
 """
 
@@ -24,6 +25,10 @@ LEARNERS = {
     "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
     "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
         regret="swap", random_state=0
+    ),
+    # prediction="vote" lets multi-round calls take the bulk path.
+    "disjunct-bulk": lambda: LocalRegretDisjunctClassifier(
+        prediction="vote", random_state=0
     ),
 }
 
@@ -66,7 +71,10 @@ def test_interrupted_call_equals_the_rows_learnt(
         interrupt_in_block(patch, interrupted, block)
         with pytest.raises(KeyboardInterrupt):
             interrupted.partial_fit(X[first:], y[first:])
-    learnt = first + (block + 1) * BLOCK
+    # The first round of the block (the bulk path: its unit, the whole block
+    # here) completes, then the interrupt acts.
+    unit = BLOCK if name == "disjunct-bulk" else interrupted.batch_size
+    learnt = first + block * BLOCK + unit
     assert interrupted.n_samples_seen_ == learnt
     reference = LEARNERS[name]().partial_fit(X[:first], y[:first], classes=[0, 1])
     reference.partial_fit(X[first:learnt], y[first:learnt])
@@ -78,6 +86,18 @@ def test_interrupted_call_equals_the_rows_learnt(
     interrupted.partial_fit(X[learnt:], y[learnt:])
     reference.partial_fit(X[learnt:], y[learnt:])
     assert pickle.dumps(interrupted) == pickle.dumps(reference)
+
+
+def test_the_bulk_path_stops_after_one_unit(small_blocks, monkeypatch):
+    import sklearn_localregret._disjunct as disjunct
+
+    monkeypatch.setattr(disjunct, "_BULK_ROUNDS", 7)
+    X, y = stream()
+    model = LEARNERS["disjunct-bulk"]().partial_fit(X[:10], y[:10], classes=[0, 1])
+    interrupt_in_block(monkeypatch, model, 1)
+    with pytest.raises(KeyboardInterrupt):
+        model.partial_fit(X[10:], y[10:])
+    assert model.n_samples_seen_ == 10 + BLOCK + 7
 
 
 def test_an_ignored_sigint_stays_ignored(small_blocks, monkeypatch):
@@ -94,9 +114,10 @@ def test_an_ignored_sigint_stays_ignored(small_blocks, monkeypatch):
     assert model.n_samples_seen_ == len(y)
 
 
-def test_a_custom_handler_is_called_after_the_block(small_blocks, monkeypatch):
-    # A handler that does not raise is called once the block is complete, and
-    # learning goes on; the handler in place before the call is back after it.
+def test_a_custom_handler_is_called_after_the_round(small_blocks, monkeypatch):
+    # A handler that does not raise is called once the round is complete (the
+    # first of the block: one row), and learning goes on; the handler in
+    # place before the call is back after it.
     X, y = stream()
     model = LocalRegretDisjunctClassifier(random_state=0)
     interrupt_in_block(monkeypatch, model, 1)
@@ -111,7 +132,7 @@ def test_a_custom_handler_is_called_after_the_block(small_blocks, monkeypatch):
         assert signal.getsignal(signal.SIGINT) is handler
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert seen == [2 * BLOCK]
+    assert seen == [BLOCK + 1]
     assert model.n_samples_seen_ == len(y)
 
 
