@@ -22,6 +22,8 @@ path a call could have taken.
 
 from __future__ import annotations
 
+import sys
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -200,6 +202,73 @@ def _check_labels_present(y) -> None:
                 "y contains None (missing labels); drop those rows or give them "
                 "a label."
             )
+
+
+class BinarizeWarning(UserWarning):
+    """``binarize`` turned nearly every value of real-valued features into one.
+
+    Raised by a learner on 0/1 features (:class:`LocalRegretDisjunctClassifier`,
+    :class:`~sklearn_localregret.baselines.Winnow2Classifier`) when its
+    threshold ``binarize`` (``x > binarize`` counts as 1) leaves the real-valued
+    features of the first call's rows (nearly) constant: on all-positive
+    features the default ``binarize=0.0`` makes every value 1, and the learner
+    can only predict the majority class.
+    """
+
+
+# Binarising "collapses" real-valued features when at least this share of their
+# values falls on their majority side of the threshold and that side holds
+# distinct values in most of them (word counts, mostly 0, do not collapse: their
+# zeros were one value already).
+_COLLAPSED_SHARE = 0.98
+# Fewer rows than this say too little (a one-row streaming call always looks
+# constant); more are not needed to see it.
+_BINARIZE_CHECK_ROWS = (20, 1000)
+
+
+def _warn_if_binarize_collapses(X, threshold: float, estimator_name: str) -> None:
+    """Warn (:class:`BinarizeWarning`) if ``X > threshold`` keeps almost nothing
+    of the real-valued columns of dense ``X``; 0/1 columns are not judged."""
+    low, high = _BINARIZE_CHECK_ROWS
+    if sp.issparse(X) or X.shape[0] < low:
+        return
+    X = np.asarray(X[:high], dtype=float)
+    real = np.any((X != 0) & (X != 1), axis=0)
+    if not real.any():
+        return
+    X = X[:, real]
+    ones = X > threshold
+    majority = ones.mean(axis=0) >= 0.5
+    side = ones == majority  # the rows on each column's majority side
+    share = side.mean(axis=0)
+    kept = np.where(side, X, np.nan)
+    varied = np.nanmax(kept, axis=0) > np.nanmin(kept, axis=0)
+    if share.mean() < _COLLAPSED_SHARE or varied.mean() < 0.5:
+        return
+    value = 1 if majority.mean() >= 0.5 else 0
+    warnings.warn(
+        f"{estimator_name}(binarize={threshold!r}) turns {share.mean():.1%} of "
+        f"the values of {real.sum()} real-valued features into "
+        f"{value} (x > binarize counts as 1), so the learner sees nearly constant "
+        "features and can only predict the majority class. Set binarize to a "
+        "threshold inside the features' range, put a "
+        "sklearn.preprocessing.KBinsDiscretizer(encode='onehot-dense') before "
+        "it in a pipeline, or use LocalRegretTreeClassifier, which chooses "
+        "thresholds on real-valued features itself.",
+        BinarizeWarning,
+        stacklevel=_caller_level(),
+    )
+
+
+def _caller_level() -> int:
+    """``stacklevel`` of the first frame outside this package and scikit-learn
+    (the user's ``fit`` or ``partial_fit`` call, however deep the wrappers)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and str(frame.f_globals.get("__name__")).startswith(
+        ("sklearn_localregret.", "sklearn.")
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
@@ -446,6 +515,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"y contains labels {np.unique(y[unseen])!r} that are not in "
                 f"classes {known!r}."
             )
+        if (
+            first_call
+            and self.binarize is not None
+            # Only learners that binarise (the tree chooses its own thresholds).
+            and type(self)._encode_features is BaseOnlineClassifier._encode_features
+        ):
+            _warn_if_binarize_collapses(X, self.binarize, type(self).__name__)
         X = self._encode_features(X)
         if sample_weight is None:
             weight = np.ones(X.shape[0])
