@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 import warnings
 from numbers import Integral, Real
+from types import FrameType
 
 import numpy as np
 import scipy.sparse as sp
@@ -263,7 +264,8 @@ def _warn_if_binarize_collapses(X, threshold: float, estimator_name: str) -> Non
 def _caller_level() -> int:
     """``stacklevel`` of the first frame outside this package and scikit-learn
     (the user's ``fit`` or ``partial_fit`` call, however deep the wrappers)."""
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and str(frame.f_globals.get("__name__")).startswith(
         ("sklearn_localregret.", "sklearn.")
     ):
