@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Online learning with local regret (Bowling & Zinkevich, "
         "ICML 2012): reproduce the paper's experiments or solve Max-SAT online.",
     )
+    from . import __version__
+
+    parser.add_argument(
+        "--version", action="version", version=f"sklearn-localregret {__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_experiment_commands(sub)
     from .experiments._streams_cli import add_streams_parser

@@ -37,6 +37,17 @@ def test_parser_knows_every_subcommand_and_option():
         parser.parse_args(["nonsense"])
 
 
+def test_version(capsys):
+    import sklearn_localregret
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == (
+        f"sklearn-localregret {sklearn_localregret.__version__}\n"
+    )
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -326,6 +326,7 @@ class Leaderboard:
             f"({', '.join(map(str, s['seeds']))}); wall time "
             f"{s.get('wall_seconds', float('nan')):.0f} s.",
             "",
+            *([f"**{s['left_out']}**", ""] if s.get("left_out") else []),
             f"## Error over the whole stream (mean [95% CI] over {seeds} seeds)",
             "",
             *self._table("error"),
