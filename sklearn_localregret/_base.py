@@ -330,7 +330,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Boolean (0/1) features, or real features when ``binarize`` is set.
+            Features. :class:`~sklearn_localregret.LocalRegretTreeClassifier`
+            reads real values as they are (its thresholds come from the
+            stream); the disjunct learner and Winnow2 read 0/1 values and cut
+            real ones at ``binarize`` (``x > binarize`` is 1).
         y : array-like of shape (n_samples,)
             Target labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -364,7 +367,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Boolean (0/1) features, or real features when ``binarize`` is set.
+            Features. :class:`~sklearn_localregret.LocalRegretTreeClassifier`
+            reads real values as they are (its thresholds come from the
+            stream); the disjunct learner and Winnow2 read 0/1 values and cut
+            real ones at ``binarize`` (``x > binarize`` is 1).
         y : array-like of shape (n_samples,)
             Target labels.
         classes : array-like of shape (n_classes,), default=None
