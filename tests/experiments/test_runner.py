@@ -213,3 +213,35 @@ def test_time_estimates_use_this_machines_earlier_run(tmp_path):
     assert half < 2 * tasks + STARTUP_SECONDS
     assert experiment.estimate_seconds(parameters, 2, skip=range(n)) == 0.0
     assert isinstance(experiment, Experiment)
+
+
+@pytest.mark.parametrize("name", ["maxsat", "disjunct", "trees"])
+def test_kept_task_results_read_back_exactly(name):
+    """Every experiment's task results survive their JSON (as a resumed run
+    reads them): the same types, the same floats."""
+    import numpy as np
+
+    from sklearn_localregret.experiments._checkpoint import decode, encode
+
+    experiment = get_experiment(name)
+    parameters = experiment.parameters("quick", n_rounds=20)
+    task = experiment.plan(parameters)[0]
+    result = task.function(*task.args)
+    back = decode(json.loads(json.dumps(encode(result))))
+
+    def same(a, b):
+        assert type(a) is type(b) or (np.isscalar(a) and a == b)
+        if isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        elif isinstance(a, dict):
+            assert list(a) == list(b)
+            for key in a:
+                same(a[key], b[key])
+        elif isinstance(a, (tuple, list)):
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                same(x, y)
+        else:
+            assert a == b
+
+    same(result, back)
