@@ -12,7 +12,8 @@ from sklearn_localregret.datasets import boolean_encoder, load_mushroom
 # One boolean feature per attribute value, as in the paper, then a tree learned
 # online: every round of 5 rows plays a tree drawn from the regret-matching
 # distribution, then updates the regrets of every local change to it.
-X, y = load_mushroom(return_X_y=True, as_frame=True)
+mushroom = load_mushroom()  # NumPy arrays: the quickstart needs no pandas
+X, y = mushroom.data, mushroom.target
 X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
 model = make_pipeline(boolean_encoder(), LocalRegretTreeClassifier(random_state=0))
 model.fit(X_train, y_train)
@@ -23,7 +24,8 @@ print(
 )
 print(
     tree.export_text(
-        tree.representative_tree(), feature_names=model[0].get_feature_names_out()
+        tree.representative_tree(),
+        feature_names=model[0].get_feature_names_out(mushroom.feature_names),
     )
 )
 

@@ -13,6 +13,7 @@ sets in :mod:`sklearn_localregret.datasets` and its experiments in
 :mod:`sklearn_localregret.experiments`.
 """
 
+from ._base import BinarizeWarning
 from ._dimacs import WeightedFormula, read_dimacs
 from ._dimacs_reader import DimacsError
 from ._disjunct import LocalRegretDisjunctClassifier
@@ -23,6 +24,7 @@ from ._tree_classifier import LocalRegretTreeClassifier
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "BinarizeWarning",
     "DimacsError",
     "LocalRegretDisjunctClassifier",
     "LocalRegretTreeClassifier",

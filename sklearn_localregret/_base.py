@@ -22,7 +22,10 @@ path a call could have taken.
 
 from __future__ import annotations
 
+import sys
+import warnings
 from numbers import Integral, Real
+from types import FrameType
 
 import numpy as np
 import scipy.sparse as sp
@@ -204,6 +207,74 @@ def _check_labels_present(y) -> None:
             )
 
 
+class BinarizeWarning(UserWarning):
+    """``binarize`` turned nearly every value of real-valued features into one.
+
+    Raised by a learner on 0/1 features (:class:`LocalRegretDisjunctClassifier`,
+    :class:`~sklearn_localregret.baselines.Winnow2Classifier`) when its
+    threshold ``binarize`` (``x > binarize`` counts as 1) leaves the real-valued
+    features of the first call's rows (nearly) constant: on all-positive
+    features the default ``binarize=0.0`` makes every value 1, and the learner
+    can only predict the majority class.
+    """
+
+
+# Binarising "collapses" real-valued features when at least this share of their
+# values falls on their majority side of the threshold and that side holds
+# distinct values in most of them (word counts, mostly 0, do not collapse: their
+# zeros were one value already).
+_COLLAPSED_SHARE = 0.98
+# Fewer rows than this say too little (a one-row streaming call always looks
+# constant); more are not needed to see it.
+_BINARIZE_CHECK_ROWS = (20, 1000)
+
+
+def _warn_if_binarize_collapses(X, threshold: float, estimator_name: str) -> None:
+    """Warn (:class:`BinarizeWarning`) if ``X > threshold`` keeps almost nothing
+    of the real-valued columns of dense ``X``; 0/1 columns are not judged."""
+    low, high = _BINARIZE_CHECK_ROWS
+    if sp.issparse(X) or X.shape[0] < low:
+        return
+    X = np.asarray(X[:high], dtype=float)
+    real = np.any((X != 0) & (X != 1), axis=0)
+    if not real.any():
+        return
+    X = X[:, real]
+    ones = X > threshold
+    majority = ones.mean(axis=0) >= 0.5
+    side = ones == majority  # the rows on each column's majority side
+    share = side.mean(axis=0)
+    kept = np.where(side, X, np.nan)
+    varied = np.nanmax(kept, axis=0) > np.nanmin(kept, axis=0)
+    if share.mean() < _COLLAPSED_SHARE or varied.mean() < 0.5:
+        return
+    value = 1 if majority.mean() >= 0.5 else 0
+    warnings.warn(
+        f"{estimator_name}(binarize={threshold!r}) turns {share.mean():.1%} of "
+        f"the values of {real.sum()} real-valued features into "
+        f"{value} (x > binarize counts as 1), so the learner sees nearly constant "
+        "features and can only predict the majority class. Set binarize to a "
+        "threshold inside the features' range, put a "
+        "sklearn.preprocessing.KBinsDiscretizer(encode='onehot-dense') before "
+        "it in a pipeline, or use LocalRegretTreeClassifier, which chooses "
+        "thresholds on real-valued features itself.",
+        BinarizeWarning,
+        stacklevel=_caller_level(),
+    )
+
+
+def _caller_level() -> int:
+    """``stacklevel`` of the first frame outside this package and scikit-learn
+    (the user's ``fit`` or ``partial_fit`` call, however deep the wrappers)."""
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and str(frame.f_globals.get("__name__")).startswith(
+        ("sklearn_localregret.", "sklearn.")
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     """Common base of the package's online classifiers (not public).
 
@@ -261,7 +332,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Boolean (0/1) features, or real features when ``binarize`` is set.
+            Features. :class:`~sklearn_localregret.LocalRegretTreeClassifier`
+            reads real values as they are (its thresholds come from the
+            stream); the disjunct learner and Winnow2 read 0/1 values and cut
+            real ones at ``binarize`` (``x > binarize`` is 1).
         y : array-like of shape (n_samples,)
             Target labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -295,7 +369,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Boolean (0/1) features, or real features when ``binarize`` is set.
+            Features. :class:`~sklearn_localregret.LocalRegretTreeClassifier`
+            reads real values as they are (its thresholds come from the
+            stream); the disjunct learner and Winnow2 read 0/1 values and cut
+            real ones at ``binarize`` (``x > binarize`` is 1).
         y : array-like of shape (n_samples,)
             Target labels.
         classes : array-like of shape (n_classes,), default=None
@@ -448,6 +525,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"y contains labels {np.unique(y[unseen])!r} that are not in "
                 f"classes {known!r}."
             )
+        if (
+            first_call
+            and self.binarize is not None
+            # Only learners that binarise (the tree chooses its own thresholds).
+            and type(self)._encode_features is BaseOnlineClassifier._encode_features
+        ):
+            _warn_if_binarize_collapses(X, self.binarize, type(self).__name__)
         X = self._encode_features(X)
         if sample_weight is None:
             weight = np.ones(X.shape[0])

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -107,6 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Online learning with local regret (Bowling & Zinkevich, "
         "ICML 2012): reproduce the paper's experiments or solve Max-SAT online.",
     )
+    from . import __version__
+
+    parser.add_argument(
+        "--version", action="version", version=f"sklearn-localregret {__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_experiment_commands(sub)
     from .experiments._streams_cli import add_streams_parser
@@ -141,6 +148,9 @@ def _plan(args):
 
 
 def _announce(scale, runs, args) -> None:
+    """The plan and its expected wall time, saying what the estimate counts:
+    the experiments and tasks left to run, and whose task times it uses."""
+    from .experiments._checkpoint import TaskCheckpoint
     from .experiments._runner import format_duration
 
     def trials(experiment, parameters):
@@ -148,40 +158,89 @@ def _announce(scale, runs, args) -> None:
         unit = "instances" if experiment.trials_parameter == "n_instances" else "trials"
         return f"{experiment.name} {count} {unit}"
 
-    to_run = [(e, p) for e, p in runs if args.force or e.finished(args.out, p) is None]
-    expected = sum(e.estimate_seconds(p, args.jobs, args.out) for e, p in to_run)
     print(
         f"{scale} scale: "
         + ", ".join(trials(e, p) for e, p in runs)
         + f"; {args.jobs} job{'s' if args.jobs > 1 else ''}.",
         flush=True,
     )
-    if to_run:
+    expected = 0.0
+    done: list[str] = []
+    partly: list[str] = []
+    measured: list[str] = []
+    reference: list[str] = []
+    for experiment, parameters in runs:
+        if not args.force and experiment.finished(args.out, parameters) is not None:
+            done.append(experiment.name)
+            continue
+        kept: set[int] = set()
+        if not args.force:
+            kept = TaskCheckpoint(
+                args.out, experiment.name, experiment._identity(parameters)
+            ).indices()
+        if kept:
+            total = len(experiment.plan(parameters))
+            partly.append(f"{experiment.name} {len(kept)} of {total} tasks")
+        expected += experiment.estimate_seconds(
+            parameters, args.jobs, args.out, skip=kept
+        )
+        source = experiment.timing_source(parameters, args.out)
+        (measured if source is not None else reference).append(experiment.name)
+    if done or partly:
         print(
-            f"Expected wall time: about {format_duration(expected)} on otherwise "
-            "idle cores (from the task CPU times of an earlier run in the "
-            "output folder, or of the 2-core development machine).",
+            f"Already in {args.out}/ with these parameters (not run again): "
+            + "; ".join([*([", ".join(done) + " (finished)"] if done else []), *partly])
+            + ".",
+            flush=True,
+        )
+    if measured or reference:
+        sources = []
+        if measured:
+            sources.append(
+                f"task CPU times of the earlier run in {args.out}/ "
+                f"({', '.join(measured)})"
+            )
+        if reference:
+            sources.append(
+                "task CPU times of the 2-core development machine "
+                f"({', '.join(reference)})"
+            )
+        print(
+            f"Expected wall time: about {format_duration(expected)} for the rest "
+            f"on {args.jobs} otherwise idle core{'s' if args.jobs > 1 else ''} "
+            f"(from {' and '.join(sources)}).",
             flush=True,
         )
     if scale != "paper":
         paper = sum(
-            e.estimate_seconds(
-                e.parameters("paper", seed=args.seed), args.jobs, args.out
-            )
+            e.estimate_seconds(e.parameters("paper", seed=args.seed), args.jobs)
             for e, _ in runs
         )
         print(
-            f"The paper's scale (--paper) would take about {format_duration(paper)}.",
+            f"The paper's scale (--paper) would take about {format_duration(paper)} "
+            "from scratch (development machine's task times).",
             flush=True,
         )
     print(flush=True)
 
 
-def _interrupted(finished: list, runs, out: Path, elapsed: float) -> None:
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into what Ctrl-C raises, so that both end a job alike."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated
+
+
+def _interrupted(
+    finished: list, runs, out: Path, elapsed: float, terminated: bool
+) -> None:
+    from .experiments._checkpoint import TaskCheckpoint
     from .experiments._runner import format_duration
 
     done = {name for name, _ in finished}
-    lines = [f"\nInterrupted after {format_duration(elapsed)}."]
+    how = "Terminated (SIGTERM)" if terminated else "Interrupted"
+    lines = [f"\n{how} after {format_duration(elapsed)}."]
     if finished:
         kept = [
             str(out / name)
@@ -190,13 +249,25 @@ def _interrupted(finished: list, runs, out: Path, elapsed: float) -> None:
         ]
         lines.append("Kept (complete): " + ", ".join(kept) + ".")
     else:
-        lines.append("No experiment had finished: nothing was written.")
-    rest = [e.name for e, _ in runs if e.name not in done]
+        lines.append("No experiment had finished.")
+    rest = []
+    for experiment, parameters in runs:
+        if experiment.name in done:
+            continue
+        checkpoint = TaskCheckpoint(
+            out, experiment.name, experiment._identity(parameters)
+        )
+        saved, total = checkpoint.count(), len(experiment.plan(parameters))
+        rest.append(
+            f"{experiment.name} ({saved} of {total} tasks kept in {checkpoint.folder})"
+            if saved
+            else f"{experiment.name} (no task finished)"
+        )
     if rest:
         lines.append(
-            "Not finished: " + ", ".join(rest) + " (nothing of them was "
-            "written). Run the same command again to go on: finished "
-            "experiments are skipped."
+            "Not finished: " + ", ".join(rest) + ". Run the same command again "
+            "to go on: finished experiments are skipped and kept tasks are not "
+            "run again."
         )
     sys.stderr.write("\n".join(lines) + "\n")
 
@@ -207,6 +278,10 @@ def run_experiments(args) -> int:
 
     start = time.perf_counter()
     finished, runs = [], []
+    # SIGTERM (kill, a scheduler's stop) ends the job as Ctrl-C does: the
+    # workers are stopped by this process, and the summary is printed.
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         scale, runs = _plan(args)
         _announce(scale, runs, args)
@@ -232,9 +307,15 @@ def run_experiments(args) -> int:
                         flush=True,
                     )
                 print(flush=True)
-    except KeyboardInterrupt:
-        _interrupted(finished, runs, args.out, time.perf_counter() - start)
-        return 130
+    except KeyboardInterrupt as exc:
+        terminated = isinstance(exc, Terminated)
+        _interrupted(finished, runs, args.out, time.perf_counter() - start, terminated)
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+    finally:
+        if main_thread:
+            signal.signal(
+                signal.SIGTERM, signal.SIG_DFL if previous is None else previous
+            )
     cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished if not doc["skipped"])
     print(
         f"Wall time: {format_duration(time.perf_counter() - start)} with "

@@ -37,6 +37,17 @@ def test_parser_knows_every_subcommand_and_option():
         parser.parse_args(["nonsense"])
 
 
+def test_version(capsys):
+    import sklearn_localregret
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == (
+        f"sklearn-localregret {sklearn_localregret.__version__}\n"
+    )
+
+
 @pytest.mark.parametrize(
     "options",
     [
@@ -76,6 +87,10 @@ def test_quick_experiment_from_the_command_line_and_its_rerun(tmp_path, capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "already done" in out and "Expected wall time" not in out
+    assert (
+        f"Already in {tmp_path}/ with these parameters (not run again): "
+        "disjunct (finished)." in out
+    )
     assert main([*argv, "--force"]) == 0
     assert "already done" not in capsys.readouterr().out
 
@@ -96,7 +111,8 @@ def test_the_paper_scale_says_how_long_it_takes_before_it_starts(
         "trials" in captured.out
     )
     assert "Expected wall time: about " in captured.out
-    assert "No experiment had finished: nothing was written." in captured.err
+    assert "No experiment had finished." in captured.err
+    assert "Not finished: maxsat (no task finished), disjunct (no task" in captured.err
     assert "Traceback" not in captured.err and not list(tmp_path.iterdir())
 
 
@@ -143,3 +159,36 @@ def test_ctrl_c_after_an_experiment_keeps_it(tmp_path, monkeypatch, capsys):
         "disjunct.json",
         "disjunct.png",
     ]
+
+
+def test_an_interrupted_experiment_is_counted_and_goes_on(
+    tmp_path, monkeypatch, capsys
+):
+    pytest.importorskip("matplotlib")
+    from sklearn_localregret.experiments import _runner
+
+    real_call, calls = _runner._call, []
+
+    def call(indexed):
+        calls.append(indexed[0])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_call(indexed)
+
+    monkeypatch.setattr(_runner, "_call", call)
+    argv = ["disjunct", "--quick", "--trials", "2", "--rounds", "60", "--quiet"]
+    argv += ["--jobs", "1", "--out", str(tmp_path)]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    folder = tmp_path / "disjunct.partial"
+    assert f"Not finished: disjunct (2 of 6 tasks kept in {folder})" in err
+    monkeypatch.undo()
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"Already in {tmp_path}/ with these parameters (not run again): "
+        "disjunct 2 of 6 tasks." in out
+    )
+    assert "Expected wall time: about " in out and " for the rest " in out
+    assert "disjunct: 2 of 6 tasks kept from an interrupted run" in out
+    assert not folder.exists() and (tmp_path / "disjunct.json").exists()

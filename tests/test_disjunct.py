@@ -392,3 +392,48 @@ def test_options_after_regret_are_keyword_only():
     LocalRegretDisjunctClassifier("swap", L=2)  # regret may be positional
     with pytest.raises(TypeError):
         LocalRegretDisjunctClassifier("external", "hypercube")
+
+
+def test_binarize_that_collapses_real_features_warns():
+    """Breast cancer's features are all positive: the default threshold 0 makes
+    (nearly) every value 1, and the learner can only predict the majority."""
+    from sklearn.datasets import load_breast_cancer
+
+    from sklearn_localregret import BinarizeWarning
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.warns(BinarizeWarning, match="binarize=0.0.*KBinsDiscretizer"):
+        LocalRegretDisjunctClassifier(random_state=0).fit(X, y)
+    with pytest.warns(BinarizeWarning):
+        LocalRegretDisjunctClassifier(random_state=0).partial_fit(
+            X[:50], y[:50], classes=[0, 1]
+        )
+
+
+@pytest.mark.parametrize(
+    "case", ["mushroom one-hot", "standardised", "word counts", "median threshold"]
+)
+def test_binarize_that_keeps_information_is_silent(case):
+    import warnings
+
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_localregret.datasets import load_mushroom
+
+    params = {}
+    if case == "mushroom one-hot":
+        X, y = load_mushroom(return_X_y=True, one_hot=True)
+    else:
+        X, y = load_breast_cancer(return_X_y=True)
+        if case == "standardised":
+            X = StandardScaler().fit_transform(X)
+        elif case == "median threshold":
+            params["binarize"] = float(np.median(X[:, 0]))
+            X = X[:, :1]
+        else:  # mostly zeros: x > 0 is the information, nothing is lost
+            rng = np.random.default_rng(0)
+            X = rng.poisson(0.01, size=(len(y), 40)) * 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LocalRegretDisjunctClassifier(random_state=0, **params).fit(X, y)

@@ -56,3 +56,20 @@ def test_gallery_example_has_a_title(path):
     assert title.strip() and set(underline) == {"="}
     assert len(underline) >= len(title)
     assert "# %%" in lines
+
+
+def _readme_block(after: str, fence: str) -> str:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    opening = f"```{fence}\n"
+    start = readme.index(opening, readme.index(after)) + len(opening)
+    return readme[start : readme.index("```\n", start)]
+
+
+def test_readme_quickstart_is_the_script_and_its_output(capsys):
+    """The README shows examples/quickstart.py whole (its prints included) and
+    exactly what it prints."""
+    path = Path(__file__).parents[1] / "examples" / "quickstart.py"
+    body = path.read_text(encoding="utf-8").split('"""', 2)[2].lstrip("\n")
+    assert _readme_block("## Quickstart", "python") == body
+    runpy.run_path(str(path), run_name="__main__")
+    assert capsys.readouterr().out == _readme_block("\nprints\n", "text")

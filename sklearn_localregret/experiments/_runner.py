@@ -9,7 +9,9 @@ workers finish together) and shows one `tqdm <https://tqdm.github.io>`_ bar per
 experiment on stderr. :class:`Experiment` ties it together: the parameters of
 each scale, the tasks, the panels built from their results, and the files,
 written as soon as the experiment finishes and found again by a rerun with the
-same parameters.
+same parameters. Each task's result is kept as soon as it comes back
+(:mod:`._checkpoint`), so a rerun after an interruption runs only the tasks
+that had not finished.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
 
+from ._checkpoint import TaskCheckpoint
 from ._intervals import LEVEL, MIN_TRIALS
 from ._output import atomic_write, finished_run, normalise
 from ._report import CurveSet, panels_document, plot_panels, write_csv
@@ -32,6 +35,9 @@ from ._report import CurveSet, panels_document, plot_panels, write_csv
 __all__ = ["Task", "TaskRunner", "Experiment", "format_duration"]
 
 SCALES = ("quick", "default", "paper")
+#: Wall seconds an experiment spends outside its tasks: starting the workers
+#: (each imports NumPy, scikit-learn and numba), the panels, plots and files.
+STARTUP_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,8 @@ class TaskRunner:
         expected: Sequence[float] | None = None,
         desc: str = "",
         progress: bool = True,
+        finished: Mapping[int, tuple[object, float, float]] | None = None,
+        on_result: Callable[[int, object, float, float], None] | None = None,
     ) -> tuple[list, list[float], list[float]]:
         """Run every task; return results, wall and CPU seconds, in task order.
 
@@ -177,24 +185,40 @@ class TaskRunner:
             Progress bar label.
         progress : bool
             Show the bar (stderr).
+        finished : mapping, default=None
+            ``{index: (result, seconds, cpu seconds)}`` of tasks already done
+            (kept by an interrupted run): not run again.
+        on_result : callable, default=None
+            ``on_result(index, result, seconds, cpu_seconds)``, called in this
+            process as each task finishes (to keep it).
         """
         n = len(tasks)
+        finished = dict(finished or {})
         expected = [1.0] * n if expected is None else [float(e) for e in expected]
-        order = sorted(range(n), key=lambda i: -expected[i])
+        order = sorted(
+            (i for i in range(n) if i not in finished), key=lambda i: -expected[i]
+        )
         results: list = [None] * n
         seconds, cpu = [0.0] * n, [0.0] * n
+        for index, (result, elapsed, used) in finished.items():
+            results[index], seconds[index], cpu[index] = result, elapsed, used
         indexed = [(i, tasks[i]) for i in order]
-        if self.n_jobs == 1 or n <= 1:
+        if self.n_jobs == 1 or len(indexed) <= 1:
             done_tasks = map(_call, indexed)
         else:
             done_tasks = self._workers().imap_unordered(_call, indexed)
         # Integer hundredths of expected seconds: the bar ends at 100% exactly.
         steps = [max(round(e * 100), 1) for e in expected]
         bar = _progress_bar(sum(steps), desc, progress)
-        bar.set_postfix_str(f"0/{n} tasks")
+        bar.update(sum(steps[i] for i in finished))
+        bar.set_postfix_str(f"{len(finished)}/{n} tasks")
         try:
-            for done, (index, elapsed, used, result) in enumerate(done_tasks, start=1):
+            for done, (index, elapsed, used, result) in enumerate(
+                done_tasks, start=len(finished) + 1
+            ):
                 results[index], seconds[index], cpu[index] = result, elapsed, used
+                if on_result is not None:
+                    on_result(index, result, elapsed, used)
                 bar.set_postfix_str(f"{done}/{n} tasks", refresh=False)
                 bar.update(steps[index])
         finally:
@@ -298,31 +322,40 @@ class Experiment:
         """The JSON document of a finished run in ``out`` with these parameters."""
         return finished_run(out, self.name, self._identity(parameters))
 
+    def timing_source(self, parameters: dict, out: str | Path | None) -> Path | None:
+        """The earlier run in ``out`` whose task times the estimates use: one
+        with the same number of rounds (a shorter run's times do not scale:
+        fixed costs weigh more in them); None means :attr:`reference_seconds`."""
+        if out is None:
+            return None
+        path = Path(out) / f"{self.name}.json"
+        try:
+            earlier = json.loads(path.read_text())
+            same = earlier["parameters"]["n_rounds"] == parameters["n_rounds"]
+            times = earlier["task_cpu_seconds"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return path if same and isinstance(times, dict) else None
+
     def expected_seconds(
         self, parameters: dict, out: str | Path | None = None
     ) -> list[float]:
         """Expected seconds of each task of ``plan(parameters)`` on a free core.
 
-        From the CPU times an earlier run recorded in ``out`` (this
-        machine's), else from :attr:`reference_seconds`; scaled linearly in
-        the number of rounds. CPU rather than wall times, so that an earlier
-        run on a busy machine does not inflate the estimate.
+        From the CPU times an earlier run with as many rounds recorded in
+        ``out`` (this machine's, :meth:`timing_source`), else from
+        :attr:`reference_seconds` scaled linearly in the number of rounds. CPU
+        rather than wall times, so that an earlier run on a busy machine does
+        not inflate the estimate.
         """
         per_kind = {
             kind: (seconds, 1000) for kind, seconds in self.reference_seconds.items()
         }
-        if out is not None:
-            try:
-                earlier = json.loads((Path(out) / f"{self.name}.json").read_text())
-                rounds = earlier["parameters"]["n_rounds"]
-                per_kind.update(
-                    {
-                        kind: (seconds, rounds)
-                        for kind, seconds in earlier["task_cpu_seconds"].items()
-                    }
-                )
-            except (OSError, ValueError, KeyError, TypeError):
-                pass
+        source = self.timing_source(parameters, out)
+        if source is not None:
+            measured = json.loads(source.read_text())["task_cpu_seconds"]
+            rounds = parameters["n_rounds"]
+            per_kind.update({kind: (t, rounds) for kind, t in measured.items()})
         rounds = parameters["n_rounds"]
         expected = []
         for task in self.plan(parameters):
@@ -331,12 +364,22 @@ class Experiment:
         return expected
 
     def estimate_seconds(
-        self, parameters: dict, n_jobs: int, out: str | Path | None = None
+        self,
+        parameters: dict,
+        n_jobs: int,
+        out: str | Path | None = None,
+        skip: Collection[int] = (),
     ) -> float:
-        """Expected wall time with ``n_jobs`` workers on otherwise idle cores
-        (startup not included)."""
-        expected = self.expected_seconds(parameters, out)
-        return max(sum(expected) / n_jobs, max(expected, default=0.0))
+        """Expected wall time with ``n_jobs`` workers on otherwise idle cores,
+        the tasks numbered in ``skip`` (kept by an interrupted run) left out;
+        :data:`STARTUP_SECONDS` included."""
+        expected = [
+            t
+            for i, t in enumerate(self.expected_seconds(parameters, out))
+            if i not in skip
+        ]
+        tasks = max(sum(expected) / n_jobs, max(expected, default=0.0))
+        return tasks + STARTUP_SECONDS if expected else 0.0
 
     def run_alone(
         self,
@@ -399,12 +442,27 @@ class Experiment:
                 print(document.get("table", ""), flush=True)
                 return {**document, "skipped": True}
         tasks = self.plan(parameters)
+        checkpoint = TaskCheckpoint(out, self.name, identity)
+        if resume:
+            kept = checkpoint.load()
+            if kept:
+                print(
+                    f"{self.name}: {len(kept)} of {len(tasks)} tasks kept from an "
+                    f"interrupted run ({checkpoint.folder}); running the other "
+                    f"{len(tasks) - len(kept)}",
+                    flush=True,
+                )
+        else:
+            kept = {}
+            checkpoint.clear()
         start = time.perf_counter()
         results, seconds, cpu = runner.run(
             tasks,
             expected=self.expected_seconds(parameters, out),
             desc=self.name,
             progress=progress,
+            finished=kept,
+            on_result=checkpoint.save,
         )
         panels = self.collect(parameters, results)
         table = self.table(panels)
@@ -432,6 +490,7 @@ class Experiment:
                 "other": "Student t over trials, cut to the quantity's support",
             },
             "seconds": time.perf_counter() - start,
+            "kept_tasks": len(kept),
             "n_jobs": runner.n_jobs,
             "cpu_seconds": sum(cpu),
             "task_seconds": {kind: sum(v) / len(v) for kind, v in by_kind.items()},
@@ -446,5 +505,6 @@ class Experiment:
             out / f"{self.name}.json",
             lambda p: p.write_text(json.dumps(document, indent=1)),
         )
+        checkpoint.remove()
         print(table, flush=True)
         return {**document, "skipped": False}

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ._intervals import format_estimate, mean_interval, rate_interval
+from ._intervals import LEVEL, MIN_TRIALS, format_estimate, mean_interval, rate_interval
 from ._report import pyplot
+from ._styles import style
 
 __all__ = ["Leaderboard", "RunRecord"]
 
@@ -31,7 +32,6 @@ _SCALARS = (
     "rows_per_second",
     "peak_memory_mb",
 )
-_LINESTYLES = {"local regret": "-", "river": "--", "scikit-learn": ":"}
 
 
 @dataclass
@@ -329,6 +329,7 @@ class Leaderboard:
             f"({', '.join(map(str, s['seeds']))}); wall time "
             f"{s.get('wall_seconds', float('nan')):.0f} s.",
             "",
+            *([f"**{s['left_out']}**", ""] if s.get("left_out") else []),
             f"## Error over the whole stream (mean [95% CI] over {seeds} seeds)",
             "",
             *self._table("error"),
@@ -443,8 +444,6 @@ class Leaderboard:
         if plt is None:
             return []
         curves = self.curves()
-        colours = plt.get_cmap("tab20")
-        index = {name: k for k, name in enumerate(self.learners)}
         paths = []
         # One figure, cleared for each stream: creating figures dominates.
         fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -454,18 +453,14 @@ class Leaderboard:
             for learner, c in curves.get(name, {}).items():
                 rows, mean = np.array(c["rows"]), np.array(c["mean"])
                 low, high = np.array(c["low"]), np.array(c["high"])
-                family = self.learners[learner].family
-                colour = colours(index[learner] % 20)
-                ax.plot(
-                    rows,
-                    mean,
-                    _LINESTYLES.get(family, "-."),
-                    color=colour,
-                    lw=2 if family == "local regret" else 1.3,
-                    label=learner,
+                # One look per learner in every figure (._styles).
+                (line,) = ax.plot(
+                    rows, mean, label=learner, **style(learner, len(rows))
                 )
                 if np.all(np.isfinite(low)):  # no band below 3 seeds
-                    ax.fill_between(rows, low, high, color=colour, alpha=0.12, lw=0)
+                    ax.fill_between(
+                        rows, low, high, color=line.get_color(), alpha=0.15, lw=0
+                    )
             for k, point in enumerate(stream.drift_points):
                 label = "drift" if k == 0 else None
                 if stream.drift == "gradual":
@@ -487,7 +482,13 @@ class Leaderboard:
                 "adversarial": " (adversarial)",
             }.get(stream.drift, "")
             ax.set_title(f"{name}{note}: {stream.description}", fontsize=9)
-            ax.set_xlabel("rows seen")
+            seeds = self.settings["n_seeds"]
+            ax.set_xlabel(
+                f"rows seen (bands: {LEVEL:.0%} intervals over {seeds} seeds)"
+                if seeds >= MIN_TRIALS
+                else f"rows seen (no intervals: {seeds} seed{'s' * (seeds > 1)}; "
+                f"they need {MIN_TRIALS})"
+            )
             ax.set_ylabel(f"error over the last {self.settings['window']} rows")
             ax.set_ylim(-0.02, 1.02)
             ax.grid(alpha=0.3)

@@ -202,6 +202,45 @@ def _user_streams(args) -> list:
     return streams
 
 
+def _without_river(args) -> str | None:
+    """What a run leaves out because River is not installed (None: nothing).
+
+    Only the defaults are trimmed silently by ``available=True``; a name asked
+    for by hand fails loudly in ``plan_streams`` instead.
+    """
+    from ..datasets.streams import stream_names
+    from .stream_learners import learner_names
+
+    streams = []
+    if (
+        args.streams is None
+        and not (args.csv or args.python)
+        or (args.streams is not None and "all" in args.streams)
+    ):
+        streams = sorted(set(stream_names()) - set(stream_names(available=True)))
+    learners = []
+    if args.learners is None:
+        learners = sorted(set(learner_names()) - set(learner_names(available=True)))
+    if not streams and not learners:
+        return None
+    parts = []
+    if streams:
+        parts.append(
+            f"{len(streams)} of {len(stream_names())} streams ({', '.join(streams)})"
+        )
+    if learners:
+        parts.append(
+            f"{len(learners)} of {len(learner_names())} learners "
+            f"({', '.join(learners)})"
+        )
+    return (
+        "River is not installed: left out "
+        + " and ".join(parts)
+        + ". Install it to run them: pip install 'sklearn-localregret[river]' "
+        "(or pip install river)."
+    )
+
+
 def streams_command(args, argv=None) -> int:
     """Run the ``streams`` subcommand; 2 on bad input, 0 otherwise."""
     if args.list:
@@ -237,6 +276,9 @@ def streams_command(args, argv=None) -> int:
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    left_out = _without_river(args)
+    if left_out:
+        print(left_out, file=sys.stderr, flush=True)
     board = run_plan(
         plan,
         progress=not args.quiet,
@@ -244,6 +286,8 @@ def streams_command(args, argv=None) -> int:
         jobs=args.jobs,
     )
     words = ["python", "-m", "sklearn_localregret", "streams"]
+    if left_out:
+        board.settings["left_out"] = left_out
     board.command = shlex.join(words + list(argv if argv is not None else sys.argv[2:]))
     paths = board.write(args.out)
     print(board.markdown())

@@ -49,3 +49,54 @@ def test_rate_panels_need_consistent_outcome_counts():
         panel.add("a", [0.5], n_outcomes=20)
     with pytest.raises(ValueError, match="kind"):
         CurveSet("demo", "error", kind="ratio")
+
+
+def test_every_learner_has_one_look_in_every_figure():
+    """One colour per learner across figures, none shared with a reference
+    line (which are grey), and the stream leaderboard's learners told apart."""
+    from sklearn_localregret.experiments import _styles
+    from sklearn_localregret.experiments.stream_learners import LEARNERS
+    from sklearn_localregret.experiments.trees import GROUPS
+
+    paper = [
+        *(g for g in GROUPS if g != "hindsight"),
+        "removal sets",
+        "local external (paper)",
+        "Winnow2",
+        "WalkSAT (offline)",
+    ]
+    references = set(_styles.REFERENCES)
+    for learner in [*paper, *LEARNERS]:
+        assert _styles.style(learner)["color"] != _styles._FALLBACK[0], learner
+        assert _styles.style(learner)["color"] not in {
+            _styles.style(r)["color"] for r in references
+        }
+    looks = {
+        (s["color"], s["ls"], s.get("marker")) for s in map(_styles.style, LEARNERS)
+    }
+    assert len(looks) == len(LEARNERS)
+    assert (
+        _styles.style("C4.5 retrained")["color"]
+        == (_styles.style("tree-retrained")["color"])
+    )
+
+
+def test_a_learner_keeps_its_colour_across_panels(tmp_path):
+    pytest.importorskip("matplotlib")
+    from sklearn_localregret.experiments._report import _draw_panel, pyplot
+
+    plt = pyplot()
+    first, second = CurveSet("a", "error"), CurveSet("b", "error")
+    for panel, learners in (
+        (first, ["x", "C4.5 retrained"]),
+        (second, ["C4.5 retrained"]),
+    ):
+        for learner in learners:
+            panel.add(learner, [0.5, 0.4], n_outcomes=10)
+    fig, axes = plt.subplots(1, 2)
+    colours = [
+        {line.get_label(): line.get_color() for line in _draw_panel(ax, panel)}
+        for ax, panel in zip(axes, (first, second))
+    ]
+    plt.close(fig)
+    assert colours[0]["C4.5 retrained"] == colours[1]["C4.5 retrained"]

@@ -98,7 +98,8 @@ def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
     with pytest.raises(KeyboardInterrupt):
         _run(tmp_path, seed=1)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["disjunct.csv", "disjunct.png"]  # no temporary, no JSON
+    # No temporary, no JSON; the tasks kept for a rerun.
+    assert names == ["disjunct.csv", "disjunct.partial", "disjunct.png"]
     monkeypatch.undo()
     # The old JSON is gone with the CSV it described: nothing is skipped.
     rerun = _run(tmp_path, resume=True)
@@ -107,6 +108,55 @@ def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
         "disjunct.csv",
         "disjunct.png",
     ]
+
+
+def test_an_interrupted_experiment_goes_on_from_its_finished_tasks(
+    tmp_path, monkeypatch, capsys
+):
+    from sklearn_localregret.experiments import _runner
+
+    whole = _run(tmp_path / "whole")
+    cut = tmp_path / "cut"
+    real_call, calls = _runner._call, []
+
+    def call(indexed):
+        calls.append(indexed[0])
+        if stop_at and len(calls) == stop_at:
+            raise KeyboardInterrupt
+        return real_call(indexed)
+
+    monkeypatch.setattr(_runner, "_call", call)
+    stop_at = 5
+    with pytest.raises(KeyboardInterrupt):
+        _run(cut)
+    partial = cut / "disjunct.partial"
+    kept = sorted(int(p.stem[5:]) for p in partial.glob("task-*.json"))
+    assert kept == sorted(calls[:4])
+    assert sorted(p.name for p in cut.iterdir()) == ["disjunct.partial"]
+    # The same parameters: only the other tasks run, and the numbers are those
+    # of an uninterrupted run; the kept tasks go once the files are written.
+    calls.clear()
+    stop_at = 0
+    resumed = _run(cut, resume=True)
+    assert sorted(calls + kept) == list(range(9))
+    assert resumed["panels"] == whole["panels"] and resumed["kept_tasks"] == 4
+    assert (cut / "disjunct.csv").read_bytes() == (
+        tmp_path / "whole" / "disjunct.csv"
+    ).read_bytes()
+    assert not partial.exists()
+    assert "disjunct: 4 of 9 tasks kept from an interrupted run" in (
+        capsys.readouterr().out
+    )
+    # Tasks kept under other parameters are never used.
+    stop_at = 2
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path / "other", seed=1)
+    assert len(list((tmp_path / "other" / "disjunct.partial").glob("t*"))) == 1
+    calls.clear()
+    stop_at = 0
+    _run(tmp_path / "other", resume=True)  # seed=0
+    assert sorted(calls) == list(range(9))
 
 
 def test_parameters_are_checked():
@@ -124,22 +174,74 @@ def test_parameters_are_checked():
 
 
 def test_time_estimates_use_this_machines_earlier_run(tmp_path):
+    from sklearn_localregret.experiments._runner import STARTUP_SECONDS
+
     experiment = get_experiment("disjunct")
     parameters = experiment.parameters("paper")
     reference = experiment.estimate_seconds(parameters, n_jobs=2)
-    assert reference == pytest.approx(
-        50 * sum(experiment.reference_seconds.values()) / 2
-    )
-    # An earlier run here took as long per task at 500 rounds: twice as slow.
-    (tmp_path / "disjunct.json").write_text(
-        json.dumps(
-            {
-                "parameters": {"n_rounds": 500},
-                "task_cpu_seconds": dict(experiment.reference_seconds),
-            }
+    tasks = 50 * sum(experiment.reference_seconds.values()) / 2
+    assert reference == pytest.approx(tasks + STARTUP_SECONDS)
+    assert experiment.timing_source(parameters, tmp_path) is None
+
+    def earlier_run(n_rounds):
+        # An earlier run here that took twice the reference times per task.
+        (tmp_path / "disjunct.json").write_text(
+            json.dumps(
+                {
+                    "parameters": {"n_rounds": n_rounds},
+                    "task_cpu_seconds": {
+                        k: 2 * v for k, v in experiment.reference_seconds.items()
+                    },
+                }
+            )
         )
+
+    # A run of other length does not count: its fixed costs do not scale.
+    earlier_run(500)
+    assert experiment.timing_source(parameters, tmp_path) is None
+    assert experiment.estimate_seconds(parameters, 2, tmp_path) == reference
+    earlier_run(1000)
+    assert experiment.timing_source(parameters, tmp_path) == (
+        tmp_path / "disjunct.json"
     )
     assert experiment.estimate_seconds(parameters, 2, tmp_path) == pytest.approx(
-        2 * reference
+        2 * tasks + STARTUP_SECONDS
     )
+    # Tasks kept by an interrupted run are not counted; none left, no time.
+    n = len(experiment.plan(parameters))
+    half = experiment.estimate_seconds(parameters, 2, tmp_path, skip=range(n // 2))
+    assert half < 2 * tasks + STARTUP_SECONDS
+    assert experiment.estimate_seconds(parameters, 2, skip=range(n)) == 0.0
     assert isinstance(experiment, Experiment)
+
+
+@pytest.mark.parametrize("name", ["maxsat", "disjunct", "trees"])
+def test_kept_task_results_read_back_exactly(name):
+    """Every experiment's task results survive their JSON (as a resumed run
+    reads them): the same types, the same floats."""
+    import numpy as np
+
+    from sklearn_localregret.experiments._checkpoint import decode, encode
+
+    experiment = get_experiment(name)
+    parameters = experiment.parameters("quick", n_rounds=20)
+    task = experiment.plan(parameters)[0]
+    result = task.function(*task.args)
+    back = decode(json.loads(json.dumps(encode(result))))
+
+    def same(a, b):
+        assert type(a) is type(b) or (np.isscalar(a) and a == b)
+        if isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        elif isinstance(a, dict):
+            assert list(a) == list(b)
+            for key in a:
+                same(a[key], b[key])
+        elif isinstance(a, (tuple, list)):
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                same(x, y)
+        else:
+            assert a == b
+
+    same(result, back)

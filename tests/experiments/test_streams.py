@@ -348,3 +348,34 @@ def test_cli_quick_runs_every_learner(tmp_path, capsys):
     }
     assert set(stagger.values()) == {"ok"}
     assert "## Error over the whole stream" in capsys.readouterr().out
+
+
+def test_cli_without_river_says_what_it_leaves_out(tmp_path, capsys, monkeypatch):
+    """Without River the default run drops the River streams and learners: it
+    says so on stderr and in streams.md, with the install command."""
+    from sklearn_localregret.datasets import streams as stream_module
+    from sklearn_localregret.experiments import stream_learners
+
+    monkeypatch.setattr(stream_module, "_river_installed", lambda: False)
+    monkeypatch.setattr(stream_learners, "_river_installed", lambda: False)
+    river_streams = [n for n, s in stream_module.STREAMS.items() if s.needs_river]
+    river_learners = [n for n, lr in LEARNERS.items() if lr.needs_river]
+    assert river_streams and river_learners
+    argv = ["streams", "--quick", "--rows", "40", "--seeds", "1", "--quiet"]
+    assert main([*argv, "--no-isolate", "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    note = (
+        f"River is not installed: left out {len(river_streams)} of "
+        f"{len(stream_module.STREAMS)} streams ({', '.join(sorted(river_streams))})"
+        f" and {len(river_learners)} of {len(LEARNERS)} learners "
+        f"({', '.join(sorted(river_learners))}). Install it to run them: "
+        "pip install 'sklearn-localregret[river]'"
+    )
+    assert note in captured.err
+    assert note in (tmp_path / "streams.md").read_text()
+    doc = json.loads((tmp_path / "streams.json").read_text())
+    assert not set(doc["streams"]) & set(river_streams)
+    # Asked for by name, nothing is left out silently: no note.
+    named = ["--streams", "mushroom", "--learners", "sgd", "--no-isolate"]
+    assert main([*argv, *named, "--out", str(tmp_path / "named")]) == 0
+    assert "River is not installed" not in capsys.readouterr().err
