@@ -26,6 +26,7 @@ code  meaning
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
@@ -38,6 +39,7 @@ import numpy as np
 from ._clause_matrix import clause_matrix, satisfied
 from ._dimacs import DimacsError, WeightedFormula, read_dimacs
 from ._maxsat import OnlineMaxSAT
+from ._weights import MAX_WEIGHT
 from .baselines.walksat import _Search
 
 __all__ = ["MaxSATAnswer", "add_parser", "run", "solve_formula"]
@@ -159,7 +161,11 @@ def solve_formula(
     compact, used = _compact(formula)
     # The search starts from the learner's root, all variables false.
     state = _SearchState(
-        compact, lower_bound, on_cost, np.zeros(compact.n_vars, dtype=bool)
+        compact,
+        np.where(formula.hard, 0.0, formula.weights),
+        lower_bound,
+        on_cost,
+        np.zeros(compact.n_vars, dtype=bool),
     )
     rng = np.random.default_rng(seed)
     interrupted = False
@@ -191,10 +197,16 @@ class _SearchState:
     cost) and the work done: what an interrupted search still answers with."""
 
     def __init__(
-        self, formula: WeightedFormula, lower_bound: float, on_cost, start: np.ndarray
+        self,
+        formula: WeightedFormula,
+        soft_weights: np.ndarray,
+        lower_bound: float,
+        on_cost,
+        start: np.ndarray,
     ):
+        # ``formula`` may be rescaled; costs are in ``soft_weights``, the file's.
         self.matrix = clause_matrix(formula)
-        self.hard, self.weights = formula.hard, formula.weights
+        self.hard, self.weights = formula.hard, soft_weights
         self.lower_bound, self.on_cost = lower_bound, on_cost
         self.n_rounds = self.n_flips = 0
         self.assignment = start.copy()
@@ -280,7 +292,13 @@ def _polish(formula, flips, noise, rng, deadline, state, on_progress):
 
 
 def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
-    """The formula over the variables that occur, and their 0-based indices."""
+    """The formula over the variables that occur, and their 0-based indices.
+
+    The soft weights are divided by a power of two when their total would make
+    the hard clauses' ``top`` heavier than :data:`~._weights.MAX_WEIGHT`, the
+    most a clause may weigh in the learner: an exact rescaling (barring
+    underflow) that leaves every comparison of costs as it was.
+    """
     lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
     lits = np.fromiter(
         (x for c in formula for x in c), dtype=np.int64, count=int(lengths.sum())
@@ -290,6 +308,9 @@ def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
     ends = np.cumsum(lengths).tolist()
     clauses = [tuple(renamed[e - k : e]) for e, k in zip(ends, lengths.tolist())]
     soft = np.where(formula.hard, 0.0, formula.weights)
+    total = float(soft.sum())
+    if formula.hard.any() and total >= MAX_WEIGHT / 2:
+        soft = np.ldexp(soft, -math.frexp(total / (MAX_WEIGHT / 2))[1])
     return (
         WeightedFormula(clauses, n_vars=len(used), weights=soft, hard=formula.hard),
         used - 1,

@@ -96,6 +96,34 @@ def test_malformed_file_through_a_subprocess(tmp_path):
     assert fragment in lines[0] and "Traceback" not in proc.stderr
 
 
+def test_weight_above_the_limit_through_a_subprocess(tmp_path):
+    # The reader took 1e101 and WeightedFormula refused it: a traceback, exit 1.
+    path = make(tmp_path, "heavy.wcnf", b"h 1 2 0\n1e101 -1 0\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sklearn_localregret", "solve", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [
+        f"error: {path}: line 2: weight 1e+101 is above 1e+100, the largest a "
+        "clause may weigh (only the ratios of the weights matter: divide them "
+        "all by a common factor)"
+    ]
+
+
+def test_soft_weights_whose_total_passes_the_limit_are_solved(tmp_path, capsys):
+    # Each weight is allowed but the hard clauses' top (their total + 1) is not:
+    # the learner refused it with a traceback; the search rescales it exactly.
+    path = make(tmp_path, "sum.wcnf", b"h 1 2 0\n1e100 -1 0\n1e100 -2 0\n3 -1 0\n")
+    code, out, err = run_main(capsys, path, "--flips", "2000", "--passes", "2")
+    costs, status, assignment = parse_answer(out)
+    assert (code, status) == (10, "SATISFIABLE")
+    assert costs[-1] == 1e100
+    assert score(read_dimacs(path), assignment) == (0, 1e100)
+    assert "Traceback" not in "\n".join(err)
+
+
 def test_usage_errors_exit_2(tmp_path):
     path = make(tmp_path, "ok.cnf", b"1 0\n")
     for bad in (
