@@ -40,7 +40,7 @@ from ._clause_matrix import clause_matrix, satisfied
 from ._dimacs import DimacsError, WeightedFormula, read_dimacs
 from ._maxsat import OnlineMaxSAT
 from ._weights import MAX_WEIGHT
-from .baselines.walksat import _Search, _Walk
+from .baselines.walksat import _BLOCK, _Search, _Walk
 
 __all__ = ["MaxSATAnswer", "add_parser", "run", "solve_formula"]
 
@@ -53,12 +53,13 @@ _EXIT = {
     "UNKNOWN": EXIT_UNKNOWN,
 }
 
-# Clauses per partial_fit call and flips per WalkSAT run between two checks of
-# the clock: a few milliseconds of work each on the benchmark's instances.
+# Clauses per partial_fit call and flips between two checks of the clock: a few
+# milliseconds of work each on the benchmark's instances. The flips are
+# walksat's block: the same random numbers, flip for flip.
 _ROUNDS_PER_CHECK = 256
+_FLIPS_PER_CHECK = _BLOCK
 # The command's WalkSAT budget without --time-limit (with it, the clock's).
 _DEFAULT_FLIPS = 100_000
-_FLIPS_PER_CHECK = 2000
 
 
 @dataclass(frozen=True)
@@ -113,14 +114,15 @@ def solve_formula(
 ) -> MaxSATAnswer:
     """WalkSAT first, then passes of :class:`~sklearn_localregret.OnlineMaxSAT`.
 
-    One WalkSAT walk starts from the learner's root (all variables false) and
-    runs on for ``flips`` flips, hard clauses weighing the formula's ``top``
-    (more than all soft clauses together), so that it repairs them first and
-    never trades one for soft weight. If the flips are spent and time is
-    left, the learner plays ``passes`` passes over the clauses, each in a
-    fresh random order, one round per clause, and its most probable
-    assignment is scored after each. The search stops at cost 0 (or a cost
-    unit propagation proves optimal), at the deadline or when both budgets are
+    One WalkSAT walk starts from a random assignment and runs on for ``flips``
+    flips (the walk of :func:`~sklearn_localregret.baselines.walksat` with
+    ``random_state=seed``, flip for flip), hard clauses weighing the formula's
+    ``top`` (more than all soft clauses together), so that it repairs them
+    first and never trades one for soft weight. If the flips are spent and time
+    is left, the learner plays ``passes`` passes over the clauses, each in a
+    fresh random order, one round per clause, and its most probable assignment
+    is scored after each. The search stops at cost 0 (or a cost unit
+    propagation proves optimal), at the deadline or when both budgets are
     spent; the best assignment seen is the answer. The learner and WalkSAT see
     only the variables that occur in a clause.
 
@@ -170,7 +172,7 @@ def solve_formula(
         return MaxSATAnswer("UNSATISFIABLE", None, None, None, 0.0, 0, 0)
     lower_bound = _forced_cost(formula, forced)
     compact, used = _compact(formula)
-    # The search starts from the learner's root, all variables false.
+    # Scored first: all variables false, the learner's root.
     state = _SearchState(
         compact,
         np.where(formula.hard, 0.0, formula.weights),
@@ -292,7 +294,10 @@ class _Schedule:
             # One walk, never restarted: restarts from its best every 2,000
             # flips, or from the learner's assignment at a plateau, ended
             # worse than the walk left alone (bench_solve.py; _Walk's notes).
-            walk, seen = _Walk(search, state.assignment, noise, self.rng), np.inf
+            # The start and the flips of walksat(random_state=seed): with the
+            # same time, solve is WalkSAT alone until the learner plays.
+            start = self.rng.random(formula.n_vars) < 0.5
+            walk, seen = _Walk(search, start, noise, self.rng), np.inf
             while state.n_flips < limit and not state.proven:
                 if self.out_of_time():
                     return
@@ -444,8 +449,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "solve",
         help="weighted Max-SAT on a DIMACS CNF/WCNF file",
-        description="Search an assignment with WalkSAT (one walk from all "
-        "variables false), then, if its flips are spent before the time limit, "
+        description="Search an assignment with WalkSAT (one walk from a "
+        "random assignment), then, if its flips are spent before the time limit, "
         "with passes of the online learner OnlineMaxSAT over the clauses, and "
         "answer as Max-SAT solvers do: 'o COST' lines as the cost of the "
         "falsified soft clauses improves, one 's' line, a 'v' line, comments on "

@@ -394,13 +394,27 @@ def test_walksat_first_then_the_learner_once_the_flips_are_spent(monkeypatch):
     answer = solve_formula(formula, passes=3, flips=5000, seed=0)
     assert (answer.n_flips, answer.n_rounds) == (5000, 3 * 8)
     # Every flip came before the first round of the learner.
-    assert len(calls) == 3 and all(rounds == 0 for _, rounds in calls)
+    assert len(calls) == 2 and all(rounds == 0 for _, rounds in calls)
     assert (answer.cost, answer.status) == (1.0, "SATISFIABLE")
     # A satisfiable formula: WalkSAT stops at cost 0 and the learner never plays.
     satisfiable = random_formula(60, 200, 0, seed=3)
     answer = solve_formula(satisfiable, passes=10, flips=100_000, seed=0)
     assert (answer.cost, answer.status, answer.n_rounds) == (0.0, "OPTIMUM FOUND", 0)
     assert 0 < answer.n_flips < 100_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_is_walksat_alone_flip_for_flip(seed):
+    # Given the same time, solve cannot end worse than WalkSAT alone: until the
+    # learner plays, it is the same walk (start, random numbers, flips).
+    from sklearn_localregret.baselines import walksat
+
+    formula = random_formula(20, 200, 0, seed=seed)  # over-constrained: no stop
+    answer = solve_formula(formula, passes=0, flips=10_000, seed=seed)
+    alone = walksat(formula, max_flips=10_000, max_restarts=1, random_state=seed)
+    assert answer.n_flips == alone.n_flips == 10_000
+    assert answer.cost == alone.unsatisfied_weight > 0
+    np.testing.assert_array_equal(answer.assignment, alone.assignment)
 
 
 def test_time_limit_gives_walksat_unlimited_flips(tmp_path, capsys, monkeypatch):
