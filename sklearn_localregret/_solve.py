@@ -297,22 +297,33 @@ class _Schedule:
             # The start and the flips of walksat(random_state=seed): with the
             # same time, solve is WalkSAT alone until the learner plays.
             start = self.rng.random(formula.n_vars) < 0.5
-            walk, seen = _Walk(search, start, noise, self.rng), np.inf
-            while state.n_flips < limit and not state.proven:
-                if self.out_of_time():
-                    return
-                made = walk.step(int(min(_FLIPS_PER_CHECK, limit - state.n_flips)))
-                state.n_flips += made
-                if walk.best_cost < seen:
-                    seen = walk.best_cost
-                    state.consider(walk.best_assignment())
-                self.say(f"walksat {state.n_flips}{shown} flips: {state.describe()}")
-                if made == 0:  # nothing left unsatisfied
-                    return
+            walk = _Walk(search, start, noise, self.rng)
+            try:
+                self.walk(walk, limit, shown)
+            finally:  # the walk's best, even when interrupted
+                state.consider(walk.best_assignment())
         while self.passes_done < passes and not state.proven:
             if self.out_of_time():
                 return
             self.one_pass(passes, regret)
+
+    def walk(self, walk: _Walk, limit: float, shown: str) -> None:
+        state, seen, scored = self.state, walk.best_cost, time.monotonic()
+        while state.n_flips < limit and not state.proven:
+            if self.out_of_time():
+                return
+            made = walk.step(int(min(_FLIPS_PER_CHECK, limit - state.n_flips)))
+            state.n_flips += made
+            # Scoring an assignment reads every clause: at most every 50 ms
+            # (or at cost 0), so that the walk keeps its time.
+            if walk.best_cost < seen and (
+                walk.best_cost == 0 or time.monotonic() - scored > 0.05
+            ):
+                seen, scored = walk.best_cost, time.monotonic()
+                state.consider(walk.best_assignment())
+            self.say(f"walksat {state.n_flips}{shown} flips: {state.describe()}")
+            if made == 0:  # nothing left unsatisfied
+                return
 
     def one_pass(self, passes: int, regret: str) -> None:
         """A pass of the learner over the clauses; its best assignment scored."""
@@ -358,12 +369,15 @@ def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
         (x for c in formula for x in c), dtype=np.int64, count=int(lengths.sum())
     )
     used, index = np.unique(np.abs(lits), return_inverse=True)
+    soft = np.where(formula.hard, 0.0, formula.weights)
+    total = float(soft.sum())
+    rescale = bool(formula.hard.any() and total >= MAX_WEIGHT / 2)
+    if len(used) == formula.n_vars and not rescale:
+        return formula, used - 1  # every variable used: no second validation
     renamed = (np.sign(lits) * (index + 1)).tolist()
     ends = np.cumsum(lengths).tolist()
     clauses = [tuple(renamed[e - k : e]) for e, k in zip(ends, lengths.tolist())]
-    soft = np.where(formula.hard, 0.0, formula.weights)
-    total = float(soft.sum())
-    if formula.hard.any() and total >= MAX_WEIGHT / 2:
+    if rescale:
         soft = np.ldexp(soft, -math.frexp(total / (MAX_WEIGHT / 2))[1])
     return (
         WeightedFormula(clauses, n_vars=len(used), weights=soft, hard=formula.hard),
