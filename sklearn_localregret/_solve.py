@@ -165,7 +165,7 @@ def solve_formula(
     ...                     hard=[1, 0, 0, 0])
     >>> answer = solve_formula(f)
     >>> answer.status, answer.cost, answer.assignment
-    ('SATISFIABLE', 1.0, array([False,  True, False]))
+    ('SATISFIABLE', 1.0, array([False,  True,  True]))
     """
     forced = _unit_propagate([c for c, h in zip(formula, formula.hard) if h])
     if forced is None:
