@@ -107,7 +107,7 @@ def compare(time_limit: float, seeds: int, sizes: list[int]) -> None:
     )
     header = (
         f"{'instance':<22} {'vars':>6} {'clauses':>7} {'seed':>4} {'solve':>6} "
-        f"{'secs':>6} {'walksat':>7} {'flips':>9} {'learner':>7}"
+        f"{'flips':>9} {'secs':>6} {'walksat':>7} {'flips':>9} {'learner':>7}"
     )
     print(header)
     print("-" * len(header))
@@ -121,17 +121,17 @@ def compare(time_limit: float, seeds: int, sizes: list[int]) -> None:
                     path = Path(tmp) / f"{name}-{ratio}-{m}-{seed}.cnf"
                     path.write_text(formula.to_dimacs())
                     limit = ["--time-limit", str(time_limit), "--seed", str(seed)]
-                    _, _, cost, a, seconds = run_solve(path, n, limit)
+                    _, _, cost, a, seconds, flips = run_solve(path, n, limit)
                     assert a is not None and score(formula, a) == (0, cost)
                     ws_cost, ws_flips = walksat_alone(path, time_limit, seed)
-                    _, _, learner, _, _ = run_solve(path, n, [*limit, "--flips", "0"])
+                    learner = run_solve(path, n, [*limit, "--flips", "0"])[2]
                     wins += cost < ws_cost
                     ties += cost == ws_cost
                     losses += cost > ws_cost
                     print(
                         f"{name + ' ' + str(ratio):<22} {n:>6} {m:>7} {seed:>4} "
-                        f"{_fmt(cost):>6} {seconds:>6.2f} {_fmt(ws_cost):>7} "
-                        f"{ws_flips:>9} {_fmt(learner):>7}",
+                        f"{_fmt(cost):>6} {flips:>9} {seconds:>6.2f} "
+                        f"{_fmt(ws_cost):>7} {ws_flips:>9} {_fmt(learner):>7}",
                         flush=True,
                     )
     verdict = "met" if losses == 0 else "NOT met"
@@ -154,7 +154,8 @@ def score(formula: WeightedFormula, assignment: np.ndarray) -> tuple[int, float]
 
 
 def run_solve(path: Path, n_vars: int, extra: list[str]):
-    """Run the command; (status, exit code, last o, assignment, seconds)."""
+    """Run the command; (status, exit code, last o, assignment, seconds,
+    WalkSAT flips)."""
     start = time.perf_counter()
     proc = subprocess.run(
         [
@@ -181,7 +182,10 @@ def run_solve(path: Path, n_vars: int, extra: list[str]):
         bits = "".join(v_lines[0].split()[1:])
         assert len(bits) == n_vars and set(bits) <= {"0", "1"}
         assignment = np.array([c == "1" for c in bits])
-    return status, proc.returncode, (costs[-1] if costs else None), assignment, seconds
+    work = [line.split() for line in lines if "WalkSAT flips," in line]
+    flips = int(work[-1][work[-1].index("WalkSAT") - 1]) if work else 0
+    last_o = costs[-1] if costs else None
+    return status, proc.returncode, last_o, assignment, seconds, flips
 
 
 def rc2_optimum(formula: WeightedFormula):
@@ -265,7 +269,7 @@ def main(argv=None) -> None:
                 path = Path(tmp) / f"random-{n}-{seed}.wcnf"
                 path.write_text(formula.to_wcnf(style="new"))
                 opt, rc2_s = rc2_optimum(formula) if have_rc2 else (None, np.nan)
-                status, code, last_o, a, seconds = run_solve(
+                status, code, last_o, a, seconds, _ = run_solve(
                     path,
                     n,
                     [
@@ -280,7 +284,7 @@ def main(argv=None) -> None:
                 n_hard, cost = score(formula, a) if a is not None else (None, None)
                 if a is not None:
                     assert n_hard == 0 and cost == last_o, (n_hard, cost, last_o)
-                _, _, learner_o, learner_a, _ = run_solve(
+                _, _, learner_o, learner_a, _, _ = run_solve(
                     path, n, ["--flips", "0", "--seed", str(seed)]
                 )
                 ws = walksat(
