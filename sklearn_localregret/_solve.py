@@ -291,11 +291,10 @@ class _Schedule:
                     weights=formula.weights[keep],
                 )
             search = _Search(kept, kept.weights, kept.n_vars)
-            # One walk, never restarted: restarts from its best every 2,000
-            # flips, or from the learner's assignment at a plateau, ended
-            # worse than the walk left alone (bench_solve.py; _Walk's notes).
-            # The start and the flips of walksat(random_state=seed): with the
-            # same time, solve is WalkSAT alone until the learner plays.
+            # One walk, never restarted (restarting from its best every 2,000
+            # flips ended worse: _Walk's notes), with the start and the flips
+            # of walksat(random_state=seed): with the same time, solve is
+            # WalkSAT alone until the learner plays.
             start = self.rng.random(formula.n_vars) < 0.5
             walk = _Walk(search, start, noise, self.rng)
             try:
