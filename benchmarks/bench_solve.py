@@ -16,10 +16,21 @@ here and must agree with the last ``o`` line. In the same run:
 
 The goal (issue 19): hard clauses satisfied in every instance where RC2 finds
 them satisfiable, and mean soft cost at most 1.5 x RC2's mean optimum + 1,
-each run within the time limit. Run::
+each run within the time limit.
+
+``--compare`` runs the second table instead (issue 31): ``solve`` against
+WalkSAT alone at equal time on random 3-SAT of 5,000 and 50,000 clauses,
+planted satisfiable (clauses that a hidden assignment satisfies, at 3.33
+and 4.2 clauses per variable), uniform at the threshold (4.26) and
+over-constrained (5 and 6). "WalkSAT alone" is the package's ``walksat``
+(one walk from a random start) reading the same file in this process, with
+the time ``--time-limit`` leaves after the reading; "learner" is ``solve
+--flips 0``, the online passes alone, with the same limit. The goal: solve's
+cost <= WalkSAT alone's on every instance. Run::
 
     python benchmarks/bench_solve.py [--sizes 30 50 70 100] [--seeds 5]
                                      [--time-limit 10] [--keep DIR]
+    python benchmarks/bench_solve.py --compare [--time-limit 10] [--seeds 1]
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sklearn_localregret import WeightedFormula
+from sklearn_localregret import WeightedFormula, read_dimacs
 from sklearn_localregret.baselines import walksat
 
 
@@ -50,6 +61,86 @@ def random_instance(n: int, seed: int) -> WeightedFormula:
     return WeightedFormula(clauses, n_vars=n, weights=weights, hard=hard)
 
 
+def random_3sat(n: int, m: int, seed: int, planted: bool) -> WeightedFormula:
+    """``m`` random 3-clauses over ``n`` variables (three distinct ones each);
+    ``planted``: only clauses that a hidden random assignment satisfies."""
+    rng = np.random.default_rng([seed, n, m, planted])
+    hidden = rng.random(n) < 0.5
+    clauses: list[list[int]] = []
+    while len(clauses) < m:
+        v = rng.integers(0, n, (2 * m, 3))
+        positive = rng.random((2 * m, 3)) < 0.5
+        ok = (v[:, 0] != v[:, 1]) & (v[:, 0] != v[:, 2]) & (v[:, 1] != v[:, 2])
+        if planted:
+            ok &= (hidden[v] == positive).any(axis=1)
+        lits = np.where(positive, v + 1, -(v + 1))[ok]
+        clauses.extend(lits[: m - len(clauses)].tolist())
+    return WeightedFormula(clauses, n_vars=n)
+
+
+# (name, clauses per variable, planted satisfiable)
+COMPARED = [
+    ("planted", 3.33, True),
+    ("planted", 4.2, True),
+    ("uniform", 4.26, False),
+    ("over-constrained", 5.0, False),
+    ("over-constrained", 6.0, False),
+]
+
+
+def walksat_alone(path: Path, seconds: float, seed: int) -> tuple[float, int]:
+    """(cost, flips) of ``walksat`` reading ``path``, all within ``seconds``."""
+    start = time.monotonic()
+    formula = read_dimacs(path)
+    left = seconds - (time.monotonic() - start)
+    res = walksat(
+        formula, max_flips=10**12, max_restarts=1, random_state=seed, time_limit=left
+    )
+    return res.unsatisfied_weight, res.n_flips
+
+
+def compare(time_limit: float, seeds: int, sizes: list[int]) -> None:
+    print(
+        f"solve --time-limit {time_limit:g} against WalkSAT alone given the same "
+        "time (reading included) and the learner alone (solve --flips 0); costs "
+        "are falsified clauses"
+    )
+    header = (
+        f"{'instance':<22} {'vars':>6} {'clauses':>7} {'seed':>4} {'solve':>6} "
+        f"{'flips':>9} {'secs':>6} {'walksat':>7} {'flips':>9} {'learner':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    wins = ties = losses = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for m in sizes:
+            for name, ratio, planted in COMPARED:
+                n = round(m / ratio)
+                for seed in range(seeds):
+                    formula = random_3sat(n, m, seed, planted)
+                    path = Path(tmp) / f"{name}-{ratio}-{m}-{seed}.cnf"
+                    path.write_text(formula.to_dimacs())
+                    limit = ["--time-limit", str(time_limit), "--seed", str(seed)]
+                    _, _, cost, a, seconds, flips = run_solve(path, n, limit)
+                    assert a is not None and score(formula, a) == (0, cost)
+                    ws_cost, ws_flips = walksat_alone(path, time_limit, seed)
+                    learner = run_solve(path, n, [*limit, "--flips", "0"])[2]
+                    wins += cost < ws_cost
+                    ties += cost == ws_cost
+                    losses += cost > ws_cost
+                    print(
+                        f"{name + ' ' + str(ratio):<22} {n:>6} {m:>7} {seed:>4} "
+                        f"{_fmt(cost):>6} {flips:>9} {seconds:>6.2f} "
+                        f"{_fmt(ws_cost):>7} {ws_flips:>9} {_fmt(learner):>7}",
+                        flush=True,
+                    )
+    verdict = "met" if losses == 0 else "NOT met"
+    print(
+        f"\nsolve better than WalkSAT alone on {wins}, equal on {ties}, worse on "
+        f"{losses} instances; goal (never worse): {verdict}"
+    )
+
+
 def score(formula: WeightedFormula, assignment: np.ndarray) -> tuple[int, float]:
     """(violated hard clauses, falsified soft weight), computed in pure Python."""
     n_hard, cost = 0, 0.0
@@ -63,7 +154,8 @@ def score(formula: WeightedFormula, assignment: np.ndarray) -> tuple[int, float]
 
 
 def run_solve(path: Path, n_vars: int, extra: list[str]):
-    """Run the command; (status, exit code, last o, assignment, seconds)."""
+    """Run the command; (status, exit code, last o, assignment, seconds,
+    WalkSAT flips)."""
     start = time.perf_counter()
     proc = subprocess.run(
         [
@@ -85,12 +177,15 @@ def run_solve(path: Path, n_vars: int, extra: list[str]):
     status = next(line[2:] for line in lines if line.startswith("s "))
     costs = [float(line[2:]) for line in lines if line.startswith("o ")]
     assignment = None
-    v_lines = [line for line in lines if line.startswith("v ")]
-    if v_lines:
-        lits = [int(tok) for tok in v_lines[0].split()[1:-1]]
-        assert [abs(x) for x in lits] == list(range(1, n_vars + 1))
-        assignment = np.array([x > 0 for x in lits])
-    return status, proc.returncode, (costs[-1] if costs else None), assignment, seconds
+    v_lines = [line for line in lines if line.startswith("v")]
+    if v_lines:  # the default 0/1 string
+        bits = "".join(v_lines[0].split()[1:])
+        assert len(bits) == n_vars and set(bits) <= {"0", "1"}
+        assignment = np.array([c == "1" for c in bits])
+    work = [line.split() for line in lines if "WalkSAT flips," in line]
+    flips = int(work[-1][work[-1].index("WalkSAT") - 1]) if work else 0
+    last_o = costs[-1] if costs else None
+    return status, proc.returncode, last_o, assignment, seconds, flips
 
 
 def rc2_optimum(formula: WeightedFormula):
@@ -114,7 +209,9 @@ def rc2_optimum(formula: WeightedFormula):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[30, 50, 70, 100])
-    parser.add_argument("--seeds", type=int, default=5, help="instances per size")
+    parser.add_argument(
+        "--seeds", type=int, default=None, help="instances per size (5; --compare 1)"
+    )
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--flips", type=int, default=100_000)
     parser.add_argument(
@@ -124,7 +221,23 @@ def main(argv=None) -> None:
         metavar="DIR",
         help="write the instances into DIR and keep them",
     )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="solve against WalkSAT alone at equal time on random 3-SAT",
+    )
+    parser.add_argument(
+        "--clauses",
+        type=int,
+        nargs="+",
+        default=[5000, 50000],
+        help="clause counts of --compare's instances",
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        compare(args.time_limit, args.seeds or 1, args.clauses)
+        return
+    args.seeds = args.seeds or 5
     try:
         import pysat  # noqa: F401
 
@@ -156,7 +269,7 @@ def main(argv=None) -> None:
                 path = Path(tmp) / f"random-{n}-{seed}.wcnf"
                 path.write_text(formula.to_wcnf(style="new"))
                 opt, rc2_s = rc2_optimum(formula) if have_rc2 else (None, np.nan)
-                status, code, last_o, a, seconds = run_solve(
+                status, code, last_o, a, seconds, _ = run_solve(
                     path,
                     n,
                     [
@@ -171,7 +284,7 @@ def main(argv=None) -> None:
                 n_hard, cost = score(formula, a) if a is not None else (None, None)
                 if a is not None:
                     assert n_hard == 0 and cost == last_o, (n_hard, cost, last_o)
-                _, _, learner_o, learner_a, _ = run_solve(
+                _, _, learner_o, learner_a, _, _ = run_solve(
                     path, n, ["--flips", "0", "--seed", str(seed)]
                 )
                 ws = walksat(

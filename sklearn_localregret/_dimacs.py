@@ -373,6 +373,8 @@ def as_formula(obj, n_vars: int | None = None, weights=None) -> WeightedFormula:
     nv: int | None
     hard: np.ndarray | None = None
     if isinstance(obj, WeightedFormula):
+        if weights is None and n_vars in (None, obj.n_vars):
+            return obj  # immutable and valid: no second check of every clause
         clauses, own_w, hard, nv = obj.clauses, obj.weights, obj.hard, obj.n_vars
     elif hasattr(obj, "hard") and hasattr(obj, "soft"):  # PySAT WCNF
         clauses = list(obj.hard) + list(obj.soft)

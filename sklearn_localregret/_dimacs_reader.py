@@ -25,6 +25,8 @@ from io import BufferedIOBase
 
 import numpy as np
 
+from ._weights import MAX_WEIGHT
+
 __all__ = ["DimacsError", "parse_dimacs", "read_source"]
 
 # Magic numbers of the compressed formats, by the extension that names them.
@@ -330,6 +332,13 @@ class _Parser:
                 if not lits:
                     raise self.error("empty clause", number)
                 is_hard = head == "h" or (top is not None and head >= top)
+                if not is_hard and head is not None and head > MAX_WEIGHT:
+                    raise self.error(
+                        f"weight {head:g} is above {MAX_WEIGHT:g}, the largest "
+                        "a clause may weigh (only the ratios of the weights "
+                        "matter: divide them all by a common factor)",
+                        start,
+                    )
                 clauses.append(tuple(lits))
                 weights.append(0.0 if is_hard else (1.0 if head is None else head))
                 hard.append(is_hard)

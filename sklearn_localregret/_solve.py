@@ -1,9 +1,9 @@
 """``python -m sklearn_localregret solve``: Max-SAT on a DIMACS file.
 
-The command reads a CNF or WCNF file, learns an assignment with
-:class:`~sklearn_localregret.OnlineMaxSAT` (passes over the clauses in random
-order, one clause per round), polishes the learner's best assignment with
-WalkSAT, and answers in the MaxSAT Evaluation convention: ``o`` lines as the
+The command reads a CNF or WCNF file, searches an assignment with WalkSAT
+(one walk, as long as the time limit allows) and, if WalkSAT's flips are spent
+first, with passes of :class:`~sklearn_localregret.OnlineMaxSAT` over the
+clauses, and answers in the MaxSAT Evaluation convention: ``o`` lines as the
 cost improves, one ``s`` line, a ``v`` line, comments on ``c`` lines. The
 search itself is :func:`solve_formula`; this module also holds the command's
 parser and its exit codes.
@@ -26,6 +26,7 @@ code  meaning
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import sys
@@ -38,7 +39,8 @@ import numpy as np
 from ._clause_matrix import clause_matrix, satisfied
 from ._dimacs import DimacsError, WeightedFormula, read_dimacs
 from ._maxsat import OnlineMaxSAT
-from .baselines.walksat import _Search
+from ._weights import MAX_WEIGHT
+from .baselines.walksat import _BLOCK, _Search, _Walk
 
 __all__ = ["MaxSATAnswer", "add_parser", "run", "solve_formula"]
 
@@ -51,10 +53,13 @@ _EXIT = {
     "UNKNOWN": EXIT_UNKNOWN,
 }
 
-# Clauses per partial_fit call and flips per WalkSAT run between two checks of
-# the clock: a few milliseconds of work each on the benchmark's instances.
+# Clauses per partial_fit call and flips between two checks of the clock: a few
+# milliseconds of work each on the benchmark's instances. The flips are
+# walksat's block: the same random numbers, flip for flip.
 _ROUNDS_PER_CHECK = 256
-_FLIPS_PER_CHECK = 2000
+_FLIPS_PER_CHECK = _BLOCK
+# The command's WalkSAT budget without --time-limit (with it, the clock's).
+_DEFAULT_FLIPS = 100_000
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ def solve_formula(
     formula: WeightedFormula,
     *,
     passes: int = 10,
-    flips: int = 100_000,
+    flips: int | None = 100_000,
     regret: str = "external",
     noise: float = 0.5,
     seed: int = 0,
@@ -107,23 +112,35 @@ def solve_formula(
     on_cost=None,
     on_progress=None,
 ) -> MaxSATAnswer:
-    """Online passes of :class:`~sklearn_localregret.OnlineMaxSAT`, then WalkSAT.
+    """WalkSAT first, then passes of :class:`~sklearn_localregret.OnlineMaxSAT`.
 
-    The learner plays one round per clause, ``passes`` times over the clauses
-    in a fresh random order, hard clauses weighing the formula's ``top`` (more
-    than all soft clauses together). After each pass its most probable
-    assignment is scored; the best is polished by WalkSAT (hard clauses again
-    weigh ``top``, so it repairs them first and never trades one for soft
-    weight), restarting from the best assignment every few thousand flips.
-    The learner and WalkSAT see only the variables that occur in a clause.
+    One WalkSAT walk starts from a random assignment and runs on for ``flips``
+    flips (the walk of :func:`~sklearn_localregret.baselines.walksat` with
+    ``random_state=seed``, flip for flip), hard clauses weighing the formula's
+    ``top`` (more than all soft clauses together), so that it repairs them
+    first and never trades one for soft weight. If the flips are spent and time
+    is left, the learner plays ``passes`` passes over the clauses, each in a
+    fresh random order, one round per clause, and its most probable assignment
+    is scored after each. The search stops at cost 0 (or a cost unit
+    propagation proves optimal), at the deadline or when both budgets are
+    spent; the best assignment seen is the answer. The learner and WalkSAT see
+    only the variables that occur in a clause.
+
+    WalkSAT comes first because the learner's passes before it made the
+    answer worse at equal time on large instances (issue 31), and at equal
+    time the walk left alone is never beaten by the learner's help on the
+    benchmark's instances (``benchmarks/bench_solve.py --compare``): a pass
+    of the learner costs time in the number of clauses times the number of
+    variables, a flip some microseconds.
 
     Parameters
     ----------
     formula : WeightedFormula
     passes : int, default=10
-        Passes of the learner over the clauses.
-    flips : int, default=100_000
-        WalkSAT flips of the polish (it stops sooner at cost 0).
+        Passes of the learner over the clauses once the flips are spent.
+    flips : int or None, default=100_000
+        WalkSAT flips, at most; None for no limit (the walk then runs to cost
+        0 or the deadline, and never ends without either).
     regret : {"external", "swap"}, default="external"
         The learner's regret.
     noise : float, default=0.5
@@ -131,8 +148,7 @@ def solve_formula(
     seed : int, default=0
         Seeds the clause orders, the learner and WalkSAT.
     deadline : float or None, default=None
-        A ``time.monotonic()`` value: the passes stop at half of the time left
-        and the polish at the deadline.
+        A ``time.monotonic()`` value at which the search stops.
     on_cost : callable or None, default=None
         Called with the soft cost each time a better solution (every hard
         clause satisfied) is found: the ``o`` lines.
@@ -149,27 +165,28 @@ def solve_formula(
     ...                     hard=[1, 0, 0, 0])
     >>> answer = solve_formula(f)
     >>> answer.status, answer.cost, answer.assignment
-    ('SATISFIABLE', 1.0, array([False,  True, False]))
+    ('SATISFIABLE', 1.0, array([False,  True,  True]))
     """
-    start = time.monotonic()
     forced = _unit_propagate([c for c, h in zip(formula, formula.hard) if h])
     if forced is None:
         return MaxSATAnswer("UNSATISFIABLE", None, None, None, 0.0, 0, 0)
     lower_bound = _forced_cost(formula, forced)
     compact, used = _compact(formula)
-    # The search starts from the learner's root, all variables false.
+    # Scored first: all variables false, the learner's root.
     state = _SearchState(
-        compact, lower_bound, on_cost, np.zeros(compact.n_vars, dtype=bool)
+        compact,
+        np.where(formula.hard, 0.0, formula.weights),
+        lower_bound,
+        on_cost,
+        np.zeros(compact.n_vars, dtype=bool),
     )
     rng = np.random.default_rng(seed)
     interrupted = False
     try:
         with _signals_interrupt():
-            if len(compact) and not state.proven and passes > 0:
-                half = None if deadline is None else start + (deadline - start) / 2
-                _online_passes(compact, passes, regret, rng, half, state, on_progress)
-            if len(compact) and not state.proven and flips > 0:
-                _polish(compact, flips, noise, rng, deadline, state, on_progress)
+            if len(compact):
+                search = _Schedule(compact, state, rng, deadline, on_progress)
+                search.run(passes, flips, regret, noise)
     except KeyboardInterrupt:
         interrupted = True
     assignment = np.zeros(formula.n_vars, dtype=bool)
@@ -191,10 +208,16 @@ class _SearchState:
     cost) and the work done: what an interrupted search still answers with."""
 
     def __init__(
-        self, formula: WeightedFormula, lower_bound: float, on_cost, start: np.ndarray
+        self,
+        formula: WeightedFormula,
+        soft_weights: np.ndarray,
+        lower_bound: float,
+        on_cost,
+        start: np.ndarray,
     ):
+        # ``formula`` may be rescaled; costs are in ``soft_weights``, the file's.
         self.matrix = clause_matrix(formula)
-        self.hard, self.weights = formula.hard, formula.weights
+        self.hard, self.weights = formula.hard, soft_weights
         self.lower_bound, self.on_cost = lower_bound, on_cost
         self.n_rounds = self.n_flips = 0
         self.assignment = start.copy()
@@ -234,62 +257,132 @@ class _SearchState:
         return "OPTIMUM FOUND" if self.proven else "SATISFIABLE"
 
 
-def _online_passes(formula, passes, regret, rng, deadline, state, on_progress):
-    learner = OnlineMaxSAT(
-        formula.n_vars, regret=regret, random_state=int(rng.integers(2**31 - 1))
-    )
-    clauses, weights = formula.clauses, np.asarray(formula.weights)
-    for done in range(passes):
-        order = rng.permutation(len(clauses))
-        for lo in range(0, len(order), _ROUNDS_PER_CHECK):
-            if deadline is not None and time.monotonic() >= deadline:
-                return
-            chunk = order[lo : lo + _ROUNDS_PER_CHECK]
-            learner.partial_fit([clauses[k] for k in chunk], weights=weights[chunk])
-            state.n_rounds = learner.n_rounds_
-            if on_progress is not None:
-                on_progress(
-                    f"pass {done + 1}/{passes}, {lo + len(chunk)}/"
-                    f"{len(order)} clauses: {state.describe()}"
+class _Schedule:
+    """Who works when: one WalkSAT walk first, then the learner's passes."""
+
+    def __init__(
+        self,
+        formula: WeightedFormula,
+        state: _SearchState,
+        rng: np.random.Generator,
+        deadline: float | None,
+        on_progress,
+    ) -> None:
+        self.formula, self.state, self.rng = formula, state, rng
+        self.deadline, self.on_progress = deadline, on_progress
+        self.learner: OnlineMaxSAT | None = None
+        self.passes_done = 0
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def run(self, passes: int, flips: int | None, regret: str, noise: float) -> None:
+        state, formula = self.state, self.formula
+        # WalkSAT never picks or breaks a clause of weight 0: leave them out.
+        keep = np.flatnonzero(formula.weights > 0)
+        limit = np.inf if flips is None else flips
+        shown = "" if flips is None else f"/{flips}"
+        if limit > 0 and len(keep):
+            kept = formula
+            if len(keep) < len(formula):
+                kept = WeightedFormula(
+                    [formula.clauses[k] for k in keep],
+                    n_vars=formula.n_vars,
+                    weights=formula.weights[keep],
                 )
-        state.consider(learner.best_assignment())
-        if state.proven:
-            return
+            search = _Search(kept, kept.weights, kept.n_vars)
+            # One walk, never restarted (restarting from its best every 2,000
+            # flips ended worse: _Walk's notes), with the start and the flips
+            # of walksat(random_state=seed): with the same time, solve is
+            # WalkSAT alone until the learner plays.
+            start = self.rng.random(formula.n_vars) < 0.5
+            walk = _Walk(search, start, noise, self.rng)
+            try:
+                self.walk(walk, limit, shown)
+            finally:  # the walk's best, even when interrupted
+                state.consider(walk.best_assignment())
+        while self.passes_done < passes and not state.proven:
+            if self.out_of_time():
+                return
+            self.one_pass(passes, regret)
 
+    def walk(self, walk: _Walk, limit: float, shown: str) -> None:
+        state, seen = self.state, walk.best_cost
+        scored, interval = time.monotonic(), 0.1
+        while state.n_flips < limit and not state.proven:
+            if self.out_of_time():
+                return
+            made = walk.step(int(min(_FLIPS_PER_CHECK, limit - state.n_flips)))
+            state.n_flips += made
+            # Scoring an assignment reads every clause (7 ms for 50,000): at
+            # most once per 50 scorings' time (or at cost 0), so that the walk
+            # keeps 98% of it; the last best is scored when the walk ends.
+            now = time.monotonic()
+            if walk.best_cost < seen and (
+                walk.best_cost == 0 or now - scored > interval
+            ):
+                seen = walk.best_cost
+                state.consider(walk.best_assignment())
+                scored = time.monotonic()
+                interval = max(0.1, 50 * (scored - now))
+            self.say(f"walksat {state.n_flips}{shown} flips: {state.describe()}")
+            if made == 0:  # nothing left unsatisfied
+                return
 
-def _polish(formula, flips, noise, rng, deadline, state, on_progress):
-    # WalkSAT never picks or breaks a clause of weight 0: leave them out.
-    keep = np.flatnonzero(formula.weights > 0)
-    if not len(keep):
-        return
-    search = _Search(
-        [formula.clauses[k] for k in keep], formula.weights[keep], formula.n_vars
-    )
-    while state.n_flips < flips and not state.proven:
-        if deadline is not None and time.monotonic() >= deadline:
-            return
-        a, _, made = search.run(
-            state.assignment, noise, min(_FLIPS_PER_CHECK, flips - state.n_flips), rng
-        )
-        state.n_flips += made
-        state.consider(a)
-        if on_progress is not None:
-            on_progress(f"walksat {state.n_flips}/{flips} flips: {state.describe()}")
-        if made == 0:  # nothing left unsatisfied
-            return
+    def one_pass(self, passes: int, regret: str) -> None:
+        """A pass of the learner over the clauses; its best assignment scored."""
+        formula, state = self.formula, self.state
+        if self.learner is None:
+            self.learner = OnlineMaxSAT(
+                formula.n_vars,
+                regret=regret,
+                random_state=int(self.rng.integers(2**31 - 1)),
+            )
+        clauses, weights = formula.clauses, np.asarray(formula.weights)
+        order = self.rng.permutation(len(clauses))
+        self.passes_done += 1
+        for lo in range(0, len(order), _ROUNDS_PER_CHECK):
+            if self.out_of_time():
+                break
+            chunk = order[lo : lo + _ROUNDS_PER_CHECK]
+            self.learner.partial_fit(
+                [clauses[k] for k in chunk], weights=weights[chunk]
+            )
+            state.n_rounds = self.learner.n_rounds_
+            self.say(
+                f"pass {self.passes_done}/{passes}, {lo + len(chunk)}/"
+                f"{len(order)} clauses: {state.describe()}"
+            )
+        state.consider(self.learner.best_assignment())
+
+    def say(self, text: str) -> None:
+        if self.on_progress is not None:
+            self.on_progress(text)
 
 
 def _compact(formula: WeightedFormula) -> tuple[WeightedFormula, np.ndarray]:
-    """The formula over the variables that occur, and their 0-based indices."""
+    """The formula over the variables that occur, and their 0-based indices.
+
+    The soft weights are divided by a power of two when their total would make
+    the hard clauses' ``top`` heavier than :data:`~._weights.MAX_WEIGHT`, the
+    most a clause may weigh in the learner: an exact rescaling (barring
+    underflow) that leaves every comparison of costs as it was.
+    """
     lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
     lits = np.fromiter(
         (x for c in formula for x in c), dtype=np.int64, count=int(lengths.sum())
     )
     used, index = np.unique(np.abs(lits), return_inverse=True)
+    soft = np.where(formula.hard, 0.0, formula.weights)
+    total = float(soft.sum())
+    rescale = bool(formula.hard.any() and total >= MAX_WEIGHT / 2)
+    if len(used) == formula.n_vars and not rescale:
+        return formula, used - 1  # every variable used: no second validation
     renamed = (np.sign(lits) * (index + 1)).tolist()
     ends = np.cumsum(lengths).tolist()
     clauses = [tuple(renamed[e - k : e]) for e, k in zip(ends, lengths.tolist())]
-    soft = np.where(formula.hard, 0.0, formula.weights)
+    if rescale:
+        soft = np.ldexp(soft, -math.frexp(total / (MAX_WEIGHT / 2))[1])
     return (
         WeightedFormula(clauses, n_vars=len(used), weights=soft, hard=formula.hard),
         used - 1,
@@ -374,13 +467,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "solve",
         help="weighted Max-SAT on a DIMACS CNF/WCNF file",
-        description="Learn an assignment with OnlineMaxSAT (passes over the "
-        "clauses in random order, one clause per round), polish it with WalkSAT, "
-        "and answer as Max-SAT solvers do: 'o COST' lines as the cost of the "
+        description="Search an assignment with WalkSAT (one walk from a "
+        "random assignment), then, if its flips are spent before the time limit, "
+        "with passes of the online learner OnlineMaxSAT over the clauses, and "
+        "answer as Max-SAT solvers do: 'o COST' lines as the cost of the "
         "falsified soft clauses improves, one 's' line, a 'v' line, comments on "
-        "'c' lines. A file without a p-line is 2022-format WCNF when its name "
-        "ends in .wcnf or a line starts with 'h' (or with --format wcnf), plain "
-        "CNF otherwise.",
+        "'c' lines. A plain CNF file is read as Max-SAT (every clause soft, "
+        "weight 1): an unsatisfiable CNF answers 's SATISFIABLE' with the least "
+        "number of falsified clauses found on its 'o' line (e.g. 'o 1'), not "
+        "'s UNSATISFIABLE', which means that the hard clauses of a WCNF file "
+        "cannot all hold. A file without a p-line is 2022-format WCNF when its "
+        "name ends in .wcnf or a line starts with 'h' (or with --format wcnf), "
+        "plain CNF otherwise.",
         epilog="exit codes: 30 OPTIMUM FOUND, 10 SATISFIABLE, 20 UNSATISFIABLE, "
         "0 UNKNOWN, 2 bad input or options (one line on stderr), 1 internal "
         "error. SIGTERM or Ctrl-C stops the search and prints the best answer.",
@@ -394,21 +492,21 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--passes",
         type=_non_negative_int,
         default=10,
-        help="passes of the online learner over the clauses (10)",
+        help="passes of the online learner over the clauses once WalkSAT's "
+        "flips are spent (10)",
     )
     parser.add_argument(
         "--flips",
         type=_non_negative_int,
-        default=100_000,
-        help="WalkSAT flips polishing the learner's assignment (100000)",
+        default=None,
+        help="WalkSAT flips (100000; with --time-limit, as many as the time allows)",
     )
     parser.add_argument(
         "--time-limit",
         type=_positive_float,
         default=None,
         metavar="SECONDS",
-        help="wall-clock limit: the passes stop "
-        "at half of it, the polish at the limit (none)",
+        help="wall-clock limit, reading the file included (none)",
     )
     parser.add_argument(
         "--regret",
@@ -432,10 +530,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--v-format",
-        choices=["literals", "bits"],
-        default="literals",
-        help="'v 1 -2 3 0' (SAT competition; "
-        "the default) or 'v 101' (MaxSAT Evaluation since 2020)",
+        choices=["bits", "literals"],
+        default="bits",
+        help="'v 101' (the MaxSAT Evaluation's form since 2020; the default) "
+        "or 'v 1 -2 3 0' (the SAT competition's)",
     )
     parser.add_argument(
         "--quiet", action="store_true", help="no progress lines on stderr"
@@ -487,7 +585,13 @@ def _run(args, stdout, stderr) -> int:
     answer = solve_formula(
         formula,
         passes=args.passes,
-        flips=args.flips,
+        flips=(
+            args.flips
+            if args.flips is not None
+            else None
+            if deadline is not None
+            else _DEFAULT_FLIPS
+        ),
         regret=args.regret,
         seed=args.seed,
         deadline=deadline,

@@ -3,14 +3,17 @@
 ``pickle`` runs whatever code a file names, so a model file from someone else
 is a risk. ``skops.io`` saves the same state in a format that names every type
 it holds and refuses, on load, any type the reader has not trusted. Trust
-:func:`trusted_types` -- the types of this package, nothing else -- and a
-file that asks for anything more fails to load instead of running it::
+:func:`trusted_types` -- the types of this package, and ``collections.deque``
+that the River adapter keeps its recent rows in -- and a file that asks for
+anything more fails to load instead of running it. :func:`load` does that and
+then checks that the model is consistent (:func:`check_consistency`): a file
+made of trusted types can still carry forged numbers::
 
     import skops.io as sio
-    from sklearn_localregret.persistence import trusted_types
+    from sklearn_localregret.persistence import load
 
     sio.dump(model, "model.skops")
-    model = sio.load("model.skops", trusted=trusted_types())
+    model = load("model.skops")
 
 NumPy arrays and generators, scikit-learn's and Python's built-in types are
 trusted by skops itself. ``skops`` is an optional dependency
@@ -18,6 +21,10 @@ trusted by skops itself. ``skops`` is an optional dependency
 """
 
 from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
 
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
@@ -40,7 +47,7 @@ from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
 from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
 
-__all__ = ["trusted_types"]
+__all__ = ["check_consistency", "load", "trusted_types"]
 
 # Every class whose instances a fitted estimator of ours holds, and the
 # feature-naming function of boolean_encoder() (a pipeline holds it). A test
@@ -73,12 +80,17 @@ _OUR_TYPES = (
     Split,
     _boolean_feature_name,
 )
+# Named, not imported: River is optional, and the adapter's class is built only
+# when River is (sklearn_localregret.river). Its recent rows are a deque.
+_NAMED_TYPES = ("sklearn_localregret.river.RiverAdapter", "collections.deque")
 
 
 def trusted_types() -> list[str]:
     """Names of the types to trust when loading a model of ours with skops.
 
-    They cover every estimator of the package and pipelines that use
+    They cover every estimator of the package, the River adapter
+    (:class:`~sklearn_localregret.river.RiverAdapter`, with the
+    ``collections.deque`` of its recent rows) and pipelines that use
     :func:`~sklearn_localregret.datasets.boolean_encoder`; scikit-learn's own
     estimators and NumPy's types are trusted by skops already.
 
@@ -94,7 +106,210 @@ def trusted_types() -> list[str]:
     >>> names = trusted_types()
     >>> "sklearn_localregret._disjunct.LocalRegretDisjunctClassifier" in names
     True
-    >>> all(name.startswith("sklearn_localregret.") for name in names)
-    True
+    >>> [n for n in names if not n.startswith("sklearn_localregret.")]
+    ['collections.deque']
     """
-    return [f"{cls.__module__}.{cls.__qualname__}" for cls in _OUR_TYPES]
+    ours = [f"{cls.__module__}.{cls.__qualname__}" for cls in _OUR_TYPES]
+    return ours + list(_NAMED_TYPES)
+
+
+def load(file, *, check: bool = True):
+    """Load a model saved with ``skops.io.dump``, trusting our types only.
+
+    Parameters
+    ----------
+    file : str, path or file object
+        What ``skops.io.load`` takes.
+    check : bool, default=True
+        Check the loaded model with :func:`check_consistency`.
+
+    Returns
+    -------
+    model
+        The estimator (or pipeline, or River adapter) that was saved.
+
+    Raises
+    ------
+    skops.io.exceptions.UntrustedTypesFoundException
+        The file holds a type beyond :func:`trusted_types` and skops' own.
+    ValueError
+        The model is inconsistent (a forged or damaged file).
+    """
+    import skops.io as sio
+
+    model = sio.load(file, trusted=trusted_types())
+    if check:
+        check_consistency(model)
+    return model
+
+
+def check_consistency(model) -> None:
+    """Refuse a model whose saved numbers disagree with each other.
+
+    A skops file made only of trusted types can still carry forged values:
+    an ``n_features_in_`` larger than the tables it indexes loaded and then
+    failed with ``IndexError`` at the first ``predict``. This checks the
+    counts and shapes the estimators rely on (features, classes, variables,
+    the thresholds' features, the weight vector), then predicts two probe rows
+    (all zeros, all ones), which reads every table a prediction reads.
+    Predicting does not change a model, so a checked model learns on as the
+    saved one would. Pipelines and the River adapter are checked step by
+    step; other objects pass.
+
+    Parameters
+    ----------
+    model : estimator, Pipeline or RiverAdapter
+
+    Raises
+    ------
+    ValueError
+        Naming the estimator and what disagrees.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret.baselines import Winnow2Classifier
+    >>> model = Winnow2Classifier().fit(np.eye(3, dtype=int), [0, 1, 1])
+    >>> check_consistency(model)
+    >>> model.n_features_in_ = 5
+    >>> check_consistency(model)
+    Traceback (most recent call last):
+    ...
+    ValueError: inconsistent Winnow2Classifier (a forged or damaged file?): coef_ has shape (3,) for n_features_in_=5
+    """  # noqa: E501
+    steps = getattr(model, "steps", None)
+    if isinstance(steps, list):  # a Pipeline
+        for _, step in steps:
+            check_consistency(step)
+        return
+    name = type(model).__name__
+    try:
+        if name == "RiverAdapter" and hasattr(model, "estimator"):
+            _check_river_adapter(model)
+        elif isinstance(model, OnlineMaxSAT):
+            _check_maxsat(model)
+        elif isinstance(model, _CLASSIFIERS) and hasattr(model, "classes_"):
+            _check_classifier(model)
+    except _Inconsistent as exc:
+        raise ValueError(
+            f"inconsistent {name} (a forged or damaged file?): {exc}"
+        ) from None
+
+
+_CLASSIFIERS = (
+    LocalRegretDisjunctClassifier,
+    LocalRegretTreeClassifier,
+    Winnow2Classifier,
+)
+
+
+class _Inconsistent(Exception):
+    """What disagrees, before check_consistency names the estimator."""
+
+
+def _count(value, what: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
+        raise _Inconsistent(f"{what} is {value!r}, not an integer >= {low}")
+    return int(value)
+
+
+def _check_classifier(model) -> None:
+    n = _count(model.n_features_in_, "n_features_in_", low=1)
+    classes = model.classes_
+    if not isinstance(classes, np.ndarray) or classes.ndim != 1 or not len(classes):
+        raise _Inconsistent("classes_ is not a non-empty 1-d array")
+    if len(np.unique(classes)) != len(classes):
+        raise _Inconsistent(f"classes_ repeats a label: {classes.tolist()!r}")
+    for what in ("n_rounds_", "n_samples_seen_"):
+        if hasattr(model, what):
+            _count(getattr(model, what), what)
+    mistakes = getattr(model, "n_online_mistakes_", 0.0)
+    if not (isinstance(mistakes, Real) and 0 <= float(mistakes) < np.inf):
+        raise _Inconsistent(f"n_online_mistakes_ is {mistakes!r}")
+    if isinstance(model, Winnow2Classifier):
+        coef = np.asarray(model.coef_)
+        if coef.shape != (n,):
+            raise _Inconsistent(f"coef_ has shape {coef.shape} for n_features_in_={n}")
+        if len(classes) != 2:
+            raise _Inconsistent(f"{len(classes)} classes for a binary learner")
+    elif isinstance(model, LocalRegretDisjunctClassifier):
+        graph = model._graph
+        if graph.n_vars != n or len(graph.root) != n:
+            raise _Inconsistent(
+                f"the disjunctions are over {graph.n_vars} features but "
+                f"n_features_in_={n}"
+            )
+        if len(classes) != 2:
+            raise _Inconsistent(f"{len(classes)} classes for a binary learner")
+    else:
+        tests, table = model._tests, model._table
+        features = np.asarray(tests.feature)
+        if tests.n_features != n or (len(features) and features.max() >= n):
+            raise _Inconsistent(
+                f"the tree's tests read {tests.n_features} features (up to "
+                f"feature {int(features.max(initial=-1))}) but n_features_in_={n}"
+            )
+        if table.n_classes != len(classes):
+            raise _Inconsistent(
+                f"the regret table has {table.n_classes} labels but classes_ "
+                f"has {len(classes)}"
+            )
+    _probe(model, n, len(classes))
+
+
+def _probe(model, n_features: int, n_classes: int) -> None:
+    rows = np.array([[0] * n_features, [1] * n_features])
+    try:
+        if hasattr(model, "predict_proba"):
+            out = np.asarray(model.predict_proba(rows))
+            expected: tuple[int, ...] = (2, n_classes)
+        else:
+            out = np.asarray(model.decision_function(rows))
+            expected = (2,)
+        labels = model.predict(rows)
+    except (IndexError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise _Inconsistent(
+            f"predicting a probe row fails: {type(exc).__name__}: {exc}"
+        ) from None
+    if out.shape != expected or not np.all(np.isfinite(out)):
+        raise _Inconsistent(f"a probe row's scores have shape {out.shape}")
+    if not np.isin(labels, model.classes_).all():
+        raise _Inconsistent("a probe row's label is not in classes_")
+
+
+def _check_maxsat(model) -> None:
+    if not hasattr(model, "n_rounds_"):
+        return  # not played yet: nothing saved but the parameters
+    n = _count(model.n_vars, "n_vars", low=1)
+    _count(model.n_rounds_, "n_rounds_")
+    graph = model._graph
+    if graph.n_vars != n or len(graph.root) != n:
+        raise _Inconsistent(
+            f"the learner's hypercube has {graph.n_vars} variables but n_vars={n}"
+        )
+    try:
+        best = np.asarray(model.best_assignment())
+        probabilities = np.asarray(model.probabilities_)
+    except (IndexError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise _Inconsistent(
+            f"reading the assignment fails: {type(exc).__name__}: {exc}"
+        ) from None
+    if best.shape != (n,) or probabilities.shape != (n,):
+        raise _Inconsistent(f"the assignment has shape {best.shape} for n_vars={n}")
+
+
+def _check_river_adapter(adapter) -> None:
+    estimator = getattr(adapter, "estimator_", None)
+    if estimator is None:
+        return
+    check_consistency(estimator)
+    names, classes = adapter.feature_names_, adapter._classes
+    if names is not None and len(names) != estimator.n_features_in_:
+        raise _Inconsistent(
+            f"{len(names)} feature names for a learner of "
+            f"{estimator.n_features_in_} features"
+        )
+    if len(classes) != len(estimator.classes_):
+        raise _Inconsistent(
+            f"{len(classes)} labels for a learner of {len(estimator.classes_)}"
+        )

@@ -129,6 +129,14 @@ MALFORMED = [
     ("nan weight", "nan.wcnf", b"nan 1 0\n", "weight 'nan'", 1),
     ("word weight", "word.wcnf", b"h 1 0\nheavy 1 0\n", "weight 'heavy'", 2),
     ("hard missing 0", "open.wcnf", b"h 1 2\n", "missing its terminating", 1),
+    ("weight above 1e100", "heavy.wcnf", b"h 1 2 0\n1e101 -1 0\n", "above 1e+100", 2),
+    (
+        "classic weight above 1e100 below top",
+        "heavy-classic.wcnf",
+        b"p wcnf 2 2 1e300\n1e300 1 2 0\n\n2e200\n-1 0\n",
+        "weight 2e+200 is above 1e+100",
+        4,
+    ),
     # Sizes: a limit checked before anything is allocated per variable.
     (
         "variable 1e9",

@@ -30,10 +30,15 @@ def parse_answer(lines):
     assignment = None
     if v_lines:
         tokens = v_lines[0].split()
-        assert tokens[-1] == "0"
-        lits = [int(t) for t in tokens[1:-1]]
-        assert [abs(x) for x in lits] == list(range(1, len(lits) + 1))
-        assignment = np.array([x > 0 for x in lits])
+        if len(tokens) <= 2 and set("".join(tokens[1:])) <= {"0", "1"}:
+            # The default, the MaxSAT Evaluation's 0/1 string ("v" alone for
+            # no variable); literals always end in a 0 of their own.
+            assignment = np.array([c == "1" for c in "".join(tokens[1:])])
+        else:
+            assert tokens[-1] == "0"
+            lits = [int(t) for t in tokens[1:-1]]
+            assert [abs(x) for x in lits] == list(range(1, len(lits) + 1))
+            assignment = np.array([x > 0 for x in lits])
     return costs, status[0], assignment
 
 
@@ -94,6 +99,34 @@ def test_malformed_file_through_a_subprocess(tmp_path):
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {path}: ")
     assert fragment in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_weight_above_the_limit_through_a_subprocess(tmp_path):
+    # The reader took 1e101 and WeightedFormula refused it: a traceback, exit 1.
+    path = make(tmp_path, "heavy.wcnf", b"h 1 2 0\n1e101 -1 0\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sklearn_localregret", "solve", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [
+        f"error: {path}: line 2: weight 1e+101 is above 1e+100, the largest a "
+        "clause may weigh (only the ratios of the weights matter: divide them "
+        "all by a common factor)"
+    ]
+
+
+def test_soft_weights_whose_total_passes_the_limit_are_solved(tmp_path, capsys):
+    # Each weight is allowed but the hard clauses' top (their total + 1) is not:
+    # the learner refused it with a traceback; the search rescales it exactly.
+    path = make(tmp_path, "sum.wcnf", b"h 1 2 0\n1e100 -1 0\n1e100 -2 0\n3 -1 0\n")
+    code, out, err = run_main(capsys, path, "--flips", "2000", "--passes", "2")
+    costs, status, assignment = parse_answer(out)
+    assert (code, status) == (10, "SATISFIABLE")
+    assert costs[-1] == 1e100
+    assert score(read_dimacs(path), assignment) == (0, 1e100)
+    assert "Traceback" not in "\n".join(err)
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -238,15 +271,34 @@ def test_forced_cost_is_proven_optimal(tmp_path, capsys):
     assert parse_answer(out)[:2] == ([3.0], "OPTIMUM FOUND") and code == 30
 
 
-def test_empty_formula_and_bits_v_line(tmp_path, capsys):
+def test_empty_formula_and_both_v_lines(tmp_path, capsys):
     code, out, _ = run_main(capsys, make(tmp_path, "e.cnf", b"p cnf 0 0\n"))
-    assert (code, out[2:5]) == (30, ["o 0", "s OPTIMUM FOUND", "v 0"])
+    assert (code, out[2:5]) == (30, ["o 0", "s OPTIMUM FOUND", "v"])
     path = make(tmp_path, "b.cnf", b"p cnf 4 2\n1 0\n-2 3 0\n")
-    code, out, _ = run_main(capsys, path, "--v-format", "bits")
+    # The MaxSAT Evaluation's 0/1 string is the default (issue 30).
+    code, out, _ = run_main(capsys, path)
     v = next(line for line in out if line.startswith("v"))
     assert v[:3] == "v 1" and len(v) == 6
     bits = np.array([c == "1" for c in v[2:]])
     assert score(read_dimacs(path), bits) == (0, 0.0)
+    code, out, _ = run_main(capsys, path, "--v-format", "literals")
+    v = next(line for line in out if line.startswith("v"))
+    lits = [int(t) for t in v.split()[1:]]
+    assert lits[-1] == 0 and [abs(x) for x in lits[:-1]] == [1, 2, 3, 4]
+    assert np.array_equal(np.array(lits[:-1]) > 0, bits)
+
+
+def test_unsatisfiable_cnf_is_max_sat_and_help_says_so(tmp_path, capsys):
+    # Plain CNF is Max-SAT: no hard clause, so an unsatisfiable CNF is
+    # "s SATISFIABLE" with the one falsified clause on the o line.
+    path = make(tmp_path, "unsat.cnf", b"p cnf 1 2\n1 0\n-1 0\n")
+    code, out, _ = run_main(capsys, path)
+    assert (code, parse_answer(out)[:2]) == (10, ([1.0], "SATISFIABLE"))
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "an unsatisfiable CNF answers 's SATISFIABLE'" in text
+    assert "(e.g. 'o 1')" in text
 
 
 # -- the search --------------------------------------------------------------------
@@ -309,11 +361,79 @@ def test_learner_and_walksat_see_only_the_variables_used(monkeypatch):
 
     monkeypatch.setattr(solve_module, "OnlineMaxSAT", spy)
     formula = WeightedFormula([[1, -(10**7)], [10**7, 5], [-1]], n_vars=10**7)
-    answer = solve_formula(formula, passes=2, flips=100)
+    # The learner plays at a plateau or once the flips are spent: here at once.
+    answer = solve_formula(formula, passes=2, flips=0)
     assert sizes == [3]
     assert answer.assignment.shape == (10**7,)
     assert score(formula, answer.assignment) == (0, answer.cost)
     assert np.flatnonzero(answer.assignment).tolist() in ([4], [4, 10**7 - 1])
+
+
+def test_walksat_first_then_the_learner_once_the_flips_are_spent(monkeypatch):
+    # Every sign pattern over 3 variables: one clause stays false whatever the
+    # assignment, so neither part can stop early.
+    signs = itertools.product((1, -1), repeat=3)
+    formula = WeightedFormula([[a * 1, b * 2, c * 3] for a, b, c in signs])
+    calls = []
+    original = solve_module._Walk.step
+
+    def spy(walk, n):
+        calls.append(("walk", solve_module_state.n_rounds))
+        return original(walk, n)
+
+    solve_module_state = None
+    real_state = solve_module._SearchState
+
+    def keep_state(*args):
+        nonlocal solve_module_state
+        solve_module_state = real_state(*args)
+        return solve_module_state
+
+    monkeypatch.setattr(solve_module._Walk, "step", spy)
+    monkeypatch.setattr(solve_module, "_SearchState", keep_state)
+    answer = solve_formula(formula, passes=3, flips=5000, seed=0)
+    assert (answer.n_flips, answer.n_rounds) == (5000, 3 * 8)
+    # Every flip came before the first round of the learner.
+    assert len(calls) == 2 and all(rounds == 0 for _, rounds in calls)
+    assert (answer.cost, answer.status) == (1.0, "SATISFIABLE")
+    # A satisfiable formula: WalkSAT stops at cost 0 and the learner never plays.
+    satisfiable = random_formula(60, 200, 0, seed=3)
+    answer = solve_formula(satisfiable, passes=10, flips=100_000, seed=0)
+    assert (answer.cost, answer.status, answer.n_rounds) == (0.0, "OPTIMUM FOUND", 0)
+    assert 0 < answer.n_flips < 100_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_is_walksat_alone_flip_for_flip(seed):
+    # Given the same time, solve cannot end worse than WalkSAT alone: until the
+    # learner plays, it is the same walk (start, random numbers, flips).
+    from sklearn_localregret.baselines import walksat
+
+    formula = random_formula(20, 200, 0, seed=seed)  # over-constrained: no stop
+    answer = solve_formula(formula, passes=0, flips=10_000, seed=seed)
+    alone = walksat(formula, max_flips=10_000, max_restarts=1, random_state=seed)
+    assert answer.n_flips == alone.n_flips == 10_000
+    assert answer.cost == alone.unsatisfied_weight > 0
+    np.testing.assert_array_equal(answer.assignment, alone.assignment)
+
+
+def test_time_limit_gives_walksat_unlimited_flips(tmp_path, capsys, monkeypatch):
+    seen = []
+    original = solve_module.solve_formula
+
+    def spy(formula, **kwargs):
+        seen.append(kwargs["flips"])
+        return original(formula, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve_formula", spy)
+    path = make(tmp_path, "ok.cnf", b"1 2 0\n-1 0\n")
+    for extra, flips in [
+        ([], 100_000),
+        (["--time-limit", "5"], None),
+        (["--time-limit", "5", "--flips", "7"], 7),
+    ]:
+        assert run_main(capsys, path, *extra)[0] == 30
+        assert seen.pop() == flips
 
 
 def test_interrupt_returns_the_best_so_far():
@@ -323,7 +443,7 @@ def test_interrupt_returns_the_best_so_far():
         if text.startswith("pass 2/"):
             raise KeyboardInterrupt
 
-    answer = solve_formula(formula, passes=10, on_progress=interrupt)
+    answer = solve_formula(formula, passes=10, flips=0, on_progress=interrupt)
     assert answer.interrupted and answer.n_flips == 0
     assert answer.n_rounds == 2 * len(formula)
     assert score(formula, answer.assignment) == (answer.n_hard_violated, answer.cost)

@@ -7,6 +7,7 @@ clause per round, can only approach.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from numbers import Real
 
@@ -56,6 +57,7 @@ def walksat(
     max_flips: int = 10_000,
     max_restarts: int = 10,
     random_state: int | np.random.Generator | None = None,
+    time_limit: float | None = None,
 ) -> WalkSATResult:
     """Search for an assignment of minimum unsatisfied weight with WalkSAT.
 
@@ -90,6 +92,9 @@ def walksat(
         Tries (random initial assignments), at least 1.
     random_state : int, numpy.random.Generator or None, default=None
         Seed or generator; a ``numpy.random.RandomState`` is also accepted.
+    time_limit : float or None, default=None
+        Seconds of search after which it stops (the clock is read every
+        ``4096`` flips), returning the best assignment seen; None for no limit.
 
     Returns
     -------
@@ -122,13 +127,26 @@ def walksat(
     keep = np.flatnonzero(formula.weights > 0)
     search = _Search([formula.clauses[c] for c in keep], formula.weights[keep], n)
 
+    if time_limit is not None and not (
+        isinstance(time_limit, Real) and float(time_limit) > 0
+    ):
+        raise ValueError(f"time_limit must be a positive number, got {time_limit!r}")
+    stop = None if time_limit is None else time.monotonic() + float(time_limit)
     best, best_cost, n_flips, tries = None, np.inf, 0, 0
     while tries < max_restarts and best_cost > 0:
+        if tries and stop is not None and time.monotonic() >= stop:
+            break
         tries += 1
-        a, cost, flips = search.run(rng.random(n) < 0.5, noise, max_flips, rng)
-        n_flips += flips
-        if cost < best_cost:
-            best, best_cost = a, cost
+        walk = _Walk(search, rng.random(n) < 0.5, noise, rng)
+        if stop is None:
+            walk.step(max_flips)
+        else:
+            while walk.n_flips < max_flips and time.monotonic() < stop:
+                if walk.step(min(_BLOCK, max_flips - walk.n_flips)) == 0:
+                    break
+        n_flips += walk.n_flips
+        if walk.best_cost < best_cost:
+            best, best_cost = walk.best_assignment(), walk.best_cost
     assert best is not None  # max_restarts >= 1: at least one try ran
     unsat = ~satisfied(best, clause_matrix(formula, n_vars=n))
     return WalkSATResult(best, float(formula.weights[unsat].sum()), n_flips, tries)
@@ -164,24 +182,69 @@ class _Search:
 
     def run(self, start: np.ndarray, noise: float, max_flips: int, rng):
         """One try from ``start``: (best assignment, its cost, flips made)."""
-        if not self.m:
-            return start, 0.0, 0
-        w, occurs, clause_vars = self.w, self.occurs, self.clause_vars
-        uniform = self.uniform
-        count = (self.signed @ start.astype(np.int64) + self.n_neg).tolist()
-        a = start.astype(int).tolist()
-        unsat = [c for c, k in enumerate(count) if k == 0]
-        where = {c: i for i, c in enumerate(unsat)}
-        best, best_cost, flips = a, np.inf, 0
-        while True:
-            cost = len(unsat) * w[0] if uniform else sum([w[c] for c in unsat])
-            if cost < best_cost:
-                best, best_cost = a.copy(), cost
-            if not unsat or flips == max_flips:
-                return np.array(best, dtype=bool), float(best_cost), flips
-            if flips % _BLOCK == 0:
+        walk = _Walk(self, start, noise, rng)
+        made = walk.step(max_flips)
+        return walk.best_assignment(), walk.best_cost, made
+
+
+class _Walk:
+    """One WalkSAT walk over a :class:`_Search`'s clauses, continued on demand.
+
+    :meth:`step` makes flips from where the last call stopped, so that a caller
+    can check a clock between calls without restarting the walk (restarting
+    from the best assignment every 2,000 flips, as ``solve`` did, ended worse
+    on 50,000 random 3-clauses). ``best_cost`` and :meth:`best_assignment`
+    are the best seen since the start.
+    """
+
+    def __init__(self, search: _Search, start: np.ndarray, noise: float, rng):
+        self.search, self.noise, self.rng = search, noise, rng
+        self.a = start.astype(int).tolist()
+        self.best, self.best_cost, self.n_flips = list(self.a), np.inf, 0
+        self.u: list[list[float]] = []
+        self.next_u = 0
+        if not search.m:
+            self.best_cost = 0.0
+            return
+        count = search.signed @ start.astype(np.int64) + search.n_neg
+        self.count = count.tolist()
+        self.unsat = np.flatnonzero(count == 0).tolist()
+        self.where = {c: i for i, c in enumerate(self.unsat)}
+        self._note_best()
+
+    def _cost(self) -> float:
+        w = self.search.w
+        return (
+            len(self.unsat) * w[0]
+            if self.search.uniform
+            else sum([w[c] for c in self.unsat])
+        )
+
+    def _note_best(self) -> None:
+        cost = self._cost()
+        if cost < self.best_cost:
+            self.best, self.best_cost = self.a.copy(), float(cost)
+
+    def best_assignment(self) -> np.ndarray:
+        return np.array(self.best, dtype=bool)
+
+    def step(self, max_flips: int) -> int:
+        """Up to ``max_flips`` flips (fewer once nothing is unsatisfied)."""
+        search = self.search
+        if not search.m:
+            return 0
+        w, occurs, clause_vars = search.w, search.occurs, search.clause_vars
+        uniform, noise, rng = search.uniform, self.noise, self.rng
+        a, count, unsat, where = self.a, self.count, self.unsat, self.where
+        u, next_u = self.u, self.next_u
+        best_cost, flips = self.best_cost, 0
+        cost = self._cost()
+        while unsat and flips < max_flips:
+            if next_u == len(u):
                 u = rng.random((min(_BLOCK, max_flips - flips), 3)).tolist()
-            u_clause, u_noise, u_var = u[flips % _BLOCK]
+                next_u = 0
+            u_clause, u_noise, u_var = u[next_u]
+            next_u += 1
             if uniform:
                 c = unsat[int(u_clause * len(unsat))]
             else:
@@ -221,6 +284,13 @@ class _Search:
                     where[k] = len(unsat)
                     unsat.append(k)
             flips += 1
+            cost = len(unsat) * w[0] if uniform else sum([w[k] for k in unsat])
+            if cost < best_cost:
+                best_cost = cost
+                self.best = a.copy()
+        self.best_cost, self.u, self.next_u = float(best_cost), u, next_u
+        self.n_flips += flips
+        return flips
 
 
 def _check_noise(noise) -> float:

@@ -165,6 +165,8 @@ def test_fast_on_the_paper_size():
         ({"random_state": 1.5}, "random_state"),
         ({"weights": [1, -1]}, "non-negative"),
         ({"n_vars": 1}, "beyond n_vars=1"),
+        ({"time_limit": 0}, "time_limit must be a positive number"),
+        ({"time_limit": "1"}, "time_limit"),
     ],
 )
 def test_parameter_errors(kwargs, match):
@@ -177,3 +179,31 @@ def test_clause_errors_propagate():
         walksat([[1, 0]])
     with pytest.raises(TypeError, match="not an integer"):
         walksat([[1, True]])
+
+
+def test_time_limit_stops_the_search():
+    # Every sign pattern over 4 variables: never satisfiable, so only the clock
+    # can stop a search of a billion flips.
+    clauses = [
+        list(np.array(s) * [1, 2, 3, 4]) for s in itertools.product((1, -1), repeat=4)
+    ]
+    start = time.monotonic()
+    res = walksat(
+        clauses, max_flips=10**9, max_restarts=5, random_state=0, time_limit=0.3
+    )
+    assert time.monotonic() - start < 2.0
+    assert res.n_restarts == 1 and res.n_flips > 1000
+    assert res.unsatisfied_weight == 1.0
+
+
+def test_a_walk_continued_is_the_walk_run_at_once():
+    from sklearn_localregret.baselines.walksat import _Search, _Walk
+
+    clauses = random_ksat(np.random.default_rng(0), 60, 300)
+    search = _Search(clauses, np.ones(len(clauses)), 60)
+    start = np.random.default_rng(1).random(60) < 0.5
+    walks = [_Walk(search, start, 0.5, np.random.default_rng(2)) for _ in range(2)]
+    made = walks[0].step(4096) + walks[0].step(4096)
+    assert made == walks[1].step(8192) == 8192
+    assert walks[0].a == walks[1].a and walks[0].best == walks[1].best
+    assert walks[0].best_cost == walks[1].best_cost > 0

@@ -17,7 +17,11 @@ from sklearn_localregret import (  # noqa: E402
     OnlineMaxSAT,
 )
 from sklearn_localregret.baselines import Winnow2Classifier  # noqa: E402
-from sklearn_localregret.persistence import trusted_types  # noqa: E402
+from sklearn_localregret.persistence import (  # noqa: E402
+    check_consistency,
+    load,
+    trusted_types,
+)
 
 N_FEATURES = 6
 
@@ -73,13 +77,18 @@ def _save_and_load(model, tmp_path):
     asked = sio.get_untrusted_types(file=path)
     assert asked, "a model of ours is made of at least its own type"
     assert set(asked) <= set(trusted_types()), set(asked) - set(trusted_types())
-    return sio.load(path, trusted=trusted_types())
+    loaded = sio.load(path, trusted=trusted_types())
+    check_consistency(loaded)  # a model saved by us is consistent
+    return loaded
 
 
 def test_trusted_types_are_ours_only():
     names = trusted_types()
     assert len(names) == len(set(names))
-    assert all(name.startswith("sklearn_localregret.") for name in names)
+    # Ours, and the deque of the River adapter's recent rows.
+    assert [n for n in names if not n.startswith("sklearn_localregret.")] == [
+        "collections.deque"
+    ]
 
 
 @pytest.mark.parametrize("name", CLASSIFIERS)
@@ -184,3 +193,98 @@ def test_a_saved_tree_holds_its_regret_table_once():
         loaded.regret_table_.row_max_regret(), model.regret_table_.row_max_regret()
     )
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+
+
+@pytest.mark.parametrize(
+    "name, classes",
+    [
+        ("tree-external", None),  # labels discovered: recent rows in a deque
+        ("tree-swap-L3", None),
+        ("tree-external", [0, 1]),
+        ("disjunct-swap", [0, 1]),
+        ("winnow2", [0, 1]),
+    ],
+)
+def test_river_adapter_round_trip_with_trusted_types_only(name, classes, tmp_path):
+    # It needed collections.deque (the rows kept to replay when a new label
+    # comes) and the adapter's own class, which trusted_types() lacked.
+    pytest.importorskip("river")
+    from sklearn_localregret.river import RiverAdapter
+
+    X, y = _stream()
+    adapter = RiverAdapter(CLASSIFIERS[name](), classes=classes)
+    rows = [{f"x{j}": int(v) for j, v in enumerate(row)} for row in X]
+    for row, label in zip(rows[:60], y[:60]):
+        adapter.learn_one(row, int(label))
+    loaded = _save_and_load(adapter, tmp_path)
+    assert load(tmp_path / "model.skops").classes_ == adapter.classes_
+    for row, label in zip(rows[60:], y[60:]):
+        assert loaded.predict_one(row) == adapter.predict_one(row)
+        if name != "winnow2":  # no probabilities
+            assert loaded.predict_proba_one(row) == adapter.predict_proba_one(row)
+        adapter.learn_one(row, int(label))
+        loaded.learn_one(row, int(label))
+    assert [loaded.predict_one(r) for r in rows] == [
+        adapter.predict_one(r) for r in rows
+    ]
+
+
+def _forge(model, tmp_path, **values):
+    """The file a forger writes: the saved model with ``values`` replaced,
+    made of trusted types only."""
+    for attribute, value in values.items():
+        setattr(model, attribute, value)
+    path = tmp_path / "forged.skops"
+    sio.dump(model, path)
+    assert set(sio.get_untrusted_types(file=path)) <= set(trusted_types())
+    return path
+
+
+@pytest.mark.parametrize(
+    "name, forged, match",
+    [
+        ("tree-external", {"n_features_in_": N_FEATURES + 3}, "tests read 6 features"),
+        ("tree-swap-L3", {"n_features_in_": N_FEATURES + 3}, "tests read 6 features"),
+        ("tree-external", {"n_features_in_": 2}, "n_features_in_=2"),
+        ("tree-external", {"classes_": np.array([0, 1, 2])}, "regret table has 2"),
+        ("disjunct-external", {"n_features_in_": 9}, "over 6 features"),
+        ("disjunct-hypercube", {"n_features_in_": 9}, "over 6 features"),
+        ("disjunct-swap", {"classes_": np.array([0, 0])}, "repeats a label"),
+        ("winnow2", {"n_features_in_": 9}, "coef_ has shape"),
+        ("winnow2", {"n_rounds_": -1}, "n_rounds_ is -1"),
+    ],
+)
+def test_a_forged_model_is_refused_with_a_clear_error(name, forged, match, tmp_path):
+    X, y = _stream()
+    path = _forge(CLASSIFIERS[name]().fit(X, y), tmp_path, **forged)
+    # skops loads it: every type is trusted ...
+    sio.load(path, trusted=trusted_types())
+    # ... and load() refuses it before a predict can fail inside.
+    with pytest.raises(ValueError, match="inconsistent .*forged or damaged") as exc:
+        load(path)
+    assert match in str(exc.value)
+
+
+def test_load_checks_unless_told_not_to(tmp_path):
+    X, y = _stream()
+    model = CLASSIFIERS["tree-external"]().fit(X, y)
+    path = _forge(model, tmp_path, n_features_in_=2)
+    assert load(path, check=False).n_features_in_ == 2  # skops alone takes it
+    with pytest.raises(ValueError, match="tests read 6 features"):
+        load(path)
+
+
+def test_a_forged_maxsat_learner_and_pipeline_are_refused(tmp_path):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    solver = OnlineMaxSAT(8, random_state=0).partial_fit([[1, -2, 3], [-4, 5]] * 5)
+    with pytest.raises(ValueError, match="hypercube has 8 variables but n_vars=12"):
+        load(_forge(solver, tmp_path, n_vars=12))
+    X, y = _stream()
+    model = make_pipeline(FunctionTransformer(), Winnow2Classifier()).fit(X, y)
+    model[-1].coef_ = model[-1].coef_[:3]
+    path = tmp_path / "pipeline.skops"
+    sio.dump(model, path)
+    with pytest.raises(ValueError, match="Winnow2Classifier .*coef_ has shape"):
+        load(path)
