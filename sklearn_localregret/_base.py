@@ -50,6 +50,10 @@ __all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier", "paper_bias"]
 # Rows densified at a time from sparse input: bounds memory whatever the stream.
 _DENSE_CHUNK_ROWS = 4096
 
+# A prediction of at most this many rows is remembered for the hedge's score
+# of the round that learns them (test-then-train loops).
+_REMEMBERED_ROWS = 64
+
 _BLAS_LIBRARIES = None
 
 
@@ -618,8 +622,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         hedging = self._hedging()
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
-            if hedging:
-                proba = self._predict_proba_encoded(X[lo:hi])
+            if hedging:  # pi's predictions of the round, before it is learnt
+                proba = self._remembered_proba(X[lo:hi])
+                if proba is None:
+                    proba = self._predict_proba_encoded(X[lo:hi])
             wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
             if hedging:
                 self._score_predictions(proba, y[lo:hi], weight[lo:hi])
@@ -746,6 +752,12 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         # generator's state without drawing, so the plays are unchanged.
         self._prediction_key = generator_key(self._rng)
         self._hedge = AdaHedge((0.0, PLAY_HANDICAP))  # experts: the vote, the play
+        self._last_proba: tuple | None = None
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: never the live __dict__
+        state.pop("_last_proba", None)  # a cache of the last prediction
+        return state
 
     def __setstate__(self, state):
         super().__setstate__(state)
@@ -758,6 +770,39 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
     def _hedging(self) -> bool:
         return self.prediction == "hedge"
+
+    # -- the last prediction, for the round that learns the same rows ------
+    def _proba_version(self) -> tuple:
+        """What ``predict_proba`` depends on besides the rows: the rounds
+        learnt and (subclasses) the parameters of the prediction walk."""
+        return (self.n_rounds_, self.n_samples_seen_)
+
+    def _remember_proba(self, version: tuple, block: np.ndarray, proba) -> None:
+        """Keep a small block's probabilities: a test-then-train loop learns
+        the rows it just predicted, and the hedge scores them (the cache
+        saves that second walk). ``version`` is read before the walk, so a
+        round learnt meanwhile (another thread) can only make it stale."""
+        if self._hedging() and block.shape[0] <= _REMEMBERED_ROWS:
+            self._last_proba = (version, block.copy(), proba.copy())
+
+    def _remembered_proba(self, rows: np.ndarray) -> np.ndarray | None:
+        """``pi``'s probabilities of a round's rows (``_block_dtype``) if the
+        last prediction was of these rows (its first ones) under this very
+        model, else None."""
+        last = getattr(self, "_last_proba", None)
+        if last is None:
+            return None
+        version, block, proba = last
+        n = rows.shape[0]
+        if (
+            version == self._proba_version()
+            and block.shape[0] >= n
+            and block.shape[1:] == rows.shape[1:]
+            and block.dtype == rows.dtype
+            and np.array_equal(block[:n], rows)
+        ):
+            return proba[:n]
+        return None
 
     def _score_predictions(self, proba: np.ndarray, y: np.ndarray, weight) -> None:
         """Add a round's losses of the vote and the play to the hedge.
@@ -840,10 +885,12 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
     def _predict_proba_checked(self, X) -> np.ndarray:
         """:meth:`predict_proba` of encoded rows that passed validation."""
+        version = self._proba_version()
         out = []
         for block in self._dense_blocks(X):
             with self._blas_context():
                 out.append(self._predict_proba_encoded(block))
+            self._remember_proba(version, block, out[-1])
         if not out:
             return np.zeros((0, len(self.classes_)))
         return out[0] if len(out) == 1 else np.vstack(out)
@@ -877,10 +924,12 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         rows (dense or sparse) that passed validation."""
         vote_weight = self.vote_weight_  # checks fitting before classes_ is read
         key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+        version = self._proba_version()
         out = []
         for block in self._dense_blocks(X):
             with self._blas_context():
                 proba = self._predict_proba_encoded(block)
+            self._remember_proba(version, block, proba)
             if vote_weight >= 1.0:
                 out.append(np.argmax(proba, axis=1))
             else:

@@ -532,7 +532,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
                     if hedging:  # pi's predictions of the round, before it is learnt
-                        proba = self._round_proba(X[lo:hi], outcomes[at])
+                        proba = self._round_proba_from(X[lo:hi], outcomes[at])
                     if self.regret == "external":
                         wrong = self._play_external_round(
                             outcomes[at], y[lo:hi], weight[lo:hi]
@@ -558,9 +558,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             # Once a call, so that predicting (from other threads) only reads.
             self._labels.refresh()
 
-    def _round_proba(self, X, outcomes) -> np.ndarray:
+    def _proba_version(self) -> tuple:
+        return (*super()._proba_version(), self.predict_tolerance, self.n_predict_trees)
+
+    def _round_proba_from(self, X, outcomes) -> np.ndarray:
         """``pi``'s class probabilities of a round's rows (their test outcomes
-        given), as :meth:`predict_proba` gives them."""
+        given), as :meth:`predict_proba` gives them (remembered if just
+        predicted)."""
+        proba = self._remembered_proba(X)
+        if proba is not None:
+            return proba
         if self.regret == "external" and self.n_predict_trees is None:
             return self._labels.probabilities(
                 outcomes, tolerance=self.predict_tolerance

@@ -215,3 +215,25 @@ def test_a_stationary_stream_predicts_the_vote():
 def test_bad_prediction_rule_is_a_clear_error():
     with pytest.raises(ValueError, match="prediction"):
         LocalRegretTreeClassifier(prediction="mean").fit([[0.0], [1.0]], [0, 1])
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+@pytest.mark.parametrize("call_rows", [1, 10])
+def test_predicting_before_learning_changes_nothing(name, call_rows):
+    # The hedge scores each round with pi's probabilities of its rows; after
+    # a predict of those rows it takes the remembered ones. Either way the
+    # same numbers: the learner that predicted ends pickle-equal (hedge
+    # losses and gap included) to the one that did not.
+    stream = load_stream("mushroom", n_rows=300, seed=3)
+    quiet = LEARNERS[name](random_state=0)
+    loud = LEARNERS[name](random_state=0)
+    for lo in range(0, 300, call_rows):
+        rows = slice(lo, lo + call_rows)
+        if lo:
+            loud.predict(stream.X[rows])
+            if lo % 30 == 0:  # a stale memory (other rows) must not be used
+                loud.predict_proba(stream.X[::-1][:call_rows])
+        for est in (quiet, loud):
+            est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
+    assert loud._hedge.losses.tolist() == quiet._hedge.losses.tolist()
+    assert pickle.dumps(loud) == pickle.dumps(quiet)
