@@ -836,7 +836,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def hedge_regret_bound_(self) -> float:
         """Bound on the hedged predictions' expected mistakes beyond the better
         of the vote and the play, over the rounds learnt so far (``2 Delta``;
-        see the user guide's "Prediction").
+        see the user guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
         was learnt with ``prediction="hedge"``.

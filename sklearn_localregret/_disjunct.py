@@ -99,7 +99,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
         draw, the weight learnt by AdaHedge from both predictions' losses on
         each round before it is learnt; never much worse than the better of
-        the two (:attr:`hedge_regret_bound_`, the user guide's "Prediction").
+        the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
+        prediction").
         Draws are a function of the row, ``random_state`` and ``n_rounds_``.
         :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
 

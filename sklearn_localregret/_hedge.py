@@ -14,10 +14,11 @@ Why AdaHedge (de Rooij, van Erven, Grunwald and Koolen, "Follow the Leader If
 You Can, Hedge If You Must", JMLR 2014): it needs no learning rate, no
 horizon and no loss range, and its learning rate grows as long as one expert
 keeps leading, so that a stationary stream pays almost nothing for the hedge.
-The bound, derived in the user guide (``prediction``): after rounds of losses
-in ``[0, S]``, the hedge's expected loss exceeds the better expert's by at
-most ``2 Delta_T <= S sqrt(T ln 2) + 2 S``, with ``Delta_T`` the cumulative
-mixability gap (:attr:`AdaHedge.gap`).
+The bound, derived in the user guide ("The hedged prediction"): after ``T``
+rounds of losses in ``[0, S]``, the hedge's expected loss exceeds each
+expert's (its initial loss, :data:`PLAY_HANDICAP` for the play, included) by
+at most ``2 Delta_T <= S sqrt(T ln 2) + 2 S``, with ``Delta_T`` the
+cumulative mixability gap (:attr:`AdaHedge.gap`).
 """
 
 from __future__ import annotations
