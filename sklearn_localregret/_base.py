@@ -830,7 +830,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             return 1.0
         if self.prediction == "sample":
             return 0.0
-        return float(self._hedge.weights()[0])
+        return self._hedge.weight(0)
 
     @property
     def hedge_regret_bound_(self) -> float:

@@ -68,53 +68,68 @@ class AdaHedge:
     """
 
     def __init__(self, initial_losses):
-        self.losses = np.array(initial_losses, dtype=np.float64)
+        # Plain floats: a few experts, updated every round (numpy's per-call
+        # cost would be most of the hedge's time).
+        self._losses = [float(v) for v in initial_losses]
         self.gap = 0.0  # Delta, the cumulative mixability gap
         self.hedge_loss = 0.0  # the hedge's cumulative expected loss
+
+    @property
+    def losses(self) -> np.ndarray:
+        """The experts' cumulative losses, initial losses included."""
+        return np.array(self._losses)
 
     @property
     def learning_rate(self) -> float:
         """``eta = ln K / Delta`` (``inf`` while ``Delta`` is 0)."""
         if self.gap <= 0.0:
             return math.inf
-        return math.log(self.losses.shape[0]) / self.gap
+        return math.log(len(self._losses)) / self.gap
 
     def weights(self) -> np.ndarray:
         """The experts' weights now, summing to 1."""
-        return _weights(self.losses, self.learning_rate)
+        return np.exp(self._log_weights(self.learning_rate))
+
+    def weight(self, k: int) -> float:
+        """Expert ``k``'s weight now."""
+        return math.exp(self._log_weights(self.learning_rate)[k])
+
+    def _log_weights(self, eta: float) -> list[float]:
+        low = min(self._losses)
+        if math.isinf(eta):  # follow the leaders
+            leaders = [loss == low for loss in self._losses]
+            share = -math.log(sum(leaders))
+            return [share if lead else -math.inf for lead in leaders]
+        # exp(-eta (L_k - min L)): the leader's term is 1, nothing overflows.
+        scaled = [-eta * (loss - low) for loss in self._losses]
+        norm = math.log(sum(math.exp(v) for v in scaled))
+        return [v - norm for v in scaled]
 
     def update(self, losses) -> None:
         """Add one round's losses (one per expert; any non-negative range)."""
-        losses = np.asarray(losses, dtype=np.float64)
+        losses = [float(v) for v in losses]
         eta = self.learning_rate
-        h = float(_weights(self.losses, eta) @ losses)
-        after = self.losses + losses
+        log_w = self._log_weights(eta)
+        h = sum(math.exp(lw) * loss for lw, loss in zip(log_w, losses))
+        after = [a + b for a, b in zip(self._losses, losses)]
         if math.isinf(eta):
             # The limit of the mix loss: how much the leader's loss grew.
-            m = float(after.min() - self.losses.min())
+            m = min(after) - min(self._losses)
         else:
             # -(1/eta) ln sum_k w_k exp(-eta l_k), in logs: no overflow.
-            log_w = -eta * (self.losses - self.losses.min())
-            log_w -= np.logaddexp.reduce(log_w)
-            m = -float(np.logaddexp.reduce(log_w - eta * losses)) / eta
+            terms = [lw - eta * loss for lw, loss in zip(log_w, losses)]
+            top = max(terms)
+            m = -(top + math.log(sum(math.exp(t - top) for t in terms))) / eta
         # delta >= 0 in exact arithmetic; rounding can make it -1e-17.
         self.gap += max(h - m, 0.0)
         self.hedge_loss += h
-        self.losses = after
+        self._losses = after
 
     @property
     def regret_bound(self) -> float:
         """``2 Delta``: the hedge's loss minus any expert's (initial loss
         included) is at most this."""
         return 2.0 * self.gap
-
-
-def _weights(losses: np.ndarray, eta: float) -> np.ndarray:
-    if math.isinf(eta):
-        leaders = losses == losses.min()
-        return leaders / leaders.sum()
-    w = np.exp(-eta * (losses - losses.min()))
-    return w / w.sum()
 
 
 def hedged_classes(
