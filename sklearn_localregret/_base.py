@@ -23,6 +23,7 @@ path a call could have taken.
 from __future__ import annotations
 
 import sys
+import threading
 import warnings
 from numbers import Integral, Real
 from types import FrameType
@@ -279,6 +280,17 @@ def _caller_level() -> int:
     return level
 
 
+def _lock_of(estimator, name: str) -> threading.RLock:
+    """The estimator's lock ``name``, made on first use (``dict.setdefault``
+    is atomic: two threads that ask at once get the same lock). Not made in
+    ``__init__`` (scikit-learn's estimators set only their parameters there)
+    nor saved (``__getstate__`` drops it)."""
+    lock = estimator.__dict__.get(name)
+    if lock is None:
+        lock = estimator.__dict__.setdefault(name, threading.RLock())
+    return lock
+
+
 class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     """Common base of the package's online classifiers (not public).
 
@@ -328,8 +340,26 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         raise NotImplementedError
 
+    # -- threads ----------------------------------------------------------
+    # Readers (predict, predict_proba, decision_function, score) may run in
+    # any number of threads while one thread learns: a learner holds the
+    # model lock for each round (or bulk unit), a reader for each block it
+    # predicts, so a reader sees the model of complete rounds. Learning calls
+    # (fit, partial_fit) hold the call lock throughout: they run one at a
+    # time, in the order they get it.
+    def _model_lock(self) -> threading.RLock:
+        return _lock_of(self, "_lock_model")
+
+    def _call_lock(self) -> threading.RLock:
+        return _lock_of(self, "_lock_calls")
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: never the live __dict__
+        state.pop("_lock_model", None)
+        state.pop("_lock_calls", None)
+        return state
+
     # -- fitting ----------------------------------------------------------
-    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Reset the model and learn from ``X, y`` in one online pass.
 
@@ -350,6 +380,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
+        # Readers wait for the whole refit: the model is replaced, not learnt on.
+        with self._call_lock(), self._model_lock():
+            return self._fit(X, y, sample_weight)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def _fit(self, X, y, sample_weight=None):
+        """:meth:`fit` under its locks: a fresh model, or the old one if it fails."""
         saved = self.__dict__.copy()
         fitted = [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]
         for name in fitted:
@@ -390,16 +427,18 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         self : object
             The estimator, updated.
         """
-        if getattr(self, "classes_", None) is not None:
-            row = self._clean_row(X, y, classes, sample_weight)
-            if row is not None:
-                # A fitted model's one-row call that validation would pass
-                # through unchanged. scikit-learn's _fit_context does nothing
-                # for it (a fitted partial_fit's parameters are not checked
-                # again) but costs ~30 us, a tenth of a streaming call.
-                self._learn(*row)
-                return self
-        return self._validated_partial_fit(X, y, classes, sample_weight)
+        with self._call_lock():  # one learning call at a time
+            if getattr(self, "classes_", None) is not None:
+                row = self._clean_row(X, y, classes, sample_weight)
+                if row is not None:
+                    # A fitted model's one-row call that validation would pass
+                    # through unchanged. scikit-learn's _fit_context does
+                    # nothing for it (a fitted partial_fit's parameters are
+                    # not checked again) but costs ~30 us, a tenth of a
+                    # streaming call.
+                    self._learn(*row)
+                    return self
+            return self._validated_partial_fit(X, y, classes, sample_weight)
 
     def _validated_partial_fit(self, X, y, classes, sample_weight):
         return self._partial_fit(X, y, classes=classes, sample_weight=sample_weight)
@@ -620,16 +659,18 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         batch = self.batch_size
         hedging = self._hedging()
+        lock = self._model_lock()
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
-            if hedging:  # pi's predictions of the round, before it is learnt
-                proba = self._remembered_proba(X[lo:hi])
-                if proba is None:
-                    proba = self._predict_proba_encoded(X[lo:hi])
-            wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
-            if hedging:
-                self._score_predictions(proba, y[lo:hi], weight[lo:hi])
-            self._count_rounds(weight[lo:hi], wrong)
+            with lock:  # readers in other threads see complete rounds
+                if hedging:  # pi's predictions of the round, before it is learnt
+                    proba = self._remembered_proba(X[lo:hi])
+                    if proba is None:
+                        proba = self._predict_proba_encoded(X[lo:hi])
+                wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
+                if hedging:
+                    self._score_predictions(proba, y[lo:hi], weight[lo:hi])
+                self._count_rounds(weight[lo:hi], wrong)
 
     def _hedging(self) -> bool:
         """Whether the rounds score the vote and the play (the hedged predict)."""
@@ -780,8 +821,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _remember_proba(self, version: tuple, block: np.ndarray, proba) -> None:
         """Keep a small block's probabilities: a test-then-train loop learns
         the rows it just predicted, and the hedge scores them (the cache
-        saves that second walk). ``version`` is read before the walk, so a
-        round learnt meanwhile (another thread) can only make it stale."""
+        saves that second walk). ``version`` is read under the model lock,
+        with the walk: the probabilities are those of that version."""
         if self._hedging() and block.shape[0] <= _REMEMBERED_ROWS:
             self._last_proba = (version, block.copy(), proba.copy())
 
@@ -885,10 +926,10 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
     def _predict_proba_checked(self, X) -> np.ndarray:
         """:meth:`predict_proba` of encoded rows that passed validation."""
-        version = self._proba_version()
         out = []
         for block in self._dense_blocks(X):
-            with self._blas_context():
+            with self._model_lock(), self._blas_context():
+                version = self._proba_version()
                 out.append(self._predict_proba_encoded(block))
             self._remember_proba(version, block, out[-1])
         if not out:
@@ -922,12 +963,14 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _predicted_indices(self, X) -> np.ndarray:
         """Indices into ``classes_`` that :meth:`predict` gives for encoded
         rows (dense or sparse) that passed validation."""
-        vote_weight = self.vote_weight_  # checks fitting before classes_ is read
-        key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
-        version = self._proba_version()
+        check_is_fitted(self)
         out = []
         for block in self._dense_blocks(X):
-            with self._blas_context():
+            with self._model_lock(), self._blas_context():
+                # The weight, the draws' key and pi of the same complete round.
+                vote_weight = self.vote_weight_
+                key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+                version = self._proba_version()
                 proba = self._predict_proba_encoded(block)
             self._remember_proba(version, block, proba)
             if vote_weight >= 1.0:

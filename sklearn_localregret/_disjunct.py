@@ -333,7 +333,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         unit = batch * _BULK_ROUNDS
         for lo in range(0, len(y), unit):
             rows = slice(lo, lo + unit)
-            self._play_bulk(X[rows], y[rows], weight[rows])
+            with self._model_lock():  # readers see complete units of rounds
+                self._play_bulk(X[rows], y[rows], weight[rows])
 
     def _play_bulk(self, X, y, weight) -> None:
         """Rounds drawn and applied together (exact samplers): one unit."""
@@ -381,7 +382,8 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     def decision_function(self, X):
         """``P(classes_[1]) - P(classes_[0])`` under ``pi``.
 
-        ``predict(X) == classes_[decision_function(X) > 0]``.
+        With ``prediction="vote"``, ``predict(X) == classes_[decision_function(X)
+        > 0]``; the hedge agrees with it wherever it predicts the vote.
 
         Parameters
         ----------

@@ -284,13 +284,13 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     Swap regret solves its finite chain exactly each round over the trees
     reachable from the root (only the played tree's out-edges are rebuilt).
 
-    **Threads.** With external regret, ``predict``, ``predict_proba``,
-    ``score`` and :meth:`representative_tree` may run in any number of
-    threads while one thread learns: a reader waits for the round under way
-    and sees the model of complete rounds, and the model learnt is the one
-    learnt with no reader (``tests/test_concurrent_reads.py``). Readers take
-    turns (one lock per model), and a round waits for a reader's walk. Two
-    threads learning at once, and swap regret, are not covered.
+    **Threads.** ``predict``, ``predict_proba``, ``score`` and
+    :meth:`representative_tree` may run in any number of threads while
+    another learns: a reader waits for the round under way and sees the
+    model of complete rounds, and the model learnt is the one learnt with no
+    reader (``tests/test_concurrent_reads.py``). Readers take turns (one lock
+    per model), and a round waits for a reader's walk. Calls of ``fit`` and
+    ``partial_fit`` from several threads run one at a time.
 
     **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
     (external) or per node of every remembered played tree (swap), for ``K``
@@ -417,6 +417,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 self._graph, self.L, self.n_mcmc_steps
             )
             self._labels = HierarchicalLabels(self._table)
+            self._labels.lock = self._model_lock()  # one lock for the model
             self._flat = FlatTree(16)
         self.last_tree_: Tree = Leaf(0)
         self.n_mcmc_draws_ = 0
@@ -455,6 +456,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         )
         self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
         self._labels = HierarchicalLabels(self._table)
+        self._labels.lock = self._model_lock()  # one lock for the model
         self._group_label_tests()
         self._flat = FlatTree(16)
 
@@ -511,9 +513,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         outcomes: np.ndarray | None = None
         rows: list = []  # both are set in the first round
         start = end = 0
-        # External regret: readers of the model (predict_proba in other
-        # threads) wait for the round under way: they see complete rounds.
-        lock = self._labels.lock if self.regret == "external" else nullcontext()
+        # Readers of the model (predict_proba in other threads) wait for the
+        # round under way: they see complete rounds.
+        lock = self._model_lock()
         hedging = self._hedging()
         try:
             for lo in range(0, X.shape[0], batch):
@@ -762,11 +764,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        if self.regret == "external":
-            # Between two rounds of a learner in another thread (see Notes).
-            with self._labels.lock:
-                return self._predict_proba_now(X)
-        return self._predict_proba_now(X)
+        with self._model_lock():  # between two rounds of a learning thread
+            return self._predict_proba_now(X)
 
     def _predict_proba_now(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)
@@ -802,7 +801,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             assert isinstance(self._sampler, FiniteChainSampler)
             trees, probs = self._sampler.distribution()
             return cast(Tree, trees[int(np.argmax(probs))])
-        with self._labels.lock:  # between two rounds of a learning thread
+        with self._model_lock():  # between two rounds of a learning thread
             return self._greedy_site((), 0)
 
     def most_probable_tree(self) -> Tree:

@@ -119,18 +119,21 @@ class Winnow2Classifier(BaseOnlineClassifier):
         )
 
     def _play_rounds(self, X, y, weight) -> None:
-        if len(self.classes_) == 1:
-            self._count_rounds(weight, 0.0)
-            return
-        coef, threshold, alpha = self.coef_, self.threshold_, float(self.alpha)
-        X = X.astype(bool)
-        wrong = 0.0
-        for row, label, w in zip(X, y, weight):
-            positive = coef[row].sum() > threshold
-            if positive != (label == 1) and w > 0:
-                wrong += w
-                coef[row] *= alpha ** (w if label == 1 else -w)
-        self._count_rounds(weight, float(wrong))
+        # A block of rows at a time (microseconds a row): readers in other
+        # threads wait for it and see the weights of complete rounds.
+        with self._model_lock():
+            if len(self.classes_) == 1:
+                self._count_rounds(weight, 0.0)
+                return
+            coef, threshold, alpha = self.coef_, self.threshold_, float(self.alpha)
+            X = X.astype(bool)
+            wrong = 0.0
+            for row, label, w in zip(X, y, weight):
+                positive = coef[row].sum() > threshold
+                if positive != (label == 1) and w > 0:
+                    wrong += w
+                    coef[row] *= alpha ** (w if label == 1 else -w)
+            self._count_rounds(weight, float(wrong))
 
     def decision_function(self, X):
         """``coef_ @ x - threshold_``: positive means ``classes_[1]``.
@@ -147,7 +150,9 @@ class Winnow2Classifier(BaseOnlineClassifier):
         X = self._validate_for_predict(X)
         if len(self.classes_) == 1:
             return np.zeros(X.shape[0])
-        return np.asarray(X @ self.coef_, dtype=np.float64).ravel() - self.threshold_
+        with self._model_lock():  # the weights of complete rounds
+            scores = np.asarray(X @ self.coef_, dtype=np.float64).ravel()
+            return scores - self.threshold_
 
     def predict(self, X):
         """The class of each row: ``classes_[decision_function(X) > 0]``.
