@@ -42,6 +42,7 @@ from sklearn.utils.validation import (
 from ._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
 from ._interrupts import deferred_interrupt, deliver_held
 from ._random import check_generator, generator_key
+from ._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ._weights import MAX_WEIGHT, first_too_large
 from .engine.compiled.row_uniforms import row_uniforms
 
@@ -294,6 +295,12 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     # ``_predict_proba_encoded`` receive: 0/1 bytes, unless a learner reads
     # real values (the tree learner's threshold tests).
     _block_dtype: type[np.generic] = np.uint8
+
+    # Whether ``_play_rounds`` and ``_predict_proba_encoded`` take sparse
+    # input as canonical CSR blocks (``_block_dtype``) rather than dense ones:
+    # a learner that reads a round in its nonzeros sets it, so memory and time
+    # follow the data's nonzeros, not its width.
+    _accepts_sparse_blocks: bool = False
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -574,7 +581,8 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         return (X > self.binarize).astype(np.uint8)
 
     def _learn(self, X, y, weight) -> None:
-        """Play the rounds of one call, densifying sparse input a chunk at a time.
+        """Play the rounds of one call, densifying sparse input a chunk at a time
+        (or handing it on as CSR blocks: ``_accepts_sparse_blocks``).
 
         The counters move with the rounds (:meth:`_count_rounds`), so between
         two rounds they always describe the rounds learnt. A Ctrl-C (SIGINT)
@@ -587,13 +595,17 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
         chunk = max(batch, (_DENSE_CHUNK_ROWS // batch) * batch)
+        sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
+        if sparse_blocks:
+            X = canonical_csr(X, self._block_dtype)
         with deferred_interrupt() as interrupt:
             for start in range(0, n_samples, chunk):
                 stop = min(start + chunk, n_samples)
                 block = X[start:stop]
-                if sp.issparse(block):
-                    block = block.toarray()
-                block = np.ascontiguousarray(block, dtype=self._block_dtype)
+                if not sparse_blocks:
+                    if sp.issparse(block):
+                        block = block.toarray()
+                    block = np.ascontiguousarray(block, dtype=self._block_dtype)
                 rows = slice(start, stop)
                 with self._blas_context():
                     self._play_rounds(block, y[rows], weight[rows])
@@ -826,11 +838,17 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         """
         return self._predict_proba_checked(self._validate_for_predict(X))
 
-    def _dense_blocks(self, X):
+    def _row_blocks(self, X):
         """Encoded rows (dense or sparse) that passed validation, as dense
-        ``_block_dtype`` blocks of a bounded number of rows."""
+        ``_block_dtype`` blocks of a bounded number of rows (canonical CSR
+        blocks for sparse ``X`` if ``_accepts_sparse_blocks``)."""
         if X.shape[0] == 1 and not sp.issparse(X):
             yield np.asarray(X, dtype=self._block_dtype)
+            return
+        if sp.issparse(X) and self._accepts_sparse_blocks:
+            X = canonical_csr(X, self._block_dtype)
+            for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
+                yield X[start : start + _DENSE_CHUNK_ROWS]
             return
         for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
             block = X[start : start + _DENSE_CHUNK_ROWS]
@@ -841,7 +859,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _predict_proba_checked(self, X) -> np.ndarray:
         """:meth:`predict_proba` of encoded rows that passed validation."""
         out = []
-        for block in self._dense_blocks(X):
+        for block in self._row_blocks(X):
             with self._blas_context():
                 out.append(self._predict_proba_encoded(block))
         if not out:
@@ -878,13 +896,16 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         vote_weight = self.vote_weight_  # checks fitting before classes_ is read
         key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
         out = []
-        for block in self._dense_blocks(X):
+        for block in self._row_blocks(X):
             with self._blas_context():
                 proba = self._predict_proba_encoded(block)
             if vote_weight >= 1.0:
                 out.append(np.argmax(proba, axis=1))
             else:
-                uniforms = row_uniforms(block, key)
+                if sp.issparse(block):
+                    uniforms = sparse_row_uniforms(block, key)
+                else:
+                    uniforms = row_uniforms(block, key)
                 out.append(hedged_classes(proba, vote_weight, uniforms))
         if not out:
             return np.zeros(0, dtype=np.intp)
