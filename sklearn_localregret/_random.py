@@ -7,6 +7,8 @@ from numbers import Integral
 
 import numpy as np
 
+from ._pcg64_skip import pcg64_uniforms_at
+
 __all__ = ["check_generator", "generator_key", "uniforms_at"]
 
 
@@ -56,22 +58,14 @@ def generator_key(rng: np.random.Generator) -> int:
     return int.from_bytes(digest.digest(), "little")
 
 
-# Bit generators whose ``advance(k)`` moves ``Generator.random`` exactly ``k``
-# doubles on (one 64-bit output per double).
-_SKIPPABLE = (np.random.PCG64, np.random.PCG64DXSM)
-# Gaps shorter than this are drawn rather than skipped: an advance costs
-# ~2.5 us, a double ~5 ns.
-_SKIP_GAP = 512
-
-
 def uniforms_at(rng: np.random.Generator, n_total: int, positions) -> np.ndarray:
     """``rng.random(n_total)[positions]``, skipping the uniforms not asked for.
 
     The generator ends in the state ``rng.random(n_total)`` leaves, so the
     draws that follow are the same: a round of a wide model that reads a few
     of its ``n_total`` uniforms costs the few, not ``n_total``. Skipping needs
-    a PCG64 bit generator (``default_rng``'s, and what every int or
-    ``RandomState`` seed gives); another one draws all ``n_total``.
+    numpy's PCG64 bit generator (``default_rng``'s, and what every int or
+    ``RandomState`` seed gives here); another one draws all ``n_total``.
 
     Parameters
     ----------
@@ -94,28 +88,8 @@ def uniforms_at(rng: np.random.Generator, n_total: int, positions) -> np.ndarray
     >>> bool(a.random() == b.random())
     True
     """
-    positions = np.asarray(positions, dtype=np.int64)
     bitgen = rng.bit_generator
-    if type(bitgen) not in _SKIPPABLE or n_total <= 4 * _SKIP_GAP:
-        return rng.random(n_total)[positions]
-    # advance() drops the buffered half of a 64-bit output that 32-bit draws
-    # (small integers) keep; random() never reads it, so it is put back.
-    before = bitgen.state
-    out = np.empty(len(positions))
-    splits = np.flatnonzero(np.diff(positions) > _SKIP_GAP) + 1
-    cursor = 0
-    for run in np.split(np.arange(len(positions)), splits):
-        if not len(run):
-            continue
-        first, last = int(positions[run[0]]), int(positions[run[-1]])
-        if first > cursor:
-            bitgen.advance(first - cursor)
-        out[run] = rng.random(last - first + 1)[positions[run] - first]
-        cursor = last + 1
-    if n_total > cursor:
-        bitgen.advance(n_total - cursor)
-    if before["has_uint32"]:
-        after = bitgen.state
-        after["has_uint32"], after["uinteger"] = 1, before["uinteger"]
-        bitgen.state = after
-    return out
+    # A jump costs about what 20 drawn uniforms do.
+    if type(bitgen) is not np.random.PCG64 or 20 * len(positions) >= n_total:
+        return rng.random(n_total)[np.asarray(positions, dtype=np.intp)]
+    return pcg64_uniforms_at(bitgen, n_total, positions)
