@@ -351,7 +351,6 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         """
         graph, batch = self._graph, self.batch_size
         hedging = self._hedging()
-        swap = isinstance(graph, HypercubeSwapRegrets)
         for lo in range(0, X.shape[0], batch):
             hi = min(lo + batch, X.shape[0])
             rows = SparseRows.of(X, lo, hi)
@@ -359,11 +358,10 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             if hedging:
                 cols, dense = rows.densified()
                 proba = self._proba_at(dense, cols)
-            a_on = (
-                np.flatnonzero(graph.sample(self._rng))
-                if swap
-                else graph.sample_on(self._rng)
-            )
+            if isinstance(graph, HypercubeSwapRegrets):
+                a_on = np.flatnonzero(graph.sample(self._rng))
+            else:
+                a_on = graph.sample_on(self._rng)
             bias = self.round_bias(w_round.sum())
             # One class: every disjunction predicts it, every gain is 0.
             utility_weight = w_round if len(self.classes_) > 1 else 0.0 * w_round
@@ -423,7 +421,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 X, [self._estimate_seed, self.n_rounds_], cols
             )
         elif mixture is None:
-            assert not isinstance(graph, HypercubeSwapRegrets)  # a mixture
+            assert isinstance(graph, HypercubeColoring)  # swap: a mixture
             positive = disjunction_fire_probabilities(X, graph.probabilities(cols))
         else:
             support, probs = mixture

@@ -160,9 +160,10 @@ def test_uniforms_at_is_the_full_draw():
         positions = np.r_[positions, 10**6 - 1]
         expected = full.random(10**6)[positions]
         np.testing.assert_array_equal(uniforms_at(skipping, 10**6, positions), expected)
-        assert full.integers(1000, size=5).tolist() == skipping.integers(
-            1000, size=5
-        ).tolist()
+        assert (
+            full.integers(1000, size=5).tolist()
+            == skipping.integers(1000, size=5).tolist()
+        )
         assert full.random() == skipping.random()
     # A generator that cannot skip draws everything, with the same values.
     full = np.random.Generator(np.random.MT19937(1))

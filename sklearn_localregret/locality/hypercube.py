@@ -36,13 +36,13 @@ import copy
 
 import numpy as np
 
+from .._random import uniforms_at
 from ..engine import (
     FiniteChainSampler,
     RegretTable,
     UniformizedChainSampler,
     binary_site_probabilities,
 )
-from .._random import uniforms_at
 from ..engine.compiled.regret_update import draw_product_bits
 
 __all__ = ["HypercubeColoring", "vertex_bits", "vertex_key"]

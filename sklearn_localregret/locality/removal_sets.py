@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._random import uniforms_at
 from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabilities
 from ..engine.removal_clocks import (
     draw,
@@ -43,7 +44,6 @@ from ..engine.removal_clocks import (
     marginal_on_probabilities,
     on_probabilities,
 )
-from .._random import uniforms_at
 from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
 
 __all__ = ["RemovalSetColoring", "disjunction_fire_probabilities"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from .disjunct_rounds import disjunction_round
-from .hypercube import HypercubeColoring
 from .hypercube_swap import HypercubeSwapRegrets
 from .removal_set_rounds import removal_set_gains
 from .removal_sets import RemovalSetColoring
@@ -104,6 +103,7 @@ def play_sparse_round(graph, a_on, rows: SparseRows, y, w, bias: float) -> float
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn_localregret.locality.hypercube import HypercubeColoring
     >>> graph = HypercubeColoring(1000)
     >>> rows = SparseRows(np.array([0, 2]), np.array([3, 700]),
     ...                   np.ones(2, dtype=np.uint8), 1000)
