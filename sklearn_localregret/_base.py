@@ -43,6 +43,7 @@ from sklearn.utils.validation import (
 from ._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
 from ._interrupts import deferred_interrupt, deliver_held
 from ._random import check_generator, generator_key
+from ._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ._weights import MAX_WEIGHT, first_too_large
 from .engine.compiled.row_uniforms import row_uniforms
 
@@ -310,6 +311,12 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     # ``_predict_proba_encoded`` receive: 0/1 bytes, unless a learner reads
     # real values (the tree learner's threshold tests).
     _block_dtype: type[np.generic] = np.uint8
+
+    # Whether ``_play_rounds`` and ``_predict_proba_encoded`` take sparse
+    # input as canonical CSR blocks (``_block_dtype``) rather than dense ones:
+    # a learner that reads a round in its nonzeros sets it, so memory and time
+    # follow the data's nonzeros, not its width.
+    _accepts_sparse_blocks: bool = False
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -617,7 +624,8 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         return (X > self.binarize).astype(np.uint8)
 
     def _learn(self, X, y, weight) -> None:
-        """Play the rounds of one call, densifying sparse input a chunk at a time.
+        """Play the rounds of one call, densifying sparse input a chunk at a time
+        (or handing it on as CSR blocks: ``_accepts_sparse_blocks``).
 
         The counters move with the rounds (:meth:`_count_rounds`), so between
         two rounds they always describe the rounds learnt. A Ctrl-C (SIGINT)
@@ -630,13 +638,17 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
         chunk = max(batch, (_DENSE_CHUNK_ROWS // batch) * batch)
+        sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
+        if sparse_blocks:
+            X = canonical_csr(X, self._block_dtype)
         with deferred_interrupt() as interrupt:
             for start in range(0, n_samples, chunk):
                 stop = min(start + chunk, n_samples)
                 block = X[start:stop]
-                if sp.issparse(block):
-                    block = block.toarray()
-                block = np.ascontiguousarray(block, dtype=self._block_dtype)
+                if not sparse_blocks:
+                    if sp.issparse(block):
+                        block = block.toarray()
+                    block = np.ascontiguousarray(block, dtype=self._block_dtype)
                 rows = slice(start, stop)
                 with self._blas_context():
                     self._play_rounds(block, y[rows], weight[rows])
@@ -823,7 +835,11 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         the rows it just predicted, and the hedge scores them (the cache
         saves that second walk). ``version`` is read under the model lock,
         with the walk: the probabilities are those of that version."""
-        if self._hedging() and block.shape[0] <= _REMEMBERED_ROWS:
+        if (
+            self._hedging()
+            and block.shape[0] <= _REMEMBERED_ROWS
+            and not sp.issparse(block)
+        ):
             self._last_proba = (version, block.copy(), proba.copy())
 
     def _remembered_proba(self, rows: np.ndarray) -> np.ndarray | None:
@@ -831,7 +847,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         last prediction was of these rows (its first ones) under this very
         model, else None."""
         last = getattr(self, "_last_proba", None)
-        if last is None:
+        if last is None or sp.issparse(rows):
             return None
         version, block, proba = last
         n = rows.shape[0]
@@ -912,11 +928,17 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         """
         return self._predict_proba_checked(self._validate_for_predict(X))
 
-    def _dense_blocks(self, X):
+    def _row_blocks(self, X):
         """Encoded rows (dense or sparse) that passed validation, as dense
-        ``_block_dtype`` blocks of a bounded number of rows."""
+        ``_block_dtype`` blocks of a bounded number of rows (canonical CSR
+        blocks for sparse ``X`` if ``_accepts_sparse_blocks``)."""
         if X.shape[0] == 1 and not sp.issparse(X):
             yield np.asarray(X, dtype=self._block_dtype)
+            return
+        if sp.issparse(X) and self._accepts_sparse_blocks:
+            X = canonical_csr(X, self._block_dtype)
+            for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
+                yield X[start : start + _DENSE_CHUNK_ROWS]
             return
         for start in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
             block = X[start : start + _DENSE_CHUNK_ROWS]
@@ -927,7 +949,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _predict_proba_checked(self, X) -> np.ndarray:
         """:meth:`predict_proba` of encoded rows that passed validation."""
         out = []
-        for block in self._dense_blocks(X):
+        for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():
                 version = self._proba_version()
                 out.append(self._predict_proba_encoded(block))
@@ -965,7 +987,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         rows (dense or sparse) that passed validation."""
         check_is_fitted(self)
         out = []
-        for block in self._dense_blocks(X):
+        for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():
                 # The weight, the draws' key and pi of the same complete round.
                 vote_weight = self.vote_weight_
@@ -976,7 +998,10 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             if vote_weight >= 1.0:
                 out.append(np.argmax(proba, axis=1))
             else:
-                uniforms = row_uniforms(block, key)
+                if sp.issparse(block):
+                    uniforms = sparse_row_uniforms(block, key)
+                else:
+                    uniforms = row_uniforms(block, key)
                 out.append(hedged_classes(proba, vote_weight, uniforms))
         if not out:
             return np.zeros(0, dtype=np.intp)

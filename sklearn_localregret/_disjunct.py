@@ -5,6 +5,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -14,6 +15,7 @@ from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
 from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
+from .locality.sparse_rounds import SparseRows, play_sparse_round
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
@@ -313,7 +315,13 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         graph.update(a, gains, bias)
         return wrong
 
+    # Sparse input is read in its nonzeros (locality/sparse_rounds.py).
+    _accepts_sparse_blocks = True
+
     def _play_rounds(self, X, y, weight) -> None:
+        if sp.issparse(X):
+            self._play_sparse_rounds(X, y, weight)
+            return
         graph = self._graph
         # A single round (streaming calls) is cheaper without the block
         # machinery; both consume the random stream identically.
@@ -335,6 +343,38 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             rows = slice(lo, lo + unit)
             with self._model_lock():  # readers see complete units of rounds
                 self._play_bulk(X[rows], y[rows], weight[rows])
+
+    def _play_sparse_rounds(self, X, y, weight) -> None:
+        """The rounds of a canonical CSR block, one at a time.
+
+        The same plays and regrets as the dense rounds (per round, or bulk:
+        they consume the random stream alike), at a cost that follows the
+        rows' nonzeros and the literals in play, not ``n_features_in_``.
+        """
+        graph, batch = self._graph, self.batch_size
+        hedging = self._hedging()
+        lock = self._model_lock()
+        for lo in range(0, X.shape[0], batch):
+            hi = min(lo + batch, X.shape[0])
+            rows = SparseRows.of(X, lo, hi)
+            y_round, w_round = y[lo:hi], weight[lo:hi]
+            with lock:  # readers in other threads see complete rounds
+                if hedging:
+                    cols, dense = rows.densified()
+                    proba = self._proba_at(dense, cols)
+                if isinstance(graph, HypercubeSwapRegrets):
+                    a_on = np.flatnonzero(graph.sample(self._rng))
+                else:
+                    a_on = graph.sample_on(self._rng)
+                bias = self.round_bias(w_round.sum())
+                # One class: every disjunction predicts it, every gain is 0.
+                utility_weight = w_round if len(self.classes_) > 1 else 0.0 * w_round
+                wrong = play_sparse_round(
+                    graph, a_on, rows, y_round, utility_weight, bias
+                )
+                if hedging:
+                    self._score_predictions(proba, y_round, w_round)
+                self._count_rounds(w_round, wrong)
 
     def _play_bulk(self, X, y, weight) -> None:
         """Rounds drawn and applied together (exact samplers): one unit."""
@@ -361,20 +401,38 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         """``pi`` as (support, probabilities), or None when it is a product."""
         return self._graph.mixture([self._estimate_seed, self.n_rounds_])
 
-    def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
+    def _predict_proba_encoded(self, X) -> np.ndarray:
+        if not sp.issparse(X):
+            return self._proba_at(X, None)
+        # Only the columns the rows hold, renumbered: a CSR block of them.
+        cols, where = np.unique(X.indices, return_inverse=True)
+        X = sp.csr_matrix((X.data, where, X.indptr), shape=(X.shape[0], len(cols)))
+        return self._proba_at(X, cols)
+
+    def _proba_at(self, X, cols) -> np.ndarray:
+        """Class probabilities of rows ``X`` that hold the features ``cols``
+        alone (dense or CSR); all features if ``cols`` is None."""
         if len(self.classes_) == 1:
             return np.ones((X.shape[0], 1))
-        X = X.astype(np.float64)
+        graph = self._graph
         mixture = self._mixture()
-        if mixture is None and isinstance(self._graph, RemovalSetColoring):
-            positive = self._graph.fire_probabilities(
-                X, [self._estimate_seed, self.n_rounds_]
+        if mixture is None and cols is not None:
+            # A feature that cannot be a literal adds nothing: its factor in
+            # P(no literal fires) is exactly 1 (a term 0 in the log sum).
+            live = graph.table.rates[cols, 1] > 0
+            cols, X = cols[live], X[:, live]
+        X = X.astype(np.float64)
+        if mixture is None and isinstance(graph, RemovalSetColoring):
+            positive = graph.fire_probabilities(
+                X, [self._estimate_seed, self.n_rounds_], cols
             )
         elif mixture is None:
-            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
-            positive = disjunction_fire_probabilities(X, self._graph.probabilities())
+            assert isinstance(graph, HypercubeColoring)  # swap: a mixture
+            positive = disjunction_fire_probabilities(X, graph.probabilities(cols))
         else:
             support, probs = mixture
+            if cols is not None:
+                support = support[:, cols]
             positive = ((X @ support.T.astype(np.float64)) > 0) @ probs
             positive = np.clip(positive, 0.0, 1.0)
         return np.column_stack([1.0 - positive, positive])

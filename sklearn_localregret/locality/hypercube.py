@@ -36,6 +36,7 @@ import copy
 
 import numpy as np
 
+from .._random import uniforms_at
 from ..engine import (
     FiniteChainSampler,
     RegretTable,
@@ -100,6 +101,7 @@ class _HypercubeGraph:
     # without that link keeps the state acyclic, which skops needs.
     def __getstate__(self):
         state = self.__dict__.copy()
+        state.pop("_on_cache", None)  # derived from the table (on_sites)
         if self._sampler is not None:
             state["_sampler"] = copy.copy(self._sampler)
             state["_sampler"].graph = None
@@ -153,6 +155,65 @@ class _EstimatedByChain(_HypercubeGraph):
     def uniforms_per_round(self) -> int:
         """Uniforms one exact draw consumes (one per bit here)."""
         return self.n_vars
+
+    # -- wide, sparse rounds -----------------------------------------------
+    def on_sites(self) -> np.ndarray:
+        """Sorted bits whose colour "set to 1" has a positive rate.
+
+        Only these bits can be 1 in an exact draw (a bit without that rate
+        keeps the root's 0 whatever its uniform), so a sparse round draws
+        them alone. Kept from one call to the next in ``_on_cache``, a
+        superset of the answer that :meth:`_note_updated` extends with every
+        bit an update of this graph makes positive (a rate only turns
+        positive through an update of its own bit); valid while the table is
+        written through this graph's methods, as the learners do.
+        """
+        rates = self.table.rates
+        cache = self.__dict__.get("_on_cache")
+        if cache is None:
+            cache = np.flatnonzero(rates[: self.n_vars, 1] > 0)
+        else:
+            cache = cache[rates[cache, 1] > 0]
+        self._on_cache = cache
+        return cache
+
+    def _note_updated(self, ks: np.ndarray) -> None:
+        """Keep :meth:`on_sites`'s cache a superset after bits ``ks`` changed."""
+        cache = self.__dict__.get("_on_cache")
+        if cache is None:
+            return
+        ks = np.asarray(ks)
+        ks = ks[ks < self.n_vars]
+        grown = ks[self.table.rates[ks, 1] > 0]
+        if len(grown):
+            self._on_cache = np.union1d(cache, grown)
+
+    def sample_on(self, rng) -> np.ndarray:
+        """:meth:`sample`'s action as its sorted 1 bits, for a sparse round.
+
+        The same action from the same random stream; an exact sampler draws
+        only the uniforms of :meth:`on_sites` (and skips the others,
+        :func:`~sklearn_localregret._random.uniforms_at`), so a round costs
+        what is in play, not ``n``.
+        """
+        if not self.exact:
+            return np.flatnonzero(self.sample(rng))
+        return self._draw_on(rng)
+
+    def _draw_on(self, rng) -> np.ndarray:
+        raise NotImplementedError
+
+    def _played_sparse(self, a_on: np.ndarray) -> None:
+        """Remember the played vertex of a sparse round where it is read.
+
+        Only the approximate chain (``L < n``) starts from it; an exact
+        sampler never reads it, and its ``n`` bytes would cost a sparse
+        round ``O(n)``.
+        """
+        if not self.exact:
+            a = np.zeros(self.n_vars, dtype=np.uint8)
+            a[a_on] = 1
+            self._state = a.tobytes()
 
     def draw(self, uniforms: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -281,14 +342,14 @@ class HypercubeColoring(_EstimatedByChain):
         return _flipped_keys(bits, ks), rates[ks]
 
     # -- sampling -----------------------------------------------------------
-    def probabilities(self) -> np.ndarray:
+    def probabilities(self, cols=None) -> np.ndarray:
         """``P(bit k = 1)`` under the product distribution (exact when ``L >= n``).
 
         ``R+[k, 1] / (R+[k, 0] + R+[k, 1])``, or 0 (the root's bit) when both
-        are 0 (:ref:`engine-hypercube`). For ``L < n`` see
-        :meth:`estimate_distribution`.
+        are 0 (:ref:`engine-hypercube`); of the bits ``cols`` alone if given.
+        For ``L < n`` see :meth:`estimate_distribution`.
         """
-        rates = self.table.rates
+        rates = self.table.rates if cols is None else self.table.rates[cols]
         return binary_site_probabilities(
             np.maximum(rates[:, 0], 0.0), np.maximum(rates[:, 1], 0.0)
         )
@@ -305,6 +366,12 @@ class HypercubeColoring(_EstimatedByChain):
         rates = np.maximum(self.table.rates, 0.0)
         on = rates[:, 1]
         return uniforms * (rates[:, 0] + on) < on
+
+    def _draw_on(self, rng) -> np.ndarray:
+        sites = self.on_sites()
+        u = uniforms_at(rng, self.uniforms_per_round, sites)
+        rates = np.maximum(self.table.rates[sites], 0.0)
+        return sites[u * (rates[:, 0] + rates[:, 1]) < rates[:, 1]]
 
     def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
         # The same comparison as draw, compiled: one round's draw is a few
@@ -327,8 +394,39 @@ class HypercubeColoring(_EstimatedByChain):
             ks = np.flatnonzero(gains)
             self.table.update_entries(ks, 1 - a[ks], gains[ks])
         else:
-            self.table.update_entries(np.arange(self.n_vars), 1 - a, gains, bias)
+            ks = np.arange(self.n_vars)
+            self.table.update_entries(ks, 1 - a, gains, bias)
+        self._note_updated(ks)
         self._state = a.tobytes()
+
+    def update_at(
+        self,
+        cols: np.ndarray,
+        a_cols: np.ndarray,
+        gains: np.ndarray,
+        a_on: np.ndarray,
+        bias: float = 0.0,
+    ) -> None:
+        """:meth:`update` of a sparse round: the gains of the bits ``cols`` alone.
+
+        ``cols`` are sorted bits, ``a_cols`` the played action's bits there
+        and ``gains`` their gains; every other bit has gain 0. ``a_on`` are the
+        action's 1 bits. The same regrets as :meth:`update` with the full
+        arrays; with ``bias = 0`` in ``O(len(cols))``.
+        """
+        if bias != 0:
+            a = np.zeros(self.n_vars, dtype=np.uint8)
+            a[a_on] = 1
+            full = np.zeros(self.n_vars)
+            full[cols] = gains
+            self.update(a, full, bias)
+            return
+        nz = np.flatnonzero(gains)
+        ks = cols[nz]
+        self.table.advance()
+        self.table.update_entries(ks, 1 - a_cols[nz], gains[nz])
+        self._note_updated(ks)
+        self._played_sparse(a_on)
 
     def update_rounds(
         self,
@@ -360,6 +458,7 @@ class HypercubeColoring(_EstimatedByChain):
         self.table.update_sequence(
             ks, 1 - actions[rounds, ks], gains[rounds, ks], bias, scales
         )
+        self._note_updated(ks)
         self.table.advance(n_rounds)
         if len(actions):
             self._state = actions[-1].tobytes()

@@ -33,7 +33,9 @@ uniformised chain with the root redirect runs from the last played vertex
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
+from .._random import uniforms_at
 from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabilities
 from ..engine.removal_clocks import (
     draw,
@@ -58,7 +60,7 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    X : ndarray of shape (n_rows, n)
+    X : ndarray or sparse matrix of shape (n_rows, n)
         0/1 rows.
     p : ndarray of shape (n,) or (n_draws, n)
         Probability that each feature is a literal (one row per draw).
@@ -74,13 +76,19 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
     >>> disjunction_fire_probabilities(X, np.array([0.5, 1.0]))
     array([0.5, 1. , 0. ])
     """
-    X = np.asarray(X, dtype=np.float64)
+    if not sp.issparse(X):
+        X = np.asarray(X, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
     certain = p >= 1.0
     log_off = np.log1p(-np.where(certain, 0.0, p))
     positive = -np.expm1(X @ log_off.T) + 0.0  # + 0.0: no -0. for x = 0
     positive[X @ certain.T.astype(np.float64) > 0] = 1.0
     return positive
+
+
+def _set_key(members: np.ndarray) -> bytes:
+    """Key of a removal set in the pool: the bytes of its sorted features."""
+    return np.asarray(members, dtype=np.int64).tobytes()
 
 
 # Models saved before RegretTable.clear_rows named this subclass.
@@ -177,7 +185,8 @@ class RemovalSetColoring(_EstimatedByChain):
     def __setstate__(self, state):
         super().__setstate__(state)
         self._slot_of = {
-            self.sets[j].tobytes(): int(j) for j in np.flatnonzero(self.occupied)
+            _set_key(np.flatnonzero(self.sets[j])): int(j)
+            for j in np.flatnonzero(self.occupied)
         }
 
     # -- rates (stored units: the true regrets times the table's scale) ----
@@ -238,6 +247,23 @@ class RemovalSetColoring(_EstimatedByChain):
             uniforms[..., self.n_vars :],
         )
 
+    def _draw_on(self, rng) -> np.ndarray:
+        # draw() restricted to the bits that can be 1: the others are 0
+        # whatever their uniforms and the clocks (a ring only clears bits).
+        sites, n = self.on_sites(), self.n_vars
+        slots = n + np.arange(self.max_sets)
+        u = uniforms_at(rng, self.uniforms_per_round, np.concatenate([sites, slots]))
+        rates = np.maximum(self.table.rates[sites], 0.0)
+        bits = draw(
+            rates[:, 0],
+            rates[:, 1],
+            self.sets[:, sites],
+            self._set_rates(),
+            u[: len(sites)],
+            u[len(sites) :],
+        )
+        return sites[bits]
+
     def probabilities(self) -> np.ndarray:
         """Exact ``P(bit k = 1)`` when ``L >= n``: ``R+[k, 1] / (W_k + rho_k)``.
 
@@ -250,27 +276,34 @@ class RemovalSetColoring(_EstimatedByChain):
             return binary_site_probabilities(off, on)
         return marginal_on_probabilities(off, on, self.sets, set_rates)
 
-    def fire_probabilities(self, X: np.ndarray, seed) -> np.ndarray:
+    def fire_probabilities(self, X, seed, cols=None) -> np.ndarray:
         """``P(a drawn disjunction fires on each row)`` under ``pi`` (``L >= n``).
 
         Exact product formula while no slot rings; otherwise the mean, over
         :data:`N_CLOCK_DRAWS` draws of the slots' clocks (deterministic in
         ``seed``), of the exact probability given the clocks (the bits are
-        independent given them).
+        independent given them). With ``cols`` (sorted bits), ``X`` holds
+        only those columns (dense or sparse): the others are taken as 0.
         """
-        off, on = self._bit_rates()
+        if cols is None:
+            off, on = self._bit_rates()
+            sets = self.sets
+        else:
+            rates = np.maximum(self.table.rates[cols], 0.0)
+            off, on = rates[:, 0], rates[:, 1]
+            sets = self.sets[:, cols]
         set_rates = self._set_rates()
         if not np.any(set_rates > 0):
             return disjunction_fire_probabilities(X, binary_site_probabilities(off, on))
         rng = np.random.default_rng(seed)
         times = group_clock_times(set_rates, rng.random((N_CLOCK_DRAWS, self.max_sets)))
-        p = on_probabilities(off, on, latest_group_ring(self.sets, times))
+        p = on_probabilities(off, on, latest_group_ring(sets, times))
         return disjunction_fire_probabilities(X, p).mean(axis=1)
 
     # -- the pool -----------------------------------------------------------
     def is_tracked(self, row: np.ndarray) -> bool:
         """Whether the removal set of this 0/1 ``uint8`` row is in the pool."""
-        return row.tobytes() in self._slot_of
+        return _set_key(np.flatnonzero(row)) in self._slot_of
 
     def can_take_a_set(self) -> bool:
         """Whether :meth:`track` would let a new set in: a free slot, or one
@@ -293,9 +326,13 @@ class RemovalSetColoring(_EstimatedByChain):
         list of int
             The slots filled, in order.
         """
+        return self.track_members(np.flatnonzero(row) for row in np.asarray(rows))
+
+    def track_members(self, members) -> list[int]:
+        """:meth:`track` of sets given as sorted feature indices (sparse rows)."""
         filled: list[int] = []
-        for row in np.asarray(rows, dtype=np.uint8):
-            key = row.tobytes()
+        for features in members:
+            key = _set_key(features)
             if key in self._slot_of or not self.max_sets:
                 continue
             free = np.flatnonzero(~self.occupied)
@@ -307,9 +344,10 @@ class RemovalSetColoring(_EstimatedByChain):
                 slot = int(np.argmin(regrets))
                 if regrets[slot] > 0:
                     continue
-                del self._slot_of[self.sets[slot].tobytes()]
+                del self._slot_of[_set_key(np.flatnonzero(self.sets[slot]))]
                 self.table.clear_rows([self.n_vars + slot])
-            self.sets[slot] = row
+            self.sets[slot] = 0
+            self.sets[slot, features] = 1
             self.occupied[slot] = True
             self._slot_of[key] = slot
             self.n_sets_tracked += 1
@@ -348,8 +386,45 @@ class RemovalSetColoring(_EstimatedByChain):
         gains = np.asarray(gains, dtype=float)
         set_gains = np.asarray(set_gains, dtype=float)
         self.table.advance()
-        self.table.update_entries(*self._entries(a, gains, set_gains, bias != 0), bias)
+        rows, cols, values = self._entries(a, gains, set_gains, bias != 0)
+        self.table.update_entries(rows, cols, values, bias)
+        self._note_updated(rows)
         self._state = a.tobytes()
+
+    def update_at(
+        self,
+        cols: np.ndarray,
+        a_cols: np.ndarray,
+        gains: np.ndarray,
+        set_gains: np.ndarray,
+        a_on: np.ndarray,
+        bias: float = 0.0,
+    ) -> None:
+        """:meth:`update` of a sparse round: the bit gains of ``cols`` alone.
+
+        ``cols`` are sorted bits, ``a_cols`` the played action's bits there
+        and ``gains`` their gains (every other bit has gain 0); ``a_on`` are
+        the action's 1 bits. The same regrets as :meth:`update` with the full
+        arrays; with ``bias = 0`` in ``O(len(cols) + max_sets)``.
+        """
+        set_gains = np.asarray(set_gains, dtype=float)
+        if bias != 0:
+            a = np.zeros(self.n_vars, dtype=np.uint8)
+            a[a_on] = 1
+            full = np.zeros(self.n_vars)
+            full[cols] = gains
+            self.update(a, full, set_gains, bias)
+            return
+        nz = np.flatnonzero(gains)
+        slots = np.flatnonzero(set_gains)
+        self.table.advance()
+        self.table.update_entries(
+            np.concatenate([cols[nz], self.n_vars + slots]),
+            np.concatenate([1 - a_cols[nz], np.zeros(len(slots), dtype=a_cols.dtype)]),
+            np.concatenate([gains[nz], set_gains[slots]]),
+        )
+        self._note_updated(cols[nz])
+        self._played_sparse(a_on)
 
     def update_rounds(
         self,
@@ -385,6 +460,7 @@ class RemovalSetColoring(_EstimatedByChain):
             of_entry = np.asarray(played)[rounds[order]]
             scales = self.table.round_scales(n_rounds)[of_entry]
         self.table.update_sequence(rows, cols, values, 0.0, scales)
+        self._note_updated(rows)
         self.table.advance(n_rounds)
         if len(actions):
             self._state = actions[-1].tobytes()

@@ -1,0 +1,132 @@
+"""Hashed text at 2**20 features: the disjunct learner against SGDClassifier.
+
+Issue 31's goal: on 5,000 hashed-text rows at 2**20 features each learner adds
+at most 500 MB of peak memory and the disjunct learner learns at least as many
+rows per second as ``SGDClassifier``. The corpus is synthetic (offline, seeded):
+documents of 40-160 words drawn from a Zipf vocabulary of pseudo-words; a
+document is positive when it holds one of 12 topic words (a disjunction of
+words), with 2% of the labels flipped. ``HashingVectorizer(n_features=2**20,
+alternate_sign=False, binary=True)`` turns it into a CSR matrix.
+
+Each learner makes one pass over the 5,000 rows (``fit``; SGD with
+``max_iter=1``), timed on its own, then again under ``tracemalloc`` for the
+peak memory the pass adds. Accuracy is on 2,000 held-out rows.
+
+Run: ``python benchmarks/bench_sparse_text.py [--rows 5000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.linear_model import SGDClassifier
+
+from sklearn_localregret import LocalRegretDisjunctClassifier
+
+N_FEATURES = 2**20
+SYLLABLES = "ka lo mi ne ru ta vo si pe da zu fi go ha ju".split()
+
+
+def hashed_corpus(n_rows: int, seed: int = 0):
+    """Synthetic documents, hashed: ``(X, y)`` with ``X`` CSR (n_rows, 2**20)."""
+    rng = np.random.default_rng(seed)
+    words = {
+        "".join(rng.choice(SYLLABLES, size=rng.integers(2, 6))) for _ in range(40000)
+    }
+    vocab = np.array(sorted(words))
+    rng.shuffle(vocab)
+    topic, common = vocab[:12], vocab[12:]
+    zipf = 1.0 / np.arange(1, len(common) + 1)
+    zipf /= zipf.sum()
+    docs, labels = [], []
+    for _ in range(n_rows):
+        doc = list(rng.choice(common, size=rng.integers(40, 160), p=zipf))
+        positive = rng.random() < 0.4
+        if positive:
+            doc += list(rng.choice(topic, size=rng.integers(1, 3)))
+        docs.append(" ".join(doc))
+        labels.append(int(positive) ^ int(rng.random() < 0.02))
+    vectorizer = HashingVectorizer(
+        n_features=N_FEATURES, alternate_sign=False, binary=True
+    )
+    return vectorizer.transform(docs), np.array(labels)
+
+
+def learners():
+    return {
+        "SGDClassifier (1 epoch)": lambda: SGDClassifier(
+            max_iter=1, tol=None, random_state=0
+        ),
+        "disjunct (default: removal sets, hedge)": lambda: (
+            LocalRegretDisjunctClassifier(random_state=0)
+        ),
+        "disjunct (prediction='vote')": lambda: LocalRegretDisjunctClassifier(
+            prediction="vote", random_state=0
+        ),
+        "disjunct (graph='hypercube')": lambda: LocalRegretDisjunctClassifier(
+            graph="hypercube", random_state=0
+        ),
+        "disjunct (batch_size=10)": lambda: LocalRegretDisjunctClassifier(
+            batch_size=10, random_state=0
+        ),
+    }
+
+
+def one_pass(make, X, y):
+    model = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds = time.perf_counter() - start
+        tracemalloc.start()
+        make().fit(X, y)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return model, seconds, peak
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=5000)
+    args = parser.parse_args(argv)
+    X, y = hashed_corpus(args.rows + 2000)
+    X_train, y_train, X_test, y_test = (
+        X[: args.rows],
+        y[: args.rows],
+        X[args.rows :],
+        y[args.rows :],
+    )
+    print(
+        f"{args.rows} rows x {N_FEATURES} features, {X_train.nnz} nonzeros "
+        f"({(X_train.data.nbytes + X_train.indices.nbytes) / 2**20:.1f} MiB CSR)"
+    )
+    LocalRegretDisjunctClassifier(random_state=0).fit(X_train[:50], y_train[:50])
+    print(f"{'learner':42s} {'rows/s':>9s} {'peak MB':>8s} {'test acc':>8s}")
+    results = {}
+    for name, make in learners().items():
+        model, seconds, peak = one_pass(make, X_train, y_train)
+        rate = args.rows / seconds
+        accuracy = float((model.predict(X_test) == y_test).mean())
+        results[name] = rate, peak
+        print(f"{name:42s} {rate:9.0f} {peak / 1e6:8.1f} {accuracy:8.3f}")
+    sgd_rate, sgd_peak = results["SGDClassifier (1 epoch)"]
+    print("\ngoal (issue 31): <= 500 MB added, rows/s >= SGDClassifier's")
+    for name, (rate, peak) in results.items():
+        if name.startswith("disjunct"):
+            memory = "met" if peak <= 500e6 else "MISSED"
+            speed = "met" if rate >= sgd_rate else "MISSED"
+            print(
+                f"  {name:42s} memory {memory} ({peak / 1e6:.0f} MB), "
+                f"speed {speed} ({rate / sgd_rate:.2f}x SGD)"
+            )
+
+
+if __name__ == "__main__":
+    main()

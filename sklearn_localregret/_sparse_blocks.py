@@ -1,0 +1,67 @@
+"""Sparse row blocks for the learners that read them without densifying.
+
+A learner with ``_accepts_sparse_blocks`` receives CSR blocks (canonical:
+sorted, distinct indices) instead of dense ones; these are the helpers the
+base class needs for them: the canonical form, and the per-row uniforms of the
+randomised predictions, equal to those of the dense rows
+(:func:`~sklearn_localregret.engine.compiled.row_uniforms.row_uniforms`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .engine.compiled.jit import kernel
+from .engine.compiled.row_uniforms import _GOLDEN, _mix
+
+__all__ = ["canonical_csr", "sparse_row_uniforms"]
+
+
+def canonical_csr(X, dtype) -> sp.csr_matrix:
+    """``X`` as a CSR matrix of ``dtype`` with sorted, distinct indices.
+
+    Duplicate entries are summed, as ``toarray`` would; ``X`` is copied only
+    when a conversion needs it.
+    """
+    X = sp.csr_matrix(X, dtype=dtype)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+@kernel
+def _hash_sparse_rows(indptr, indices, data, width, key, out):
+    # row_uniforms' hash of the dense uint8 rows, read from the nonzeros: the
+    # words between them are 0. O(width / 8) a row, no dense row.
+    for i in range(indptr.shape[0] - 1):
+        h = _mix(key ^ np.uint64(width))
+        p, end = indptr[i], indptr[i + 1]
+        for start in range(0, width, 8):
+            word = np.uint64(0)
+            while p < end and indices[p] < start + 8:
+                word |= np.uint64(data[p]) << np.uint64(8 * (indices[p] - start))
+                p += 1
+            h = _mix(h + _GOLDEN + word)
+        out[i] = np.float64(h >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def sparse_row_uniforms(X, key: int) -> np.ndarray:
+    """:func:`row_uniforms` of the dense ``uint8`` rows of a canonical CSR ``X``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret.engine.compiled.row_uniforms import row_uniforms
+    >>> X = np.array([[0, 1, 0, 0, 0, 0, 0, 0, 0, 1], [0] * 10], dtype=np.uint8)
+    >>> bool((sparse_row_uniforms(sp.csr_matrix(X), 7) == row_uniforms(X, 7)).all())
+    True
+    """
+    if X.dtype != np.uint8:
+        raise TypeError("sparse_row_uniforms hashes uint8 rows")
+    out = np.empty(X.shape[0])
+    _hash_sparse_rows(
+        X.indptr, X.indices, X.data, X.shape[1], np.uint64(key % 2**64), out
+    )
+    return out
