@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.saved_arrays import pack, unpack
+
 __all__ = ["RecentRows"]
 
 
@@ -53,6 +55,21 @@ class RecentRows:
         self._w = np.zeros(self.size)
         self._passes = np.zeros((self.size, 0), dtype=bool)  # test outcomes
         self._count = 0  # rows ever added
+
+    # Saved packed: outcomes as bits, labels in the smallest integer type.
+    _PACKED = ("_X", "_y", "_w", "_passes")
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        for name in self._PACKED:
+            if state[name] is not None:
+                state[name] = pack(state[name])
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for name in self._PACKED:
+            setattr(self, name, unpack(getattr(self, name)))
 
     def add(
         self,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.saved_arrays import pack, unpack
 from ._base import ThresholdSource
 
 __all__ = ["ThresholdTests"]
@@ -49,6 +50,21 @@ class ThresholdTests:
         self.feature = np.zeros(0, dtype=np.intp)
         self.threshold = np.zeros(0)
         self._by_feature: list[list[int]] = [[] for _ in range(self.n_features)]
+
+    # Saved packed; the tests of each feature are rebuilt from ``feature``.
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["feature"], state["threshold"] = pack(self.feature), pack(self.threshold)
+        del state["_by_feature"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.feature, self.threshold = unpack(self.feature), unpack(self.threshold)
+        if "_by_feature" not in state:
+            self._by_feature = [[] for _ in range(self.n_features)]
+            for test, j in enumerate(self.feature.tolist()):
+                self._by_feature[j].append(test)
 
     @property
     def n_tests(self) -> int:

@@ -76,6 +76,19 @@ class QuantileThresholds(ThresholdSource):
         self._buffer_rows = max(1, self.max_buffered_values // max(n_features, 1))
         self._chosen: list[set] = [set() for _ in range(n_features)]
 
+    # A set's order depends on its history: saved sorted, a loaded model
+    # pickles as the one it was loaded from.
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        if "_chosen" in state:
+            state["_chosen"] = [sorted(chosen) for chosen in state["_chosen"]]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if "_chosen" in state:
+            self._chosen = [set(chosen) for chosen in state["_chosen"]]
+
     def _next_checkpoint_rows(self) -> int:
         return self.first_checkpoint * self.growth**self._checkpoint
 
