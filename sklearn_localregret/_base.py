@@ -796,7 +796,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         "bias": [Interval(Real, 0, None, closed="left"), None],
         "discount": [Interval(Real, 0, 1, closed="right")],
         "random_state": ["random_state"],
-        "prediction": [StrOptions({"hedge", "vote", "sample"})],
+        "prediction": [StrOptions({"auto", "hedge", "vote", "sample"})],
     }
 
     def _start_stream(self) -> None:
@@ -821,8 +821,17 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             self._prediction_key = generator_key(self._rng)
             self._hedge = AdaHedge((0.0, PLAY_HANDICAP))
 
+    def _prediction_rule(self) -> str:
+        """``prediction`` with ``"auto"`` resolved: the hedge for external
+        regret; the vote for swap regret, whose exact distribution can hold
+        thousands of hypotheses, so that scoring every round would cost a
+        whole prediction over them."""
+        if self.prediction == "auto":
+            return "vote" if self.regret == "swap" else "hedge"
+        return self.prediction
+
     def _hedging(self) -> bool:
-        return self.prediction == "hedge"
+        return self._prediction_rule() == "hedge"
 
     # -- the last prediction, for the round that learns the same rows ------
     def _proba_version(self) -> tuple:
@@ -876,16 +885,17 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
     @property
     def vote_weight_(self) -> float:
-        """Probability that :meth:`predict` gives the vote (``prediction="hedge"``).
+        """Probability that :meth:`predict` gives the vote.
 
         AdaHedge's weight of the vote against the play, from their losses on
-        the rounds learnt with ``prediction="hedge"``: 1 for ``"vote"``, 0 for
+        the rounds learnt while hedging: 1 for the vote, 0 for
         ``"sample"``.
         """
         check_is_fitted(self)
-        if self.prediction == "vote":
+        rule = self._prediction_rule()
+        if rule == "vote":
             return 1.0
-        if self.prediction == "sample":
+        if rule == "sample":
             return 0.0
         return self._hedge.weight(0)
 
@@ -896,7 +906,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         see the user guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
-        was learnt with ``prediction="hedge"``.
+        was learnt while hedging.
         """
         check_is_fitted(self)
         return self._hedge.regret_bound
@@ -963,7 +973,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
         With ``prediction="vote"``, the most probable class under ``pi``. With
         ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
-        the randomised plays predict. With ``"hedge"`` (the default), the vote
+        the randomised plays predict. With ``"hedge"`` (the default with
+        external regret: ``prediction="auto"``), the vote
         with probability :attr:`vote_weight_`, else the draw: AdaHedge's
         weight from the two predictions' losses on the stream, so that it is
         never much worse than the better of them (the user guide derives the

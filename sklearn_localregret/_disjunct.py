@@ -93,7 +93,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
         so the learner forgets old rounds (for drifting streams;
         :ref:`guarantee-discounted`). 1 is the paper's undiscounted algorithm.
-    prediction : {"hedge", "vote", "sample"}, default="hedge"
+    prediction : {"auto", "hedge", "vote", "sample"}, default="auto"
         What :meth:`predict` gives. ``"vote"``: the most probable class under
         ``pi`` (deterministic; best on stationary streams, exploitable by an
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
@@ -102,9 +102,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         draw, the weight learnt by AdaHedge from both predictions' losses on
         each round before it is learnt; never much worse than the better of
         the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
-        prediction").
-        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
-        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
+        prediction"). ``"auto"``: ``"hedge"`` with external regret, ``"vote"``
+        with swap regret (its exact distribution can hold thousands of
+        hypotheses, and the hedge's score of every round would cost a whole
+        prediction over them). Draws are a function of the row,
+        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
+        probabilities whatever this is.
 
     Attributes
     ----------
@@ -248,7 +251,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         n_mcmc_steps=200,
         random_state=None,
         discount=1.0,
-        prediction="hedge",
+        prediction="auto",
     ):
         self.regret = regret
         self.graph = graph

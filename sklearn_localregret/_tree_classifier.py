@@ -153,7 +153,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         where 1 stays wrong, on stationary ones and on the paper's protocol it
         is no worse; on labels that alternate on one instance it does worse
         than 1, which stays at the best tree's 50%.
-    prediction : {"hedge", "vote", "sample"}, default="hedge"
+    prediction : {"auto", "hedge", "vote", "sample"}, default="auto"
         What :meth:`predict` gives. ``"vote"``: the most probable class under
         ``pi`` (deterministic; best on stationary streams, exploitable by an
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
@@ -162,9 +162,12 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         draw, the weight learnt by AdaHedge from both predictions' losses on
         each round before it is learnt; never much worse than the better of
         the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
-        prediction").
-        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
-        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
+        prediction"). ``"auto"``: ``"hedge"`` with external regret, ``"vote"``
+        with swap regret (its exact distribution can hold thousands of
+        hypotheses, and the hedge's score of every round would cost a whole
+        prediction over them). Draws are a function of the row,
+        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
+        probabilities whatever this is.
 
     Attributes
     ----------
@@ -371,7 +374,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         predict_tolerance=0.0,
         random_state=None,
         discount=0.99,
-        prediction="hedge",
+        prediction="auto",
     ):
         self.regret = regret
         self.L = L

@@ -237,3 +237,20 @@ def test_predicting_before_learning_changes_nothing(name, call_rows):
             est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
     assert loud._hedge.losses.tolist() == quiet._hedge.losses.tolist()
     assert pickle.dumps(loud) == pickle.dumps(quiet)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_auto_hedges_external_regret_and_votes_with_swap(name):
+    stream = _alternating(300)
+    external = LEARNERS[name](random_state=0)
+    swap = LEARNERS[name](regret="swap", random_state=0)
+    for est in (external, swap):
+        _learn_test_then_train(est, stream)
+    assert external._hedging() and external._hedge.gap > 0
+    # Swap regret: the vote, and no round scored (the hedge never moved).
+    assert not swap._hedging() and swap.vote_weight_ == 1.0
+    assert swap._hedge.losses.tolist() == [0.0, PLAY_HANDICAP]
+    X = stream.X[:5]
+    np.testing.assert_array_equal(
+        swap.predict(X), swap.classes_[np.argmax(swap.predict_proba(X), axis=1)]
+    )
