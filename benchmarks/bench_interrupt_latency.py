@@ -39,11 +39,10 @@ if name.endswith("wide") or name == "winnow2":
 makers = {
     "tree": lambda: LocalRegretTreeClassifier(random_state=0),
     "tree swap L=3": lambda: LocalRegretTreeClassifier("swap", L=3, random_state=0),
-    "disjunct": lambda: LocalRegretDisjunctClassifier(random_state=0),
-    "disjunct vote (bulk)": lambda: LocalRegretDisjunctClassifier(
-        prediction="vote", random_state=0),
-    "disjunct vote wide": lambda: LocalRegretDisjunctClassifier(
-        prediction="vote", random_state=0),
+    "disjunct (bulk)": lambda: LocalRegretDisjunctClassifier(random_state=0),
+    "disjunct wide (bulk)": lambda: LocalRegretDisjunctClassifier(random_state=0),
+    "disjunct hedge": lambda: LocalRegretDisjunctClassifier(
+        prediction="hedge", random_state=0),
     "disjunct hypercube": lambda: LocalRegretDisjunctClassifier(
         graph="hypercube", random_state=0),
     "disjunct swap": lambda: LocalRegretDisjunctClassifier("swap", random_state=0),
@@ -76,9 +75,9 @@ except KeyboardInterrupt:
 LEARNERS = [
     "tree",
     "tree swap L=3",
-    "disjunct",
-    "disjunct vote (bulk)",
-    "disjunct vote wide",
+    "disjunct (bulk)",
+    "disjunct wide (bulk)",
+    "disjunct hedge",
     "disjunct hypercube",
     "disjunct swap",
     "winnow2",

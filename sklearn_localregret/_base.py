@@ -822,13 +822,17 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             self._hedge = AdaHedge((0.0, PLAY_HANDICAP))
 
     def _prediction_rule(self) -> str:
-        """``prediction`` with ``"auto"`` resolved: the hedge for external
-        regret; the vote for swap regret, whose exact distribution can hold
-        thousands of hypotheses, so that scoring every round would cost a
-        whole prediction over them."""
+        """``prediction`` with ``"auto"`` resolved (:meth:`_auto_prediction`)."""
         if self.prediction == "auto":
-            return "vote" if self.regret == "swap" else "hedge"
+            return self._auto_prediction()
         return self.prediction
+
+    def _auto_prediction(self) -> str:
+        """What ``prediction="auto"`` means: the hedge for external regret;
+        the vote for swap regret, whose exact distribution can hold thousands
+        of hypotheses, so that scoring every round would cost a whole
+        prediction over them."""
+        return "vote" if self.regret == "swap" else "hedge"
 
     def _hedging(self) -> bool:
         return self._prediction_rule() == "hedge"

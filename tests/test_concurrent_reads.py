@@ -21,13 +21,13 @@ import sklearn_localregret
 LEARNERS = {
     "tree": ("LocalRegretTreeClassifier(random_state=0)", 800, 1),
     "tree-swap": ("LocalRegretTreeClassifier('swap', L=3, random_state=0)", 70, 1),
-    "disjunct": ("LocalRegretDisjunctClassifier(random_state=0)", 500, 1),
-    # Calls of 40 rows take the bulk path (prediction="vote").
-    "disjunct-bulk": (
-        "LocalRegretDisjunctClassifier(prediction='vote', random_state=0)",
-        2000,
-        40,
+    "disjunct": (
+        "LocalRegretDisjunctClassifier(prediction='hedge', random_state=0)",
+        500,
+        1,
     ),
+    # Calls of 40 rows take the bulk path (the default, the vote).
+    "disjunct-bulk": ("LocalRegretDisjunctClassifier(random_state=0)", 2000, 40),
     "winnow2": ("Winnow2Classifier()", 2000, 1),
 }
 

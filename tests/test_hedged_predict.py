@@ -225,8 +225,8 @@ def test_predicting_before_learning_changes_nothing(name, call_rows):
     # same numbers: the learner that predicted ends pickle-equal (hedge
     # losses and gap included) to the one that did not.
     stream = load_stream("mushroom", n_rows=300, seed=3)
-    quiet = LEARNERS[name](random_state=0)
-    loud = LEARNERS[name](random_state=0)
+    quiet = LEARNERS[name](random_state=0, prediction="hedge")
+    loud = LEARNERS[name](random_state=0, prediction="hedge")
     for lo in range(0, 300, call_rows):
         rows = slice(lo, lo + call_rows)
         if lo:
@@ -239,18 +239,27 @@ def test_predicting_before_learning_changes_nothing(name, call_rows):
     assert pickle.dumps(loud) == pickle.dumps(quiet)
 
 
-@pytest.mark.parametrize("name", LEARNERS)
-def test_auto_hedges_external_regret_and_votes_with_swap(name):
+@pytest.mark.parametrize(
+    "name, regret, hedges",
+    [
+        ("tree", "external", True),
+        ("tree", "swap", False),
+        ("disjunct", "external", False),
+        ("disjunct", "swap", False),
+    ],
+)
+def test_auto_hedges_only_the_external_tree(name, regret, hedges):
     stream = _alternating(300)
-    external = LEARNERS[name](random_state=0)
-    swap = LEARNERS[name](regret="swap", random_state=0)
-    for est in (external, swap):
-        _learn_test_then_train(est, stream)
-    assert external._hedging() and external._hedge.gap > 0
-    # Swap regret: the vote, and no round scored (the hedge never moved).
-    assert not swap._hedging() and swap.vote_weight_ == 1.0
-    assert swap._hedge.losses.tolist() == [0.0, PLAY_HANDICAP]
+    est = LEARNERS[name](regret=regret, random_state=0)
+    _learn_test_then_train(est, stream)
+    assert est._hedging() is hedges
+    if hedges:
+        assert est._hedge.gap > 0
+        return
+    # The vote, and no round scored (the hedge never moved).
+    assert est.vote_weight_ == 1.0
+    assert est._hedge.losses.tolist() == [0.0, PLAY_HANDICAP]
     X = stream.X[:5]
     np.testing.assert_array_equal(
-        swap.predict(X), swap.classes_[np.argmax(swap.predict_proba(X), axis=1)]
+        est.predict(X), est.classes_[np.argmax(est.predict_proba(X), axis=1)]
     )

@@ -33,17 +33,19 @@ def text_like(n_rows, n_features, seed, density=0.01):
 
 
 CONFIGS = {
-    "removal-sets hedge": {},
+    "removal-sets hedge": {"prediction": "hedge"},
     "removal-sets vote": {"prediction": "vote"},
-    "hypercube hedge": {"graph": "hypercube"},
+    "hypercube hedge": {"graph": "hypercube", "prediction": "hedge"},
     "hypercube vote": {"graph": "hypercube", "prediction": "vote"},
     "swap": {"regret": "swap"},
     "removal-sets batches": {"batch_size": 7, "prediction": "vote"},
-    "hypercube batches": {"graph": "hypercube", "batch_size": 7},
-    "discount": {"discount": 0.98},
+    "hypercube batches": {"graph": "hypercube", "batch_size": 7, "prediction": "hedge"},
+    # Per round on both sides: the bulk path sums a discount's terms in
+    # another order (equal to rounding only).
+    "discount": {"discount": 0.98, "prediction": "hedge"},
     "bias": {"bias": 0.25, "graph": "hypercube", "prediction": "vote"},
-    "removal-sets bias": {"bias": 0.25},
-    "chain L=3": {"L": 3},
+    "removal-sets bias": {"bias": 0.25, "prediction": "hedge"},
+    "chain L=3": {"L": 3, "prediction": "hedge"},
     "sample": {"prediction": "sample"},
 }
 
