@@ -366,6 +366,12 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         state.pop("_lock_calls", None)
         return state
 
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        # Made now, not by the first predict: predicting changes no attribute.
+        self._model_lock()
+        self._call_lock()
+
     # -- fitting ----------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
         """Reset the model and learn from ``X, y`` in one online pass.
@@ -805,7 +811,9 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         # generator's state without drawing, so the plays are unchanged.
         self._prediction_key = generator_key(self._rng)
         self._hedge = AdaHedge((0.0, PLAY_HANDICAP))  # experts: the vote, the play
-        self._last_proba: tuple | None = None
+        # A holder made at fit time and filled in place: predicting never
+        # changes the estimator's __dict__ (scikit-learn's check_dict_unchanged).
+        self._last_proba: list = [None]
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
@@ -814,6 +822,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
 
     def __setstate__(self, state):
         super().__setstate__(state)
+        if "_rng" in state:  # fitted: the holder of the last prediction
+            self._last_proba = [None]
         if "prediction" not in state:
             # Saved before the hedged prediction: it predicted by the vote.
             self.prediction = "vote"
@@ -853,13 +863,16 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             and block.shape[0] <= _REMEMBERED_ROWS
             and not sp.issparse(block)
         ):
-            self._last_proba = (version, block.copy(), proba.copy())
+            memory = getattr(self, "_last_proba", None)
+            if memory is not None:
+                memory[0] = (version, block.copy(), proba.copy())
 
     def _remembered_proba(self, rows: np.ndarray) -> np.ndarray | None:
         """``pi``'s probabilities of a round's rows (``_block_dtype``) if the
         last prediction was of these rows (its first ones) under this very
         model, else None."""
-        last = getattr(self, "_last_proba", None)
+        memory = getattr(self, "_last_proba", None)
+        last = None if memory is None else memory[0]
         if last is None or sp.issparse(rows):
             return None
         version, block, proba = last
