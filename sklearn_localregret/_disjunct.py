@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -20,9 +21,11 @@ from .locality.sparse_rounds import SparseRows, play_sparse_round
 __all__ = ["LocalRegretDisjunctClassifier"]
 
 
-# Rounds of one bulk unit (see _play_rounds): bounds the wait of a Ctrl-C to
-# a fraction of a second even on wide rows.
+# Bulk units (see _play_rounds) start at this many rounds and grow towards
+# _BULK_SECONDS of work each: a Ctrl-C waits a fraction of a second even on
+# wide rows, and a unit's fixed cost (a few ms) stays small against its work.
 _BULK_ROUNDS = 256
+_BULK_SECONDS = 0.05
 
 
 class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
@@ -343,14 +346,28 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             super()._play_rounds(X, y, weight)
             return
         batch = self.batch_size
-        # Bulk units of a bounded number of rounds, each counted when done, so
-        # that a Ctrl-C acts within one unit. Splitting changes nothing: a
-        # unit's rounds draw their uniforms in one call from the same stream.
-        unit = batch * _BULK_ROUNDS
-        for lo in range(0, len(y), unit):
-            rows = slice(lo, lo + unit)
+        # Bulk units, each counted when done, so that a Ctrl-C acts within
+        # one unit; their size follows the time they take (kept between calls,
+        # never saved). Splitting changes nothing: a unit's rounds draw their
+        # uniforms in one call from the same stream.
+        rounds = getattr(self, "_bulk_rounds", _BULK_ROUNDS)
+        lo = 0
+        while lo < len(y):
+            rows = slice(lo, lo + batch * rounds)
+            start = time.perf_counter()
             with self._model_lock():  # readers see complete units of rounds
                 self._play_bulk(X[rows], y[rows], weight[rows])
+            took = max(time.perf_counter() - start, 1e-6)
+            rounds = max(
+                _BULK_ROUNDS, min(4 * rounds, int(rounds * _BULK_SECONDS / took))
+            )
+            lo = rows.stop
+        self._bulk_rounds = rounds
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_bulk_rounds", None)  # a timing, not part of the model
+        return state
 
     def _play_sparse_rounds(self, X, y, weight) -> None:
         """The rounds of a canonical CSR block, one at a time.
