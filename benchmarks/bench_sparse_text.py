@@ -63,11 +63,11 @@ def learners():
         "SGDClassifier (1 epoch)": lambda: SGDClassifier(
             max_iter=1, tol=None, random_state=0
         ),
-        "disjunct (default: removal sets, hedge)": lambda: (
-            LocalRegretDisjunctClassifier(random_state=0)
+        "disjunct (default: removal sets, vote)": lambda: LocalRegretDisjunctClassifier(
+            random_state=0
         ),
-        "disjunct (prediction='vote')": lambda: LocalRegretDisjunctClassifier(
-            prediction="vote", random_state=0
+        "disjunct (prediction='hedge')": lambda: LocalRegretDisjunctClassifier(
+            prediction="hedge", random_state=0
         ),
         "disjunct (graph='hypercube')": lambda: LocalRegretDisjunctClassifier(
             graph="hypercube", random_state=0
