@@ -909,6 +909,9 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         ``"sample"``.
         """
         check_is_fitted(self)
+        return self._vote_weight()
+
+    def _vote_weight(self) -> float:
         rule = self._prediction_rule()
         if rule == "vote":
             return 1.0
@@ -1018,7 +1021,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():
                 # The weight, the draws' key and pi of the same complete round.
-                vote_weight = self.vote_weight_
+                vote_weight = self._vote_weight()  # fitting checked above
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
                 version = self._proba_version()
                 proba = self._predict_proba_encoded(block)
