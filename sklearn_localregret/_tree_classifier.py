@@ -9,7 +9,7 @@ from numbers import Integral, Real
 from typing import cast
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseLocalRegretClassifier
@@ -168,6 +168,18 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         prediction over them). Draws are a function of the row,
         ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
         probabilities whatever this is.
+    leaf_model : {"auto", "naive_bayes"} or None, default="auto"
+        What a leaf may be besides a label. ``"naive_bayes"``: every node may
+        also be replaced by a *model leaf*, which labels a row with a
+        Bernoulli naive Bayes model of the test outcomes of the rows that
+        reached its node while it was played (the site's own counts: no
+        memory of its own). It is one more local change, whose regret is
+        learnt like a label's, so the guarantee covers it (Notes); where the
+        concept is not a small tree of constant labels (many classes, smooth
+        or linear boundaries) a model leaf does far better than any label.
+        None: leaves are labels only (the paper's graph). ``"auto"``:
+        ``"naive_bayes"`` with external regret; None with swap regret, whose
+        rounds do not compute models.
 
     Attributes
     ----------
@@ -259,6 +271,18 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     long run (:ref:`guarantee-discounted`), so after the data change the
     played trees are again nearly locally optimal within a few windows.
     ``local_regret_`` reports the discounted quantity.
+
+    *Model leaves.* ``leaf_model="naive_bayes"`` adds to every node one
+    edge, "replace the subtree here by the model leaf", coloured by its path
+    like the label leaves: the out-degree ``D`` and the colours ``C_L`` grow
+    by one per node, nothing else in the bound changes. A model leaf's
+    utility in a round is the weight of the rows it gets right with its model
+    as it stood before the round, within ``[0, Delta]`` like any tree's, so
+    the bound holds with the same ``Delta``; the models change with the
+    rounds, which the guarantee allows (utilities may be chosen by an
+    adaptive adversary). The played trees are then nearly as good as every
+    tree one label, stump or model-leaf replacement away
+    (:ref:`engine-model-leaves`).
 
     **Sampling.** External regret with ``L=None`` draws trees exactly from the
     stationary distribution, top-down (:ref:`engine-trees`): cost
@@ -353,6 +377,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "predict_tolerance": [Interval(Real, 0, 1, closed="left")],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
+        "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
     }
 
     # The rounds read real values: the tests x_j > t are evaluated on them.
@@ -375,6 +400,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         random_state=None,
         discount=0.99,
         prediction="auto",
+        leaf_model="auto",
     ):
         self.regret = regret
         self.L = L
@@ -390,6 +416,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.random_state = random_state
         self.discount = discount
         self.prediction = prediction
+        self.leaf_model = leaf_model
 
     # -- model ------------------------------------------------------------
     def _encode_features(self, X):
@@ -397,15 +424,31 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # already rejected non-finite and non-numeric input).
         return X
 
+    def _model_leaves(self) -> bool:
+        """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
+        if self.leaf_model == "auto":
+            return self.regret == "external"
+        if self.leaf_model == "naive_bayes" and self.regret == "swap":
+            raise ValueError(
+                "leaf_model='naive_bayes' needs regret='external': the swap "
+                "rounds do not compute models; use leaf_model=None or 'auto'."
+            )
+        return self.leaf_model == "naive_bayes"
+
     def _init_model(self, n_features: int, n_classes: int) -> None:
+        model = self._model_leaves()
         source: ThresholdSource
         if self.binarize is None:
             source = QuantileThresholds(self.max_thresholds)
         else:
             source = FixedThresholds(self.binarize)
         self._tests = ThresholdTests(source, n_features)
-        self._table = StumpRegretTable(n_classes, discount=self.discount)
-        self._coloring = TreeColoring(self._tests, n_classes, self.max_depth)
+        self._table = StumpRegretTable(
+            n_classes, discount=self.discount, leaf_model=model
+        )
+        self._coloring = TreeColoring(
+            self._tests, n_classes, self.max_depth, leaf_model=model
+        )
         swap = self.regret == "swap"
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
         # Swap: the exact sampler of the solved chain; external: hierarchical.
@@ -447,6 +490,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         super().__setstate__(state)
         if "predict_tolerance" not in state:  # saved before the parameter
             self.predict_tolerance = 0.0
+        if "leaf_model" not in state:  # saved before model leaves: labels only
+            self.leaf_model = None
         if "_coloring" not in state or "_graph" in state:
             return  # not fitted, or saved before this layout
         if self.regret == "swap":
@@ -635,6 +680,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                 table._false,
                 table._cost,
                 table.n_tests,
+                table.n_leaves,
                 uniforms,
                 *flat.arrays(),
             )
@@ -698,6 +744,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             table._content,
             table._cdf,
             table._total,
+            table._odds,
+            table._base,
+            table._model_scale,
         )
 
     def _play_tree_round(self, outcomes, rows, y, weight) -> float:
@@ -780,8 +829,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         proba = np.zeros((X.shape[0], len(self.classes_)))
         rows = np.arange(X.shape[0])
         for tree, p in zip(trees, probs):
-            proba[rows, predict_tree(tree, outcomes)] += p
+            proba[rows, self._tree_labels(tree, outcomes)] += p
         return proba
+
+    def _tree_labels(self, tree: Tree, outcomes: np.ndarray) -> np.ndarray:
+        """Class indices a tree gives the rows (a model leaf: its model's)."""
+        labels = predict_tree(tree, outcomes)
+        table = self._table
+        model = labels == table.n_classes
+        if model.any():
+            flat = FlatTree.from_tree(tree, table.find)
+            leaves = flat.leaves_of(outcomes[model])
+            labels[model] = table.model_labels(flat.row[leaves], outcomes[model])
+        return labels
 
     # -- inspection -------------------------------------------------------
     def representative_tree(self) -> Tree:
@@ -881,9 +941,9 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             return Leaf(start_label)
         best = int(np.argmax(content))
         k = table.n_classes
-        if best < k:
+        if best < table.n_leaves:  # a label, or the model leaf
             return Leaf(best)
-        v = best - k
+        v = best - table.n_leaves
         c_true, c_false = divmod(int(np.argmax(table.pair_weights(row, v))), k)
         return Split(
             v,
@@ -903,7 +963,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             ``feature_<i>``.
         class_names : sequence, default=None
             Name of each class, in the order of ``classes_``; defaults to
-            ``classes_``.
+            ``classes_``. A model leaf shows as ``class: naive Bayes``.
 
         Returns
         -------
@@ -916,6 +976,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             feature_names = getattr(self, "feature_names_in_", None)
         if class_names is None:
             class_names = self.classes_
+        if self._table.leaf_model:
+            class_names = [*class_names, "naive Bayes"]  # label K: the model
         tests = list(zip(self._tests.feature.tolist(), self._tests.threshold.tolist()))
         return export_text(tree, feature_names, class_names, tests=tests)
 

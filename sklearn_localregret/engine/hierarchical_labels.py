@@ -9,7 +9,8 @@ distribution ``m``, labels the row with distribution ::
 
     H_S(s) = (s m + sum_c w_c e_c + sum_v w_v H_{S,v}(s + q_v)) / (s + W)
 
-where ``w_c`` are its leaf weights, ``w_v`` the weight of "split on test v",
+where ``w_c`` are its leaf weights (a model leaf's weight goes to the label
+its model gives the row: :ref:`engine-model-leaves`), ``w_v`` the weight of "split on test v",
 ``W`` their total, ``q_v = W - w_v``, and ``H_{S,v}`` the child on the row's
 branch of ``v``, started from the marginal of the label pairs of ``v`` for that
 branch. Each term is the probability of one content of the site at that time
@@ -176,6 +177,9 @@ class HierarchicalLabels:
                 *self._slots(),
                 table.n_rows,
                 float(tolerance),
+                table.n_leaves,
+                table._odds,
+                table._base,
                 proba,
             )
         return proba
@@ -230,6 +234,7 @@ class HierarchicalLabels:
                 table._false,
                 table._cost,
                 table.n_tests,
+                table.n_leaves,
                 self.paths.child,
                 self._test_order,
                 self._test_group,

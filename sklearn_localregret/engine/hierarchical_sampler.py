@@ -135,11 +135,11 @@ class HierarchicalSampler:
         # The clock (rate total) never rang during the horizon: starting content.
         if horizon < math.inf and uniform() < math.exp(-total * horizon):
             return self.make_leaf(start_label)
-        k = table.n_classes
+        k, n_leaves = table.n_classes, table.n_leaves
         content = _choose_cdf(cdf, weights, uniform())
-        if content < k:
+        if content < n_leaves:  # a label, or the model leaf (label K)
             return self.make_leaf(content)
-        v = content - k
+        v = content - n_leaves
         w = float(weights[content])
         q = total - w
         if q <= 1e-9 * total:
@@ -219,18 +219,19 @@ class HierarchicalSampler:
         nodes.label[ids[idle]] = start[idle]
         busy = ~idle
         ids, horizon, u = ids[busy], horizon[busy], u[busy]
-        k = table.n_classes
+        k, n_leaves = table.n_classes, table.n_leaves
         content = _choose_cdf_many(cdf, weights, u[:, 1])
-        leaf = content < k
+        leaf = content < n_leaves
         nodes.label[ids[leaf]] = content[leaf]
         children = []
         for v in np.unique(content[~leaf]).tolist():
             at = content == v
-            v -= k
-            w = float(weights[k + v])
+            v -= n_leaves
+            at_v = n_leaves + v
+            w = float(weights[at_v])
             q = total - w
             if q <= 1e-9 * total:  # as in _draw: q exactly 0 when v holds all
-                q = float(weights[: k + v].sum() + weights[k + v + 1 :].sum())
+                q = float(weights[:at_v].sum() + weights[at_v + 1 :].sum())
             pairs = table.pair_weights(row, v)
             pair = _choose_cdf_many(np.cumsum(pairs), pairs, u[at, 2])
             age = _split_ages(w, q, total, horizon[at], u[at, 3], u[at, 4])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiled.leaf_model import model_labels
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import KeyedRows
 from .saved_arrays import pack, pack_residual, unpack, unpack_residual
@@ -42,13 +43,15 @@ class StumpRegretTable(KeyedRows):
     added at any time (:meth:`add_tests`) and start with zero regret in all
     their colours, as if their edges had always existed with no regret.
 
-    **The one layout.** Per row: ``K`` leaf regrets; per test ``v`` the factors
+    **The one layout.** Per row: ``n_leaves`` leaf regrets (the ``K`` labels,
+    then the model leaf if there is one); per test ``v`` the factors
     ``S_true[v]`` (K), ``S_false[v]`` (K) and ``B[v]``; the same again without
     the bias, for the unbiased regrets that diagnostics report.
 
     **The content weights and their cache.** A draw at a site needs the weight
-    of each content: ``w[c] = Rtilde+[leaf c]`` for ``c < K`` and
-    ``w[K + v] = sum_{c1, c2} Rtilde+[v, c1, c2]`` (split on test ``v``). They
+    of each content: ``w[c] = Rtilde+[leaf c]`` for ``c < n_leaves`` and
+    ``w[n_leaves + v] = sum_{c1, c2} Rtilde+[v, c1, c2]`` (split on test
+    ``v``). They
     are cached per row. A row's cached weights are valid while its entry in
     :attr:`versions` is the one they were computed at; only :meth:`update`
     changes a row, and it increases the row's version. :meth:`refresh`
@@ -72,6 +75,13 @@ class StumpRegretTable(KeyedRows):
         Tests present from the start.
     discount : float, default=1.0
         ``lambda`` in (0, 1]; 1 is the paper's undiscounted algorithm.
+    leaf_model : bool, default=False
+        Whether every site has one more leaf colour, ``K``: "replace the
+        subtree here by a leaf that predicts with naive Bayes over the tests"
+        (:ref:`engine-model-leaves`). Its regret is a leaf regret like the
+        others (the caller gives its gains); its model is read off the
+        site's stump factors and cached with the content weights
+        (:mod:`~sklearn_localregret.engine.compiled.leaf_model`).
 
     Examples
     --------
@@ -101,27 +111,49 @@ class StumpRegretTable(KeyedRows):
         "_content",
         "_cdf",
         "_total",
+        "_odds",
+        "_base",
+        "_model_scale",
     )
-    _SCALED = ("_leaf", "_true", "_false", "_cost")
+    # (_model_scale is the scale of each row's last update: rescaled with the
+    # factors, so that it stays "the scale then" in the new units.)
+    _SCALED = ("_leaf", "_true", "_false", "_cost", "_model_scale")
     _FILL = {"_seen": -1}  # never refreshed
 
-    def __init__(self, n_classes: int, n_tests: int = 0, discount: float = 1.0):
+    def __init__(
+        self,
+        n_classes: int,
+        n_tests: int = 0,
+        discount: float = 1.0,
+        leaf_model: bool = False,
+    ):
         self.n_classes = int(n_classes)
+        self.n_leaves = self.n_classes + int(bool(leaf_model))
         self._n_tests = int(n_tests)
         self._allocate(8, max(self._n_tests, 8))
         self._start_rows(discount)
 
+    @property
+    def leaf_model(self) -> bool:
+        """Whether every site has a model leaf (leaf colour ``K``)."""
+        return self.n_leaves > self.n_classes
+
     def _allocate(self, rows: int, tests: int) -> None:
-        k = self.n_classes
-        self._leaf = np.zeros((rows, 2, k))  # [biased, unbiased]
+        k, n_leaves = self.n_classes, self.n_leaves
+        self._leaf = np.zeros((rows, 2, n_leaves))  # [biased, unbiased]
         self._true = np.zeros((rows, tests, k))
         self._false = np.zeros((rows, tests, k))
         self._cost = np.zeros((rows, 2, tests))  # B: [biased, unbiased]
         self._versions = np.zeros(rows, dtype=np.int64)
         self._seen = np.full(rows, -1, dtype=np.int64)
-        self._content = np.zeros((rows, k + tests))
-        self._cdf = np.zeros((rows, k + tests))
+        self._content = np.zeros((rows, n_leaves + tests))
+        self._cdf = np.zeros((rows, n_leaves + tests))
         self._total = np.zeros(rows)
+        # The model leaves' naive Bayes cache (none without model leaves).
+        model = self.leaf_model
+        self._odds = np.zeros((rows, tests if model else 0, k))
+        self._base = np.zeros((rows, k if model else 0))
+        self._model_scale = np.zeros(rows)  # 0: never updated
 
     # -- persistence ------------------------------------------------------
     # The key index is derived from the key list; the cache is derived from the
@@ -130,7 +162,7 @@ class StumpRegretTable(KeyedRows):
     # The factors are stored exactly but packed (engine.saved_arrays): rows in
     # use only, deflated, and S_false as its difference from what the class
     # totals predict (S_true + S_false is the same at most tests of a site).
-    _DERIVED = ("_row_of", "_seen", "_content", "_cdf", "_total")
+    _DERIVED = ("_row_of", "_seen", "_content", "_cdf", "_total", "_odds", "_base")
 
     def factors(self) -> dict[str, np.ndarray]:
         """The stored factors of the rows in use (copies, times :attr:`scale`).
@@ -162,10 +194,16 @@ class StumpRegretTable(KeyedRows):
         }
         state["_cost"] = pack(factors["cost"])
         state["_versions"] = pack(factors["versions"])
+        if self.leaf_model:
+            state["_model_scale"] = self._model_scale[: self.n_rows].copy()
+        else:
+            state.pop("_model_scale", None)
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        if "n_leaves" not in state:  # saved before model leaves
+            self.n_leaves = self.n_classes
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
         saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
@@ -179,7 +217,10 @@ class StumpRegretTable(KeyedRows):
                 false["residual"], totals[:, None, :] - saved["_true"]
             )
         saved["_false"] = false
+        model_scale = state.get("_model_scale")
         self._allocate(rows, tests)
+        if model_scale is not None:
+            self._model_scale[: len(self._keys)] = model_scale
         n, t = len(self._keys), self._n_tests
         self._leaf[:n] = saved["_leaf"]
         self._true[:n, :t] = saved["_true"]
@@ -200,7 +241,7 @@ class StumpRegretTable(KeyedRows):
 
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""
-        old_end = self.n_classes + self._n_tests
+        old_end = self.n_leaves + self._n_tests
         needed = self._n_tests + int(count)
         if needed > self._true.shape[1]:
             self._grow(self._leaf.shape[0], max(needed, 2 * self._true.shape[1]))
@@ -209,13 +250,13 @@ class StumpRegretTable(KeyedRows):
         # sums carry on flat over its column.
         n = self.n_rows
         if old_end:
-            self._cdf[:n, old_end : self.n_classes + needed] = self._cdf[
+            self._cdf[:n, old_end : self.n_leaves + needed] = self._cdf[
                 :n, old_end - 1 : old_end
             ]
 
     def _grow(self, rows: int, tests: int) -> None:
         old = {name: getattr(self, name) for name in self._ROW_ARRAYS}
-        n, t, k = old["_leaf"].shape[0], old["_true"].shape[1], self.n_classes
+        n, t, k = old["_leaf"].shape[0], old["_true"].shape[1], self.n_leaves
         self._allocate(rows, tests)
         self._leaf[:n] = old["_leaf"]
         self._true[:n, :t] = old["_true"]
@@ -226,6 +267,9 @@ class StumpRegretTable(KeyedRows):
         self._content[:n, : k + t] = old["_content"]
         self._cdf[:n, : k + t] = old["_cdf"]
         self._total[:n] = old["_total"]
+        self._odds[:n, : old["_odds"].shape[1]] = old["_odds"]
+        self._base[:n] = old["_base"]
+        self._model_scale[:n] = old["_model_scale"]
 
     # -- the update -------------------------------------------------------
     def update(
@@ -245,9 +289,10 @@ class StumpRegretTable(KeyedRows):
         ----------
         rows : sequence of int
             Distinct rows (one per node of the played tree).
-        leaf_gains : ndarray of shape (n_rows, K)
-            Gain of replacing each node's subtree by leaf ``c``.
-        leaf_mask : ndarray of bool of shape (n_rows, K)
+        leaf_gains : ndarray of shape (n_rows, n_leaves)
+            Gain of replacing each node's subtree by leaf colour ``c`` (the
+            labels, then the model leaf if the table has one).
+        leaf_mask : ndarray of bool of shape (n_rows, n_leaves)
             Which leaf colours are edges (not the leaf the node already is).
         true_counts : ndarray of shape (n_rows, n_tests, K)
             ``A_true``: weight of the rows reaching the node that pass test
@@ -291,6 +336,8 @@ class StumpRegretTable(KeyedRows):
             both[:, 1] += cost
             both[:, 0] += cost + bias * test_mask if bias else cost
             self._cost[rows, :, :t] = both
+        if self.leaf_model:
+            self._model_scale[rows] = scale
         self._versions[rows] += 1
 
     # -- reading ----------------------------------------------------------
@@ -308,18 +355,36 @@ class StumpRegretTable(KeyedRows):
             self._total,
             self.n_rows,
             self._n_tests,
+            self._model_scale,
+            self._odds,
+            self._base,
         )
 
     def site(self, row: int) -> tuple[np.ndarray, np.ndarray, float]:
         """Content weights of a row, their cumulative sums and their total.
 
-        Content ``c < K`` is the leaf ``c``; content ``K + v`` is "split on
-        test ``v``". Returns read-only views, current as of this call.
+        Content ``c < K`` is the leaf ``c``, content ``K`` the model leaf if
+        the table has one; content ``n_leaves + v`` is "split on test ``v``".
+        Returns read-only views, current as of this call.
         """
         if self._seen[row] != self._versions[row]:
             self.refresh()
-        end = self.n_classes + self._n_tests
+        end = self.n_leaves + self._n_tests
         return self._content[row, :end], self._cdf[row, :end], float(self._total[row])
+
+    def model_labels(self, rows, outcomes: np.ndarray) -> np.ndarray:
+        """The model leaves' labels: data row ``i`` (test outcomes) at table
+        row ``rows[i]``, shape (n,). Tables with model leaves only."""
+        if not self.leaf_model:
+            raise ValueError("this table has no model leaves")
+        self.refresh()
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.size and not (0 <= rows.min() and rows.max() < self.n_rows):
+            raise IndexError("a table row out of range")
+        out = np.zeros(rows.shape[0], dtype=np.int64)
+        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
+        return out
 
     def site_totals(self) -> np.ndarray:
         """Total content weight (the refresh-clock rate) of every row."""
@@ -327,7 +392,7 @@ class StumpRegretTable(KeyedRows):
         return self._total[: self.n_rows].copy()
 
     def leaf_regrets(self, row: int, unbiased: bool = False) -> np.ndarray:
-        """Regret of each leaf colour of a row, shape (K,)."""
+        """Regret of each leaf colour of a row, shape (n_leaves,)."""
         return self._leaf[row, int(unbiased)] / self.clock.scale
 
     def stump_regrets(self, row: int, test: int, unbiased: bool = False) -> np.ndarray:
@@ -392,7 +457,7 @@ class StumpRegretTable(KeyedRows):
 
         Returns
         -------
-        leaves : ndarray of shape (n_rows, K)
+        leaves : ndarray of shape (n_rows, n_leaves)
         stumps : ndarray of shape (n_rows, n_tests, K, K)
             ``stumps[row, v, c_true, c_false]``.
         """
@@ -467,7 +532,7 @@ class StumpRegretTable(KeyedRows):
     def nbytes(self) -> int:
         """Bytes of regret state in use (the factors of every row)."""
         n, k, t = self.n_rows, self.n_classes, self._n_tests
-        return 8 * n * (2 * k + 2 * t * k + 2 * t)
+        return 8 * n * (2 * self.n_leaves + 2 * t * k + 2 * t)
 
 
 def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:

@@ -121,6 +121,20 @@ class FlatTree:
             paths.append(() if p < 0 else paths[p] + ((test[p], branch[i]),))
         return paths
 
+    def leaves_of(self, outcomes: np.ndarray) -> np.ndarray:
+        """The leaf node each data row (test outcomes) reaches, shape (n,)."""
+        at = np.zeros(outcomes.shape[0], dtype=np.int64)
+        rows = np.arange(outcomes.shape[0])
+        while True:
+            test = self.test[at]
+            inner = test >= 0
+            if not inner.any():
+                return at
+            went = outcomes[rows[inner], test[inner]]
+            at[inner] = np.where(
+                went, self.true_child[at[inner]], self.false_child[at[inner]]
+            )
+
     def n_internal(self) -> int:
         return int(np.count_nonzero(self.test[: self.n_nodes] >= 0))
 

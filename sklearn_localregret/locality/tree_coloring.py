@@ -72,8 +72,10 @@ class RoundStatistics(NamedTuple):
 class TreeColoring:
     """Which colours leave a played tree, and the round's statistics for them.
 
-    Colours are numbered: leaf ``c`` is ``c``; the stump ``(v, c_true,
-    c_false)`` is ``K + (v * K + c_true) * K + c_false`` (:meth:`colour`).
+    Colours are numbered: leaf ``c`` is ``c`` (with model leaves, the model
+    leaf is ``K``: ``Leaf(K)``); the stump ``(v, c_true, c_false)`` is
+    ``n_leaves + (v * K + c_true) * K + c_false`` (:meth:`colour`), where
+    ``n_leaves`` is ``K``, or ``K + 1`` with model leaves.
 
     Parameters
     ----------
@@ -85,6 +87,13 @@ class TreeColoring:
         If set, nodes at depth ``max_depth`` (path length) have no stump
         colours: the locality graph is restricted to trees of at most that
         depth, and the regret guarantee holds for the restricted graph.
+    leaf_model : bool, default=False
+        Whether every node may also be replaced by a model leaf (a leaf that
+        predicts with its site's model, :ref:`engine-model-leaves`): one more
+        leaf colour per path. The round statistics of the model colour need
+        the table's models: the compiled rounds compute them
+        (:func:`~sklearn_localregret.locality.tree_round_kernels.
+        update_played_sites`), not :meth:`round_statistics`.
 
     Examples
     --------
@@ -99,10 +108,19 @@ class TreeColoring:
     7
     """
 
-    def __init__(self, tests, n_classes: int, max_depth: int | None = None):
+    leaf_model = False  # (saved before model leaves: none)
+
+    def __init__(
+        self,
+        tests,
+        n_classes: int,
+        max_depth: int | None = None,
+        leaf_model: bool = False,
+    ):
         self.tests = tests
         self.n_classes = int(n_classes)
         self.max_depth = max_depth
+        self.leaf_model = bool(leaf_model)
         # path -> tests available there (recomputed when tests enter).
         self._available: dict = {}
 
@@ -112,6 +130,11 @@ class TreeColoring:
         return state
 
     # -- colours ----------------------------------------------------------
+    @property
+    def n_leaves(self) -> int:
+        """Leaf colours per path: ``K``, and the model leaf if there is one."""
+        return self.n_classes + int(self.leaf_model)
+
     def colour(self, replacement: Tree) -> int:
         """Number of the colour that puts ``replacement`` (a leaf or a stump)."""
         k = self.n_classes
@@ -120,14 +143,14 @@ class TreeColoring:
         true_leaf, false_leaf = replacement.true_child, replacement.false_child
         assert type(true_leaf) is Leaf and type(false_leaf) is Leaf  # a stump
         c_true, c_false = true_leaf.label, false_leaf.label
-        return k + (replacement.test * k + c_true) * k + c_false
+        return self.n_leaves + (replacement.test * k + c_true) * k + c_false
 
     def replacement(self, colour: int) -> Tree:
         """The leaf or stump that ``colour`` puts at its path."""
         k = self.n_classes
-        if colour < k:
+        if colour < self.n_leaves:
             return Leaf(int(colour))
-        v, pair = divmod(int(colour) - k, k * k)
+        v, pair = divmod(int(colour) - self.n_leaves, k * k)
         c_true, c_false = divmod(pair, k)
         return Split(v, Leaf(c_true), Leaf(c_false))
 
@@ -182,8 +205,8 @@ class TreeColoring:
     def edge_masks(self, layout: TreeLayout) -> tuple[np.ndarray, np.ndarray]:
         """Which leaf and which stump colours at each node are edges.
 
-        Returns ``leaf_mask`` of shape (n_nodes, K) (all but the leaf a node
-        already is) and ``test_mask`` of shape (n_nodes, n_tests) (the tests
+        Returns ``leaf_mask`` of shape (n_nodes, n_leaves) (all but the leaf
+        a node already is) and ``test_mask`` of shape (n_nodes, n_tests) (the tests
         available at the node's path, except the one it splits on).
 
         Examples
@@ -205,7 +228,7 @@ class TreeColoring:
                [0, 1]])
         """
         n = layout.n_nodes
-        leaf_mask = np.ones((n, self.n_classes), dtype=bool)
+        leaf_mask = np.ones((n, self.n_leaves), dtype=bool)
         test_mask = np.empty((n, self.tests.n_tests), dtype=bool)
         for i, (path, v, c) in enumerate(zip(layout.paths, layout.test, layout.label)):
             test_mask[i] = self.available_tests(path)
@@ -358,6 +381,10 @@ class TreeColoring:
         bias: float,
     ) -> None:
         """Apply a round's statistics to the played tree's ``rows`` of ``table``."""
+        if self.leaf_model:
+            raise ValueError(
+                "model leaves learn on the compiled rounds (update_played_sites)"
+            )
         leaf_mask, test_mask = self.edge_masks(layout)
         table.update(
             rows,

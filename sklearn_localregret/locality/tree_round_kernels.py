@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.compiled.jit import kernel
+from ..engine.compiled.leaf_model import model_label
 from ..engine.compiled.pair_sums import refresh_row
 from ..engine.compiled.stump_update import update_site
 
@@ -61,7 +62,7 @@ def update_played_sites(
     nodes, n_nodes, node_test, node_label, node_true, node_false, node_row,
     node_parent, node_branch, outcomes, y, weight, order, feature, threshold,
     max_depth, scale, bias, n_tests, leaf, true, false, cost, versions, seen,
-    content, cdf, total,
+    content, cdf, total, odds, base, model_scale,
 ):  # fmt: skip
     """One update of the sites of ``nodes`` of the played tree; the weight of
     the rows it gets wrong.
@@ -74,10 +75,19 @@ def update_played_sites(
     weight minus what the played subtree gets right; stump ``(v, c1, c2)``:
     the factors ``S_true``, ``S_false`` and ``B``), with the bias ``bias`` on
     every colour that is an edge. Each updated row's content weights
-    (``seen``, ``content``, ``cdf``, ``total``:
-    the table's cache) are recomputed at once, while the row is in cache.
+    (``seen``, ``content``, ``cdf``, ``total``, and with model leaves the
+    naive Bayes cache ``odds``, ``base``: the table's cache) are recomputed
+    at once, while the row is in cache; ``model_scale[row]`` records the
+    scale of the row's last update (its model's smoothing).
+
+    With model leaves (``leaf`` has ``K + 1`` colours), a node labelled ``K``
+    is a model leaf: it predicts with its site's naive Bayes model as it
+    stood before the round, and every node's model leaf colour gains what
+    that model gets right minus what the played subtree gets right.
     """
-    k = leaf.shape[2]
+    k = true.shape[2]
+    model = leaf.shape[2] > k
+    scores = np.empty(k)
     m = order.shape[0]
     # Route every row: which nodes it reaches, and the played tree's answer.
     reaches = np.zeros((n_nodes, m), dtype=np.bool_)
@@ -92,7 +102,10 @@ def update_played_sites(
             if v < 0:
                 break
             i = node_true[i] if outcomes[r, v] else node_false[i]
-        if node_label[i] == y[r]:
+        label = node_label[i]
+        if label == k:  # a model leaf
+            label = model_label(odds, base, node_row[i], outcomes[r], n_tests, scores)
+        if label == y[r]:
             right[at] = weight[r]
         else:
             wrong += weight[r]
@@ -105,6 +118,7 @@ def update_played_sites(
         class_counts[:] = 0.0
         true_counts[:] = 0.0
         correct = 0.0
+        model_correct = 0.0
         reached = False
         for at in range(m):
             if not reaches[node, at]:
@@ -115,6 +129,11 @@ def update_played_sites(
             w = weight[r]
             class_counts[c] += w
             correct += right[at]
+            if model and (
+                model_label(odds, base, node_row[node], outcomes[r], n_tests, scores)
+                == c
+            ):
+                model_correct += w
             for v in range(n_tests):  # adding 0.0 where it fails: no branch
                 true_counts[c, v] += w * outcomes[r, v]
         # Stump colours are edges where the path leaves the test undecided,
@@ -129,9 +148,12 @@ def update_played_sites(
             node_row[node], class_counts, correct, true_counts,
             node_label[node] if node_test[node] < 0 else -1, available,
             reached, scale, bias, n_tests, leaf, true, false, cost, versions,
+            model_correct,
         )  # fmt: skip
+        if model:
+            model_scale[node_row[node]] = scale
         refresh_row(
             leaf, true, false, cost, versions, seen, content, cdf, total,
-            node_row[node], n_tests,
+            node_row[node], n_tests, model_scale, odds, base,
         )  # fmt: skip
     return wrong

@@ -272,14 +272,17 @@ def split(v: int, true_child: tuple, false_child: tuple) -> tuple:
 
 
 def enumerate_trees(
-    n_features: int, n_classes: int, used: frozenset = frozenset()
+    n_features: int, n_classes: int, used: frozenset = frozenset(), n_models: int = 0
 ) -> list[tuple]:
-    """Every tree over the features not in ``used`` (no variable repeated)."""
-    trees = [leaf(c) for c in range(n_classes)]
+    """Every tree over the features not in ``used`` (no variable repeated).
+
+    With ``n_models = 1`` a leaf may also be the model leaf ``leaf(K)``.
+    """
+    trees = [leaf(c) for c in range(n_classes + n_models)]
     for v in range(n_features):
         if v in used:
             continue
-        below = enumerate_trees(n_features, n_classes, used | {v})
+        below = enumerate_trees(n_features, n_classes, used | {v}, n_models)
         trees.extend(split(v, t, f) for t in below for f in below)
     return trees
 
@@ -310,25 +313,30 @@ def replace(tree: tuple, path: tuple, new: tuple) -> tuple:
     return split(v, tree[2], replace(tree[3], rest, new))
 
 
-def column(replacement: tuple, n_features: int, n_classes: int) -> int:
-    """Column of a colour in a row: leaves first, then stumps v by v, (ct, cf)."""
+def column(
+    replacement: tuple, n_features: int, n_classes: int, n_models: int = 0
+) -> int:
+    """Column of a colour in a row: leaves first (the labels, then the model
+    leaf), then stumps v by v, (ct, cf)."""
     if replacement[0] == "leaf":
         return replacement[1]
     _, v, ct, cf = replacement
-    return n_classes + v * n_classes * n_classes + ct * n_classes + cf
+    return n_classes + n_models + v * n_classes * n_classes + ct * n_classes + cf
 
 
-def tree_edges(tree: tuple, n_features: int, n_classes: int):
+def tree_edges(tree: tuple, n_features: int, n_classes: int, n_models: int = 0):
     """Edges out of ``tree`` as ``(path, replacement, new_tree)``.
 
     ``replacement`` is ``("leaf", c)`` or ``("stump", v, c_true, c_false)``.
     Excluded, as in the paper: a replacement that leaves the tree unchanged
     (leaf c over leaf c) and a stump on the variable the node already splits on;
-    a stump's variable is never one already on the path.
+    a stump's variable is never one already on the path. With ``n_models =
+    1``, ``("leaf", K)`` (the model leaf) is one more leaf replacement; a
+    stump's leaves are labels.
     """
     for path, sub in nodes(tree):
         on_path = {v for v, _ in path}
-        for c in range(n_classes):
+        for c in range(n_classes + n_models):
             if sub != leaf(c):
                 yield path, ("leaf", c), replace(tree, path, leaf(c))
         for v in range(n_features):
@@ -356,12 +364,14 @@ def colour_regret(
     return float(table.stump_regrets(row, v)[ct, cf])
 
 
-def site_rates(table, path: tuple, n_features: int, n_classes: int) -> np.ndarray:
+def site_rates(
+    table, path: tuple, n_features: int, n_classes: int, n_models: int = 0
+) -> np.ndarray:
     """``Rtilde+`` of every colour of a path, in :func:`column` order."""
     row = table.find(path)
     rates = [
         max(colour_regret(table, path, ("leaf", c), n_features, n_classes), 0.0)
-        for c in range(n_classes)
+        for c in range(n_classes + n_models)
     ]
     if row >= 0:
         for v in range(n_features):
@@ -372,18 +382,19 @@ def site_rates(table, path: tuple, n_features: int, n_classes: int) -> np.ndarra
 def set_site(table, path: tuple, leaves=None, stumps=None) -> None:
     """Give a path's colours these biased regrets, through the table's update.
 
-    ``leaves``: K leaf regrets. ``stumps``: ``{v: (s_true, s_false, cost)}``, the
+    ``leaves``: one regret per leaf colour (``table.n_leaves``). ``stumps``: ``{v: (s_true, s_false, cost)}``, the
     factors of the stump regrets ``s_true[c1] + s_false[c2] - cost``. Each is
     added by one update (the rows start at zero).
     """
     k, t = table.n_classes, table.n_tests
+    n_leaves = table.n_leaves
     row = table.row(path)
-    none_k, none_t = np.zeros((1, k), bool), np.zeros((1, t), bool)
+    none_k, none_t = np.zeros((1, n_leaves), bool), np.zeros((1, t), bool)
     if leaves is not None:
         table.update(
             [row],
             np.asarray(leaves, float)[None],
-            np.ones((1, k), bool),
+            np.ones((1, n_leaves), bool),
             np.zeros((1, t, k)),
             np.zeros((1, k)),
             np.zeros(1),
@@ -396,7 +407,7 @@ def set_site(table, path: tuple, leaves=None, stumps=None) -> None:
         only_v[0, v] = True
         table.update(
             [row],
-            np.zeros((1, k)),
+            np.zeros((1, n_leaves)),
             none_k,
             true_counts,
             (np.asarray(s_true, float) + np.asarray(s_false, float))[None],
@@ -438,11 +449,18 @@ class ColoredTreeGraph(DictRateGraph):
     over all edges.
     """
 
-    def __init__(self, table, n_features: int, n_classes: int, root_label: int = 0):
+    def __init__(
+        self,
+        table,
+        n_features: int,
+        n_classes: int,
+        root_label: int = 0,
+        n_models: int = 0,
+    ):
         regrets: dict = {}
-        for tree in enumerate_trees(n_features, n_classes):
+        for tree in enumerate_trees(n_features, n_classes, n_models=n_models):
             targets: dict = {}
-            for path, repl, new in tree_edges(tree, n_features, n_classes):
+            for path, repl, new in tree_edges(tree, n_features, n_classes, n_models):
                 assert new not in targets  # one edge per target: colours distinct
                 targets[new] = colour_regret(table, path, repl, n_features, n_classes)
             regrets[tree] = targets

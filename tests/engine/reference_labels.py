@@ -28,6 +28,8 @@ class _Site(NamedTuple):
     offset: np.ndarray  # (K,): false start labels, weighted, summed
     follow: list  # (test, branch, child row, q_test, w_test, start labels)
     #               for the children that have a row of their own
+    model: float  # the model leaf's weight (0 without model leaves)
+    row: int  # the table row (for its model)
 
 
 def _visit(site: _Site, s: float, m: np.ndarray, reach: float):
@@ -106,6 +108,9 @@ class ReferenceLabels:
                 proba[rows] += reach * m
                 continue
             share, here = _visit(site, s, m, reach)
+            if site.model > 0.0:
+                labels = model_labels(table, site.row, outcomes[rows])
+                here = here + site.model * np.eye(k)[labels]
             if site.tests.size > 0 and rows.size <= _FEW_ROWS:
                 here = here + passes[rows][:, site.tests] @ site.slope
             elif site.tests.size:
@@ -139,6 +144,9 @@ class ReferenceLabels:
                 proba += reach * m
                 continue
             share, here = _visit(site, s, m, reach)
+            if site.model > 0.0:
+                here = here.copy()
+                here[model_labels(table, site.row, outcomes)[0]] += site.model
             if site.tests.size:
                 here = here + passes[:, site.tests] @ site.slope
             proba += share * here
@@ -159,6 +167,9 @@ class ReferenceLabels:
     def _compute_site(self, row: int, version: int) -> _Site:
         table, k = self.table, self.table.n_classes
         weights, _, total = table.site(row)
+        # The model leaf's weight, then the tests' from column n_leaves on.
+        model = float(weights[k]) if table.n_leaves > k else 0.0
+        weights = np.concatenate((weights[:k], weights[table.n_leaves :]))
         tests = np.flatnonzero(weights[k:] > 0.0)
         if not tests.size:  # only leaves: nothing depends on the data row
             no_slope, no_offset = np.zeros((0, k)), np.zeros(k)
@@ -170,6 +181,8 @@ class ReferenceLabels:
                 no_slope,
                 no_offset,
                 [],
+                model,
+                row,
             )
         w = weights[k + tests]
         first, second = table.label_marginals(row, tests)
@@ -199,6 +212,8 @@ class ReferenceLabels:
             m_true - m_false,
             m_false.sum(axis=0),
             follow,
+            model,
+            row,
         )
 
     def _index_new_rows(self) -> None:
@@ -229,6 +244,29 @@ class ReferenceLabels:
         test, branch = edge
         self._children.setdefault(parent, []).append((test, branch, child))
         self._sites.pop(parent, None)  # a cached parent must learn of it
+
+
+def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
+    """The model leaf of ``row``'s labels of data rows: Bernoulli naive Bayes
+    over the tests from the row's factors, Laplace smoothing of one row, the
+    prior from the largest count of each label over the tests, tests never
+    counted left out (written apart from the compiled cache, in numpy)."""
+    t = table.n_tests
+    true, false = table._true[row, :t], table._false[row, :t]  # (t, K)
+    # Smoothing: one row in the units of the row's last update (0: never).
+    a = 1.0 * (table._model_scale[row] or 1.0)
+    seen = true + false
+    counts = seen.max(axis=0) if t else np.zeros(table.n_classes)
+    counted = seen.sum(axis=1) > 0.0
+    p_pass = (true + a) / (seen + 2 * a)
+    log_pass = np.where(counted[:, None], np.log(p_pass), 0.0)
+    log_fail = np.where(counted[:, None], np.log1p(-p_pass), 0.0)
+    scores = (
+        np.log((counts + a) / (counts.sum() + table.n_classes * a))
+        + log_fail.sum(axis=0)
+        + outcomes.astype(float) @ (log_pass - log_fail)
+    )
+    return np.argmax(scores, axis=1)
 
 
 def _scaled(marginals: np.ndarray, w: np.ndarray) -> np.ndarray:

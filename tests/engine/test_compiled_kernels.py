@@ -54,7 +54,9 @@ def test_pair_sum_kernels_match_numpy(k):
     assert positive_pair_sum(a[13], b[13], c[13]) == 0.0
 
 
-def fitted_tree(n_classes, seed=0, n_rows=1500, **params):
+def fitted_tree(n_classes, seed=0, n_rows=1500, leaf_model=None, **params):
+    # Label leaves by default: the learnt trees are then large (a model leaf
+    # at the root would win on these data and keep the tables small).
     X, y = make_classification(
         n_samples=n_rows,
         n_features=12,
@@ -63,17 +65,34 @@ def fitted_tree(n_classes, seed=0, n_rows=1500, **params):
         n_clusters_per_class=1,
         random_state=seed,
     )
-    model = LocalRegretTreeClassifier(random_state=seed, **params).fit(X, y)
+    model = LocalRegretTreeClassifier(
+        random_state=seed, leaf_model=leaf_model, **params
+    ).fit(X, y)
     return model, X
 
 
-@pytest.mark.parametrize("n_classes", [2, 10, 20])
-def test_learnt_tables_predict_as_the_python_walk(n_classes):
+@pytest.mark.parametrize(
+    "n_classes, leaf_model, n_rows",
+    [
+        (2, None, 1500),
+        (10, None, 1500),
+        (20, None, 1500),
+        (2, "naive_bayes", 300),
+        (10, "naive_bayes", 1500),
+    ],
+)
+def test_learnt_tables_predict_as_the_python_walk(n_classes, leaf_model, n_rows):
     # The table a learner builds (hundreds of sites, positive weight spread
     # over many tests, discounting) through both walks, one row and many.
-    model, X = fitted_tree(n_classes)
+    # With model leaves the reference computes the models apart, in numpy.
+    model, X = fitted_tree(n_classes, leaf_model=leaf_model, n_rows=n_rows)
     table = model.regret_table_
     assert table.n_rows > 50
+    if leaf_model:  # model leaves in play at many sites
+        assert np.count_nonzero(table._leaf[: table.n_rows, 0, n_classes] > 0) > 5
+    if n_rows == 300:  # early on: pi is spread, a row's labels are a mixture
+        walked = model.predict_proba(X[:300])
+        assert ((walked > 0.01) & (walked < 0.99)).any(axis=1).mean() > 0.2
     outcomes = model._tests.outcomes(X[:300])
     reference = ReferenceLabels(table).probabilities(outcomes)
     # Tests alone, and grouped by feature (one bisection per feature).

@@ -348,7 +348,7 @@ def test_learner_regret_update_matches_brute_force(regret):
     rounds = [_round(0), _round(1)]
     bias = 0.37
     clf = LocalRegretTreeClassifier(
-        regret, L=None, bias=bias, batch_size=6, discount=1.0
+        regret, L=None, bias=bias, batch_size=6, discount=1.0, leaf_model=None
     )
     # This test is about the update: the played tree is fixed by replacing the
     # (private) draw.
@@ -388,7 +388,7 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     w = rng.uniform(0.5, 2.0, size=40)
     trees = iter([Leaf(0)] * 7 + [TREE])  # 7 rounds of 5 rows, then TREE
     clf = LocalRegretTreeClassifier(
-        regret, L=None, bias=bias, warm_start=window, discount=1.0
+        regret, L=None, bias=bias, warm_start=window, discount=1.0, leaf_model=None
     )
     play_fixed_trees(clf, trees)  # the update is tested
     clf.partial_fit(X[:35], y[:35], classes=[0, 1, 2], sample_weight=w[:35])
@@ -438,6 +438,7 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
         max_thresholds=3,
         warm_start=0,
         discount=1.0,
+        leaf_model=None,
         random_state=0,
     )
     played = []
@@ -566,7 +567,7 @@ def _colour_rate(table, key=lambda tree, path: path):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_learner_sampler_matches_exact_distribution_74_trees(seed):
     rng = np.random.default_rng(seed)
-    clf = LocalRegretTreeClassifier(L=None, random_state=seed)
+    clf = LocalRegretTreeClassifier(L=None, random_state=seed, leaf_model=None)
     clf.partial_fit(rng.integers(0, 2, (50, 2)), rng.integers(0, 2, 50), classes=[0, 1])
     _random_colour_regrets(clf, rng)
     trees = all_trees(2, 2)
@@ -586,7 +587,9 @@ def test_finite_L_draw_is_the_documented_mixture(L):
     """Exact L=inf draw if within level L, else k chain steps from the last tree."""
     rng = np.random.default_rng(10 + L)
     n_steps = 4
-    clf = LocalRegretTreeClassifier(L=L, n_mcmc_steps=n_steps, random_state=0)
+    clf = LocalRegretTreeClassifier(
+        L=L, n_mcmc_steps=n_steps, random_state=0, leaf_model=None
+    )
     clf.partial_fit(rng.integers(0, 2, (50, 2)), rng.integers(0, 2, 50), classes=[0, 1])
     _random_colour_regrets(clf, rng, stump_boost=1.0)
     trees = all_trees(2, 2)
@@ -616,7 +619,7 @@ def test_finite_L_draw_is_the_documented_mixture(L):
 
 def test_chain_sampler_graph_lists_positive_colour_edges():
     rng = np.random.default_rng(3)
-    clf = LocalRegretTreeClassifier(L=None)
+    clf = LocalRegretTreeClassifier(L=None, leaf_model=None)
     clf.partial_fit(np.zeros((5, 2)), np.zeros(5), classes=[0, 1])
     _random_colour_regrets(clf, rng)
     rate = _colour_rate(clf.regret_table_)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import inline_kernel, kernel
+from .leaf_model import refresh_leaf_model
 
 __all__ = [
     "DIRECT_PAIR_CLASSES",
@@ -151,13 +152,15 @@ def _stored_pair_sum(true, false, cost, r, v, k) -> float:
 
 @kernel
 def refresh_row(
-    leaf, true, false, cost, versions, seen, content, cdf, total, r, n_tests
-):
+    leaf, true, false, cost, versions, seen, content, cdf, total, r, n_tests,
+    model_scale, odds, base,
+):  # fmt: skip
     """Recompute the content weights of table row ``r`` (see
     :func:`refresh_content`); an update calls it while the row is in cache."""
-    k = leaf.shape[2]
+    n_leaves = leaf.shape[2]
+    k = true.shape[2]
     running = 0.0
-    for c in range(k):
+    for c in range(n_leaves):
         value = leaf[r, 0, c]
         value = value if value > 0.0 else 0.0
         content[r, c] = value
@@ -165,27 +168,36 @@ def refresh_row(
         cdf[r, c] = running
     for v in range(n_tests):
         value = _stored_pair_sum(true, false, cost, r, v, k)
-        content[r, k + v] = value
+        content[r, n_leaves + v] = value
         running += value
-        cdf[r, k + v] = running
+        cdf[r, n_leaves + v] = running
     total[r] = running
+    if n_leaves > k and r < odds.shape[0]:  # the site's model leaf
+        refresh_leaf_model(true, false, r, n_tests, model_scale[r], odds, base)
     seen[r] = versions[r]
 
 
 @kernel
 def refresh_content(
-    leaf, true, false, cost, versions, seen, content, cdf, total, n_rows, n_tests
-) -> None:
+    leaf, true, false, cost, versions, seen, content, cdf, total, n_rows, n_tests,
+    model_scale, odds, base,
+) -> None:  # fmt: skip
     """Recompute the content weights of every table row whose version moved.
 
-    For row ``r``: ``content[r, c] = max(leaf[r, 0, c], 0)`` (leaf ``c``),
-    ``content[r, K + v]`` the positive pair sum of test ``v`` (split on
-    ``v``), ``cdf`` their running sums and ``total`` their sum; then
-    ``seen[r] = versions[r]``. The arrays are
+    For row ``r``: ``content[r, c] = max(leaf[r, 0, c], 0)`` (leaf colour
+    ``c``: the ``K`` labels, then the model leaf if the table has one),
+    ``content[r, n_leaves + v]`` the positive pair sum of test ``v`` (split
+    on ``v``), ``cdf`` their running sums and ``total`` their sum; with a
+    model leaf, its naive Bayes cache ``odds``, ``base``
+    (:func:`~sklearn_localregret.engine.compiled.leaf_model.
+    refresh_leaf_model`, at the scale ``model_scale[r]`` of the row's last
+    update); then ``seen[r] =
+    versions[r]``. The arrays are
     :class:`~sklearn_localregret.engine.StumpRegretTable`'s own; ``n_rows``
     and ``n_tests`` are clamped to their sizes (never a write outside them,
     whatever the caller passes).
     """
+    n_leaves = leaf.shape[2]
     n_rows = min(
         n_rows, leaf.shape[0], true.shape[0], false.shape[0], cost.shape[0],
         versions.shape[0], seen.shape[0], content.shape[0], cdf.shape[0],
@@ -193,10 +205,14 @@ def refresh_content(
     )  # fmt: skip
     n_tests = min(
         n_tests, true.shape[1], false.shape[1], cost.shape[2],
-        content.shape[1] - leaf.shape[2], cdf.shape[1] - leaf.shape[2],
+        content.shape[1] - n_leaves, cdf.shape[1] - n_leaves,
     )  # fmt: skip
+    if n_leaves > true.shape[2]:
+        n_rows = min(n_rows, odds.shape[0], base.shape[0], model_scale.shape[0])
+        n_tests = min(n_tests, odds.shape[1])
     for r in range(n_rows):
         if seen[r] != versions[r]:
             refresh_row(
-                leaf, true, false, cost, versions, seen, content, cdf, total, r, n_tests
-            )
+                leaf, true, false, cost, versions, seen, content, cdf, total, r,
+                n_tests, model_scale, odds, base,
+            )  # fmt: skip

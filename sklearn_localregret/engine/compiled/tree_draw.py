@@ -67,14 +67,15 @@ def _pair_weights(a, b, c, out, running):
 @kernel
 def draw_tree(
     root, root_label, content, cdf, total, child, true, false, cost, n_tests,
-    uniforms, node_test, node_label, node_true, node_false, node_row,
+    n_leaves, uniforms, node_test, node_label, node_true, node_false, node_row,
     node_parent, node_branch,
 ):  # fmt: skip
     """Draw one tree; return its number of nodes, or ``NEED_UNIFORMS``.
 
     Node ``i`` (pre-order, 0 the root) is a split on ``node_test[i]`` with
     children ``node_true[i]``, ``node_false[i]``, or a leaf ``node_label[i]``
-    (``node_test[i] = -1``); ``node_row[i]`` is its site's table row (-1 if the
+    (``node_test[i] = -1``; the table's leaf colours: label ``K`` is the model
+    leaf when ``n_leaves = K + 1``); ``node_row[i]`` is its site's table row (-1 if the
     site has none: then it is a leaf), ``node_parent[i]`` and
     ``node_branch[i]`` its parent and the branch it hangs on (-1 at the root).
     The node arrays need room for ``2 * n_rows + 1`` nodes.
@@ -82,7 +83,7 @@ def draw_tree(
     k = true.shape[2]
     pairs = np.empty(k * k)
     pair_cdf = np.empty(k * k)
-    width = k + n_tests
+    width = n_leaves + n_tests
     n = node_test.shape[0]
     # Pending sites: parent node, branch, row, start label, horizon.
     stack_parent = np.empty(n, dtype=np.int64)
@@ -132,10 +133,10 @@ def draw_tree(
             return NEED_UNIFORMS
         used += 1
         chosen = _choose(cdf[row, :width], content[row, :width], uniforms[used - 1])
-        if chosen < k:
+        if chosen < n_leaves:
             node_label[node] = chosen
             continue
-        v = chosen - k
+        v = chosen - n_leaves
         w = content[row, chosen]
         q = rate - w
         if q <= 1e-9 * rate:  # cancellation: exactly 0 when v holds all

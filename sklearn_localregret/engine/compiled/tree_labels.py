@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import inline_kernel, kernel
+from .leaf_model import model_label
 from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
 
 __all__ = [
@@ -68,8 +69,8 @@ def _stored_pair_marginals(true, false, cost, r, v, k, first, second) -> None:
 
 @kernel
 def refresh_label_slots(
-    n_rows, versions, seen, content, total, true, false, cost, n_tests, child,
-    test_order, test_group, slot_start, slot_len, follow_len, offset,
+    n_rows, versions, seen, content, total, true, false, cost, n_tests, n_leaves,
+    child, test_order, test_group, slot_start, slot_len, follow_len, offset,
     pool_int, pool_float, used,
 ):  # fmt: skip
     """Rewrite the label pool entries of every row whose version moved.
@@ -94,7 +95,7 @@ def refresh_label_slots(
     )  # fmt: skip
     n_tests = min(
         n_tests, true.shape[1], child.shape[1], test_order.shape[0],
-        content.shape[1] - k,
+        content.shape[1] - n_leaves,
     )  # fmt: skip
     first = np.empty(k)
     second = np.empty(k)
@@ -103,7 +104,7 @@ def refresh_label_slots(
             continue
         count = 0
         for v in range(n_tests):
-            if content[r, k + v] > 0.0:
+            if content[r, n_leaves + v] > 0.0:
                 count += 1
         if used + count > capacity:
             return -1 - count
@@ -117,15 +118,15 @@ def refresh_label_slots(
             v = test_order[i]
             if v >= n_tests or v >= test_group.shape[0]:
                 continue
-            w = content[r, k + v]
+            w = content[r, n_leaves + v]
             if w <= 0.0:
                 continue
             _stored_pair_marginals(true, false, cost, r, v, k, first, second)
             q = big - w
             if q <= 1e-9 * big:  # cancellation: sum the others directly
                 q = 0.0
-                for x in range(k + n_tests):
-                    if x != k + v:
+                for x in range(n_leaves + n_tests):
+                    if x != n_leaves + v:
                         q += content[r, x]
             sum_first = 0.0
             sum_second = 0.0
@@ -223,15 +224,19 @@ def _live_child(child, total, site, v, goes, n_sites):
 @inline_kernel
 def _site_labels(
     here, went, site, s, entry, labels, root_label, offset, start, end,
-    n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
+    n_follow, pool_int, pool_float, child, total, n_sites, n_tests, content,
+    n_leaves, odds, base, scores,
 ):  # fmt: skip
     """What a site gives one data row (outcomes ``went``), times ``s + W``,
-    into ``here``: its start labels (``s m``), its leaves, and the start
-    labels of its splits on the row's branches -- except those of the
-    children the walk follows (they take them)."""
+    into ``here``: its start labels (``s m``), its leaves (the model leaf's
+    weight on its label for the row), and the start labels of its splits on
+    the row's branches -- except those of the children the walk follows
+    (they take them)."""
     k = here.shape[0]
     for c in range(k):
         here[c] = offset[site, c]
+    if n_leaves > k and content[site, k] > 0.0:
+        here[model_label(odds, base, site, went, n_tests, scores)] += content[site, k]
     if s > 0.0:  # the start leaf, still there: s m
         _add_start_labels(here, s, entry, labels, root_label, pool_float)
     at = start
@@ -263,8 +268,9 @@ def _site_labels(
 @kernel
 def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, tolerance, out, stack_row,
-    stack_rate, stack_reach, stack_entry, stack_branch, here,
+    follow_len, offset, pool_int, pool_float, tolerance, n_leaves, odds, base,
+    out, stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
+    scores,
 ):  # fmt: skip
     """Add the label probabilities of one data row (outcomes ``went``) to ``out``.
 
@@ -287,6 +293,8 @@ def _walk(
         total.shape[0], content.shape[0], child.shape[0], slot_start.shape[0],
         slot_len.shape[0], follow_len.shape[0], offset.shape[0],
     )  # fmt: skip
+    if n_leaves > k:
+        n_sites = min(n_sites, odds.shape[0], base.shape[0])
     n_entries = min(pool_int.shape[0], pool_float.shape[0])
     n_tests = min(went.shape[0], child.shape[1])
     room = stack_row.shape[0]
@@ -318,6 +326,7 @@ def _walk(
         _site_labels(
             here, went, row, s, entry, labels, root_label, offset, start, end,
             n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
+            content, n_leaves, odds, base, scores,
         )  # fmt: skip
         share = reach / (s + rate)
         for f in range(n_follow):
@@ -340,14 +349,16 @@ def _walk(
 @kernel
 def label_probabilities(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, n_rows, tolerance, out,
+    follow_len, offset, pool_int, pool_float, n_rows, tolerance, n_leaves,
+    odds, base, out,
 ):  # fmt: skip
     """Class probabilities of every data row of ``outcomes`` into ``out``.
 
     ``out`` has shape ``(len(outcomes), K)`` and starts at 0; ``n_rows`` is
     the number of table rows (a walk visits each at most once). With
     ``tolerance > 0`` each probability is within ``tolerance`` of the exact
-    one (see ``_walk``); 0 is exact.
+    one (see ``_walk``); 0 is exact. ``n_leaves``, ``odds``, ``base``: the
+    table's leaf colours and model leaves' cache.
     """
     k = out.shape[1]
     size = n_rows + 1
@@ -357,10 +368,11 @@ def label_probabilities(
     stack_entry = np.empty(size, dtype=np.int64)
     stack_branch = np.empty(size, dtype=np.int64)
     here = np.empty(k)
+    scores = np.empty(k)
     for i in range(outcomes.shape[0]):
         _walk(
             outcomes[i], root, root_label, content, total, child, slot_start,
             slot_len, follow_len, offset, pool_int, pool_float, tolerance,
-            out[i], stack_row, stack_rate, stack_reach, stack_entry,
-            stack_branch, here,
+            n_leaves, odds, base, out[i], stack_row, stack_rate, stack_reach,
+            stack_entry, stack_branch, here, scores,
         )  # fmt: skip

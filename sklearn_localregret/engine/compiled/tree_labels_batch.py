@@ -26,7 +26,8 @@ BLOCK_ROWS = 256
 @kernel
 def label_probabilities_by_site(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
-    follow_len, offset, pool_int, pool_float, n_rows, tolerance, out,
+    follow_len, offset, pool_int, pool_float, n_rows, tolerance, n_leaves,
+    odds, base, out,
 ):  # fmt: skip
     """The row-by-row walk's probabilities, site by site, ``BLOCK_ROWS`` rows
     at a time (see ``tree_labels.label_probabilities``; with ``tolerance > 0``
@@ -37,6 +38,8 @@ def label_probabilities_by_site(
         total.shape[0], content.shape[0], child.shape[0], slot_start.shape[0],
         slot_len.shape[0], follow_len.shape[0], offset.shape[0],
     )  # fmt: skip
+    if n_leaves > k:
+        n_sites = min(n_sites, odds.shape[0], base.shape[0])
     n_entries = min(pool_int.shape[0], pool_float.shape[0])
     n_tests = min(outcomes.shape[1], child.shape[1])
     room = 2 * n_rows + 2  # a site is pushed once per branch of its parent
@@ -48,6 +51,7 @@ def label_probabilities_by_site(
     stack_lo = np.empty(room, dtype=np.int64)
     stack_hi = np.empty(room, dtype=np.int64)
     here = np.empty(k)
+    scores = np.empty(k)
     buffer = np.empty(4 * BLOCK_ROWS, dtype=np.int64)
     left = np.full(outcomes.shape[0], tolerance)  # each row's own tolerance
     for first in range(0, outcomes.shape[0], BLOCK_ROWS):
@@ -99,7 +103,7 @@ def label_probabilities_by_site(
                 _site_labels(
                     here, outcomes[buffer[i]], site, s, entry, labels, root_label,
                     offset, start, end, n_follow, pool_int, pool_float, child,
-                    total, n_sites, n_tests,
+                    total, n_sites, n_tests, content, n_leaves, odds, base, scores,
                 )  # fmt: skip
                 row_out = out[buffer[i]]
                 for c in range(k):

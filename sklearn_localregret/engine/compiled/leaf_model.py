@@ -1,0 +1,113 @@
+"""The model leaf of a site: naive Bayes over the tests, compiled.
+
+A *model leaf* (:ref:`engine-model-leaves`) predicts a data row's label with
+a Bernoulli naive Bayes model of the rows that reached its site, read off the
+site's own stump factors: ``S_true[v, c]`` is the (discounted) weight of the
+rows of label ``c`` that passed test ``v`` in the rounds where the stumps on
+``v`` were edges at the site, and ``S_false[v, c]`` that of those that failed
+it. So ::
+
+    P(pass v | c) = (S_true[v, c] + a) / (S_true[v, c] + S_false[v, c] + 2 a)
+
+with Laplace smoothing ``a`` (``SMOOTHING`` rows, in the table's scaled units
+at the site's last update: the model is that of the counts as they stood
+then, a function of the saved table alone),
+and the label prior from ``n_c = max_v (S_true + S_false)[v, c]``, the weight
+of label ``c`` over the rounds the site counted most. A test never counted at
+the site (``S_true + S_false = 0`` for every label) says nothing and is left
+out. The model costs no memory of its own beyond a cache: per site, the log
+odds ``log P(pass | c) - log P(fail | c)`` per test and the log score of a row
+failing every test (:func:`refresh_leaf_model`), so that a row's score is one
+sum over the tests it passes (:func:`model_label`).
+
+The factors of a test at a site are counted only in rounds where its stumps
+are edges there (not where the path decides it, nor where the site splits on
+it), so each likelihood is estimated from its own rounds: a naive Bayes model
+with per-feature sample sizes. A row's label is the first class of largest
+score (``argmax``), as scikit-learn's naive Bayes predicts.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .jit import inline_kernel, kernel
+
+__all__ = ["SMOOTHING", "model_label", "model_labels", "refresh_leaf_model"]
+
+# Laplace smoothing of every count, in rows.
+SMOOTHING = 1.0
+
+
+@kernel
+def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
+    """Recompute the naive Bayes cache of table row ``r`` from its factors.
+
+    ``odds[r, v, c] = log P(pass v | c) - log P(fail v | c)`` and
+    ``base[r, c] = log P(c) + sum_v log P(fail v | c)`` (tests never counted
+    at the site left out); ``scale`` is the table's scale at the row's last
+    update (the smoothing is ``SMOOTHING`` rows in its units; 0: never
+    updated, no counts, any smoothing).
+    """
+    k = true.shape[2]
+    n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])
+    a = SMOOTHING * scale if scale > 0.0 else SMOOTHING
+    for c in range(k):
+        base[r, c] = 0.0
+    total = 0.0
+    for c in range(k):
+        count = 0.0
+        for v in range(n_tests):
+            seen = true[r, v, c] + false[r, v, c]
+            if seen > count:
+                count = seen
+        total += count
+        base[r, c] = count  # the prior's numerator, logged below
+    for c in range(k):
+        base[r, c] = math.log((base[r, c] + a) / (total + k * a))
+    for v in range(n_tests):
+        counted = False
+        for c in range(k):
+            if true[r, v, c] + false[r, v, c] > 0.0:
+                counted = True
+                break
+        if not counted:
+            for c in range(k):
+                odds[r, v, c] = 0.0
+            continue
+        for c in range(k):
+            passed = true[r, v, c] + a
+            failed = false[r, v, c] + a
+            odds[r, v, c] = math.log(passed / failed)
+            base[r, c] += math.log(failed / (passed + failed))
+
+
+@inline_kernel
+def model_label(odds, base, r, went, n_tests, scores) -> int:
+    """The model leaf of table row ``r``'s label for a data row (outcomes
+    ``went``): the first class of largest naive Bayes score. ``scores`` is
+    scratch space of ``K`` numbers."""
+    k = base.shape[1]
+    n_tests = min(n_tests, went.shape[0], odds.shape[1])
+    for c in range(k):
+        scores[c] = base[r, c]
+    for v in range(n_tests):
+        if went[v]:
+            for c in range(k):
+                scores[c] += odds[r, v, c]
+    best = 0
+    for c in range(1, k):
+        if scores[c] > scores[best]:
+            best = c
+    return best
+
+
+@kernel
+def model_labels(odds, base, rows, outcomes, n_tests, out) -> None:
+    """``out[i]``: the model leaf of table row ``rows[i]``'s label for data
+    row ``i`` (:func:`model_label`)."""
+    scores = np.empty(base.shape[1])
+    for i in range(min(rows.shape[0], outcomes.shape[0], out.shape[0])):
+        out[i] = model_label(odds, base, rows[i], outcomes[i], n_tests, scores)
