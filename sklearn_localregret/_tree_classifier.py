@@ -178,8 +178,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         concept is not a small tree of constant labels (many classes, smooth
         or linear boundaries) a model leaf does far better than any label.
         None: leaves are labels only (the paper's graph). ``"auto"``:
-        ``"naive_bayes"`` with external regret; None with swap regret, whose
-        rounds do not compute models.
+        ``"naive_bayes"`` with external regret and three classes or more;
+        None with two classes, and with swap regret (whose rounds do not
+        compute models). Two classes: a model leaf that is good early can
+        hold a tree of labels that would be better (a stump's leaves are
+        labels, so it must beat the model alone), and on the leaderboard's
+        binary tree-like concepts (mushroom, kr-vs-kp, bananas) labels do
+        better; with more classes a tree of labels needs depth before it
+        separates them, and models do better on every multi-class stream
+        (``benchmarks/bench_model_leaves.py``).
 
     Attributes
     ----------
@@ -424,10 +431,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # already rejected non-finite and non-numeric input).
         return X
 
-    def _model_leaves(self) -> bool:
+    def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
         if self.leaf_model == "auto":
-            return self.regret == "external"
+            return self.regret == "external" and n_classes >= 3
         if self.leaf_model == "naive_bayes" and self.regret == "swap":
             raise ValueError(
                 "leaf_model='naive_bayes' needs regret='external': the swap "
@@ -436,7 +443,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return self.leaf_model == "naive_bayes"
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
-        model = self._model_leaves()
+        model = self._model_leaves(n_classes)
         source: ThresholdSource
         if self.binarize is None:
             source = QuantileThresholds(self.max_thresholds)

@@ -18,7 +18,10 @@ from sklearn_localregret import LocalRegretTreeClassifier
 @pytest.fixture(scope="module")
 def digits_model():
     X, y = load_digits(return_X_y=True)
-    est = LocalRegretTreeClassifier(random_state=0).fit(X[:700], y[:700])
+    # Label leaves: a big tree to prune (with model leaves the root's model
+    # takes all of pi here).
+    est = LocalRegretTreeClassifier(random_state=0, leaf_model=None)
+    est.fit(X[:700], y[:700])
     return est, X[700:1000]
 
 

@@ -32,8 +32,10 @@ def _binary_rule_data(n=1000, seed=0):
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_multiclass_string_labels(regret):
     X, y = _binary_rule_data(2000)
+    # Label leaves: the rule's tree is learnt (a naive Bayes leaf at the root
+    # would do nearly as well, tests/engine/test_model_leaves.py).
     clf = LocalRegretTreeClassifier(
-        regret, L=None if regret == "external" else 3, random_state=0
+        regret, L=None if regret == "external" else 3, random_state=0, leaf_model=None
     ).fit(X, y)
     assert clf.classes_.tolist() == ["maybe", "no", "yes"]
     proba = clf.predict_proba(X[:50])
@@ -87,7 +89,8 @@ def test_tree_distribution_is_a_read_only_view():
 
     # External regret: the sample predict_proba averages over, with
     # n_predict_trees; without it there is no list of trees to give.
-    external = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    # (Label leaves: the average below walks trees of labels.)
+    external = LocalRegretTreeClassifier(random_state=0, leaf_model=None).fit(X, y)
     with pytest.raises(ValueError, match="n_predict_trees"):
         external.tree_distribution()
     external.set_params(n_predict_trees=50)
@@ -282,8 +285,8 @@ def test_export_text_uses_dataframe_names_and_class_names():
     pd = pytest.importorskip("pandas")
     X, y = _binary_rule_data(2000)
     frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(6)])
-    clf = LocalRegretTreeClassifier(L=None, random_state=0).fit(frame, y)
-    text = clf.export_text()
+    clf = LocalRegretTreeClassifier(L=None, random_state=0, leaf_model=None)
+    text = clf.fit(frame, y).export_text()
     assert "|--- f0 <= 0.50" in text and "class: yes" in text
     custom = clf.export_text(tree=Split(3, Leaf(2), Leaf(0)), class_names=list("ABC"))
     assert custom.splitlines() == [
