@@ -355,9 +355,17 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     >>> y = np.where(X[:, 0] == 1, "yes", np.where(X[:, 2] == 1, "maybe", "no"))
     >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
     >>> clf.n_rounds_, round(clf.online_error_, 3)
-    (400, 0.011)
+    (400, 0.009)
     >>> clf.predict([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]])
     array(['yes', 'maybe', 'no'], dtype='<U5')
+    >>> print(clf.export_text())  # three classes: a model leaf won
+    |--- class: naive Bayes
+
+    With label leaves only, the rule itself:
+
+    >>> clf = LocalRegretTreeClassifier(leaf_model=None, random_state=0).fit(X, y)
+    >>> round(clf.online_error_, 3)
+    0.011
     >>> print(clf.export_text(feature_names=["a", "b", "c", "d"]))
     |--- a <= 0.50
     |   |--- c <= 0.50

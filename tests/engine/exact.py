@@ -382,9 +382,10 @@ def site_rates(
 def set_site(table, path: tuple, leaves=None, stumps=None) -> None:
     """Give a path's colours these biased regrets, through the table's update.
 
-    ``leaves``: one regret per leaf colour (``table.n_leaves``). ``stumps``: ``{v: (s_true, s_false, cost)}``, the
-    factors of the stump regrets ``s_true[c1] + s_false[c2] - cost``. Each is
-    added by one update (the rows start at zero).
+    ``leaves``: one regret per leaf colour (``table.n_leaves``). ``stumps``:
+    ``{v: (s_true, s_false, cost)}``, the factors of the stump regrets
+    ``s_true[c1] + s_false[c2] - cost``. Each is added by one update (the rows
+    start at zero).
     """
     k, t = table.n_classes, table.n_tests
     n_leaves = table.n_leaves

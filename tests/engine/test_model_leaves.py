@@ -235,14 +235,14 @@ def test_update_matches_the_definition():
             continue  # the sites have no row before the first round
         table = clf.regret_table_
         # Every site's model's answer for every row, before the round.
-        models = {
-            p: model_labels(table, table.find(p), X.astype(bool)) for p in paths
-        }
+        models = {p: model_labels(table, table.find(p), X.astype(bool)) for p in paths}
         per_row = [{p: int(models[p][i]) for p in paths} for i in range(batch)]
 
         def utility(tree):
             return sum(
-                wi for xi, yi, wi, m in zip(X, y, w, per_row) if _walk(tree, xi, m) == yi
+                wi
+                for xi, yi, wi, m in zip(X, y, w, per_row)
+                if _walk(tree, xi, m) == yi
             )
 
         base = utility(TREE)
