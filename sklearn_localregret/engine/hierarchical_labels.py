@@ -9,16 +9,16 @@ distribution ``m``, labels the row with distribution ::
 
     H_S(s) = (s m + sum_c w_c e_c + sum_v w_v H_{S,v}(s + q_v)) / (s + W)
 
-where ``w_c`` are its leaf weights (a model leaf's weight goes to the label
-its model gives the row: :ref:`engine-model-leaves`), ``w_v`` the weight of
-"split on test v", ``W`` their total, ``q_v = W - w_v``, and ``H_{S,v}`` the
-child on the row's branch of ``v``, started from the marginal of the label
-pairs of ``v`` for that branch. Each term is the probability of one content of the site at that time
-(the start leaf: ``s / (s + W)``; content ``x``: ``w_x / (s + W)``), and the age
-of a split's run, seen from an exponential time of rate ``s``, is exponential
-of rate ``s + q_v`` (the Laplace transform of the age density of the sampler's
-refresh chains; :ref:`engine-predict`). A site without a row or without
-positive weight keeps its start leaf: ``H = m``.
+where ``w_c`` are its leaf weights (a model leaf's weight goes to the label its
+model gives the row: :ref:`engine-model-leaves`), ``w_v`` the weight of "split
+on test v", ``W`` their total, ``q_v = W - w_v``, and ``H_{S,v}`` the child on
+the row's branch of ``v``, started from the marginal of the label pairs of
+``v`` for that branch. Each term is the probability of one content of the site
+at that time (the start leaf: ``s / (s + W)``; content ``x``: ``w_x / (s +
+W)``), and the age of a split's run, seen from an exponential time of rate
+``s``, is exponential of rate ``s + q_v`` (the Laplace transform of the age
+density of the sampler's refresh chains; :ref:`engine-predict`). A site without
+a row or without positive weight keeps its start leaf: ``H = m``.
 
 The recursion visits every row of the regret table once per batch of data
 rows (all data rows reaching a site are handled together), and its cost does
