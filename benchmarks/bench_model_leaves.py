@@ -1,0 +1,113 @@
+"""Model leaves against label leaves, on every leaderboard stream, one run.
+
+Test-then-train error (each round predicted, then learnt) of the tree learner
+with label leaves only (``leaf_model=None``, the learner before model leaves),
+with naive Bayes model leaves (``leaf_model="naive_bayes"``) and at its
+default (``"auto"``: models from three classes on), next to River's
+``HoeffdingTreeClassifier`` (HT, naive Bayes adaptive leaves) on the same
+rows when River is installed. Streams: the leaderboard's
+(:func:`sklearn_localregret.datasets.streams.load_stream`, ``--rows`` rows,
+``--seed``), in rounds of ``--batch`` rows; scikit-learn's ``digits`` (one
+shuffled pass, one row per call: the issue's case), ``wine`` and
+``breast_cancer`` (rows drawn with replacement, rounds of ``--batch``).
+
+Run::
+
+    python benchmarks/bench_model_leaves.py [--rows 5000] [--seed 0] [--batch 5]
+        [--streams nursery,mushroom,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import load_breast_cancer, load_digits, load_wine
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.datasets.streams import load_stream, stream_names
+
+LEARNERS = {
+    "labels": {"leaf_model": None},
+    "models": {"leaf_model": "naive_bayes"},
+    "default": {},
+}
+
+
+def test_then_train(make, X, y, batch):
+    """Error and seconds of one learner over the stream."""
+    classes = np.unique(y)
+    model = make()
+    wrong, start = 0, time.perf_counter()
+    for lo in range(0, len(y), batch):
+        if lo:
+            wrong += int(
+                (model.predict(X[lo : lo + batch]) != y[lo : lo + batch]).sum()
+            )
+        model.partial_fit(X[lo : lo + batch], y[lo : lo + batch], classes=classes)
+    return wrong / len(y), time.perf_counter() - start
+
+
+def hoeffding(X, y, batch):
+    try:
+        from river import tree
+    except ImportError:
+        return None
+    model, wrong = tree.HoeffdingTreeClassifier(), 0
+    keys = range(X.shape[1])
+    for lo in range(0, len(y), batch):
+        rows = [dict(zip(keys, x)) for x in X[lo : lo + batch].tolist()]
+        if lo:
+            wrong += sum(model.predict_one(r) != t for r, t in zip(rows, y[lo:]))
+        for r, t in zip(rows, y[lo : lo + batch].tolist()):
+            model.learn_one(r, t)
+    return wrong / len(y)
+
+
+def streams(args):
+    rng = np.random.default_rng(args.seed)
+    names = args.streams.split(",") if args.streams else stream_names(available=True)
+    for name in names:
+        s = load_stream(name, n_rows=args.rows, seed=args.seed)
+        yield name, np.asarray(s.X, float), np.asarray(s.y), args.batch
+    X, y = load_digits(return_X_y=True)
+    order = rng.permutation(len(y))
+    yield "digits (1 row/call)", X[order], y[order], 1
+    for loader in (load_wine, load_breast_cancer):
+        X, y = loader(return_X_y=True)
+        at = rng.integers(0, len(y), args.rows)
+        yield loader.__name__[5:], X[at], y[at], args.batch
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch", type=int, default=5)
+    parser.add_argument("--streams", default="")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    print(f"{'stream':22s} {'K':>3s}", *(f"{n:>14s}" for n in LEARNERS), "     HT")
+    for name, X, y, batch in streams(args):
+        cells = []
+        for params in LEARNERS.values():
+
+            def make(params=params):
+                return LocalRegretTreeClassifier(random_state=args.seed, **params)
+
+            error, seconds = test_then_train(make, X, y, batch)
+            cells.append(f"{error:.3f} ({seconds:4.1f}s)")
+        ht = hoeffding(X, y, batch)
+        k = len(np.unique(y))
+        print(
+            f"{name:22s} {k:3d}",
+            *(f"{c:>14s}" for c in cells),
+            "   -  " if ht is None else f"{ht:7.3f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
