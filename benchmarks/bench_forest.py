@@ -150,9 +150,7 @@ def run_suite(args, variants):
             wrong, seconds, n = [], 0.0, 0
             for seed in args.seeds:
                 s = load_stream(stream, n_rows=args.rows, seed=seed)
-                learner = make_learner(
-                    name, spec, s.classes, seed, args.n_estimators
-                )
+                learner = make_learner(name, spec, s.classes, seed, args.n_estimators)
                 w, t = progressive(learner, s.X, s.y, args.batch)
                 wrong.append(w)
                 seconds += t
@@ -178,8 +176,10 @@ def run_reset(args, variants):
         f"every true drift point; error of the {args.window} rows after each "
         f"drift and of the whole stream, seeds {args.seeds}"
     )
-    print(f"{'stream':12s} {'drifts':>8s} {'after: kept':>12s} {'reset':>7s} "
-          f"{'all: kept':>10s} {'reset':>7s}")
+    print(
+        f"{'stream':12s} {'drifts':>8s} {'after: kept':>12s} {'reset':>7s} "
+        f"{'all: kept':>10s} {'reset':>7s}"
+    )
     for stream in args.streams:
         after = {"kept": [], "reset": []}
         whole = {"kept": [], "reset": []}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
@@ -9,11 +10,11 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import effective_n_jobs
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import _DENSE_CHUNK_ROWS, BaseOnlineClassifier
+from .. import _base
+from .._base import BaseOnlineClassifier
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
 from .._tree_classifier import LocalRegretTreeClassifier
@@ -79,17 +80,22 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
     ----------
     n_estimators : int, default=10
         Number of member trees.
-    max_features : {"sqrt", "log2"}, int, float or None, default=0.5
+    max_features : {"sqrt", "log2"}, int, float or None, default=None
         Columns each member sees, counted as scikit-learn's forests count
         them for a split: ``"sqrt"`` and ``"log2"`` of the number of
         features, an int as is, a float in (0, 1] as that fraction, None all
         of them; at least one. Here they are fixed per member for the whole
-        stream (the random subspace method), so a larger share than a
-        split's suits: the default was chosen by ``benchmarks/bench_forest.py``.
+        stream (the random subspace method), not drawn at each split as in
+        ARF, so a member without an informative column never sees it. The
+        default, all columns, was chosen by ``benchmarks/bench_forest.py``:
+        ``"sqrt"`` and ``0.5`` lost by 0.06 to 0.13 on the streams of 2 to 9
+        features (Bananas, SEA, STAGGER, Agrawal) and won by at most 0.02 on
+        Phishing and ImageSegments.
     lambda_value : float, default=6.0
         Rate of the Poisson draws that weigh each row for each member (ARF's
         and leveraging bagging's 6; 1 is Oza's online bagging, whose members
-        skip a third of the rows).
+        skip a third of the rows). 6 was lower than or level with 1 on 5 of
+        6 streams of ``benchmarks/bench_forest.py``.
     batch_size : int, default=5
         Rows per round, of the forest and of every member.
     binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
@@ -198,7 +204,7 @@ predict_tolerance, discount
         self,
         n_estimators=10,
         *,
-        max_features=0.5,
+        max_features=None,
         lambda_value=6.0,
         batch_size=5,
         binarize=None,
@@ -247,7 +253,7 @@ predict_tolerance, discount
         rng, k = self._rng, self.n_estimators
         size = subspace_size(self.max_features, n_features)
         self.estimators_features_ = draw_subspaces(rng, n_features, size, k)
-        seeds = rng.integers(2**63, size=(2, k))
+        seeds = rng.integers(2**32, size=(2, k))  # the trees' random_state range
         params = {name: getattr(self, name) for name in _TREE_PARAMS}
         self.estimators_ = [
             LocalRegretTreeClassifier(
@@ -266,7 +272,12 @@ predict_tolerance, discount
 
     # -- learning -----------------------------------------------------------
     def _n_threads(self) -> int:
-        return max(1, min(int(effective_n_jobs(self.n_jobs)), self.n_estimators))
+        """Threads to use: ``n_jobs`` as joblib counts it (None is 1, -1 all
+        cores, -2 all but one), at most one per member."""
+        n_jobs = 1 if self.n_jobs is None else int(self.n_jobs)
+        if n_jobs < 0:
+            n_jobs = (os.cpu_count() or 1) + 1 + n_jobs
+        return max(1, min(n_jobs, self.n_estimators))
 
     def _map_members(self, task, n_rows: int) -> list:
         """``[task(k) for k in members]``, in threads when it pays."""
@@ -287,10 +298,27 @@ predict_tolerance, discount
         records: list = []
         member._round_recorder = lambda proba, vote: records.append((proba, vote))
         try:
-            if getattr(member, "classes_", None) is None:
-                # Its first call: the same rows, already validated here.
+            if not self._fitted(k):
+                # Its first call (the rows validated here already). scikit-learn
+                # refuses weights that are all 0, so the rounds before its first
+                # weighed row are skipped: an unfitted member predicts what a
+                # fresh one does in its first round, classes_[0] by its vote.
+                weighed = np.flatnonzero(bagged)
+                if not weighed.size:
+                    batch = self.batch_size
+                    return [
+                        self._fresh_record(min(batch, len(y) - lo))
+                        for lo in range(0, len(y), batch)
+                    ]
+                start = weighed[0] - weighed[0] % self.batch_size
+                records += [self._fresh_record(self.batch_size)] * (
+                    start // self.batch_size
+                )
                 member.partial_fit(
-                    columns, self.classes_[y], self.classes_, sample_weight=bagged
+                    columns[start:],
+                    self.classes_[y[start:]],
+                    self.classes_,
+                    sample_weight=bagged[start:],
                 )
             else:
                 # Rows validated by the forest (skips ~0.6 ms of checks a call).
@@ -298,6 +326,16 @@ predict_tolerance, discount
         finally:
             del member._round_recorder
         return records
+
+    def _fitted(self, k: int) -> bool:
+        """Whether member ``k`` has had a row of positive weight."""
+        return getattr(self.estimators_[k], "classes_", None) is not None
+
+    def _fresh_record(self, n_rows: int) -> tuple:
+        """A fresh member's round: its vote, classes_[0], for every row."""
+        proba = np.zeros((n_rows, len(self.classes_)))
+        proba[:, 0] = 1.0
+        return proba, 1.0
 
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> None:
         # The members learn the whole block (independently, so in any order
@@ -319,8 +357,9 @@ predict_tolerance, discount
 
     # -- prediction ----------------------------------------------------------
     def _dense_blocks(self, X):
-        for lo in range(0, X.shape[0], _DENSE_CHUNK_ROWS):
-            block = X[lo : lo + _DENSE_CHUNK_ROWS]
+        chunk = _base._DENSE_CHUNK_ROWS  # read here: tests shrink it
+        for lo in range(0, X.shape[0], chunk):
+            block = X[lo : lo + chunk]
             if sp.issparse(block):
                 block = block.toarray()
             yield np.ascontiguousarray(block, dtype=np.float64)
@@ -329,6 +368,8 @@ predict_tolerance, discount
         """The members' probabilities of the rows: (n_members, n_rows, n_classes)."""
 
         def proba(k: int) -> np.ndarray:
+            if not self._fitted(k):
+                return self._fresh_record(block.shape[0])[0]
             columns = np.ascontiguousarray(block[:, self.estimators_features_[k]])
             # Validated by the forest: the members' own walk, no checks.
             return self.estimators_[k]._predict_proba_checked(columns)
@@ -380,7 +421,12 @@ predict_tolerance, discount
             with self._model_lock():
                 probas = self._member_probas(block)
                 weights = self._hedge.weights()
-                votes = np.array([m._vote_weight() for m in self.estimators_])
+                votes = np.array(
+                    [
+                        m._vote_weight() if self._fitted(k) else 1.0
+                        for k, m in enumerate(self.estimators_)
+                    ]
+                )
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
             if weights[0] >= 1.0:
                 out.append(np.argmax(probas.mean(axis=0), axis=1))
