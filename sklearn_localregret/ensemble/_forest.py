@@ -173,10 +173,18 @@ predict_tolerance, discount
     >>> forest = forest.fit(X, y)
     >>> forest.n_rounds_, len(forest.estimators_)
     (200, 5)
-    >>> bool(forest.online_error_ < 0.2)
-    True
-    >>> forest.predict(X[:3]).tolist(), y[:3].tolist()
-    ([1, 0, 0], [1, 0, 0])
+    >>> round(forest.online_error_, 3)
+    0.129
+
+    The vote has led all along: ``predict`` is the argmax of ``predict_proba``.
+
+    >>> forest.combination_weights_.tolist()
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> forest.predict_proba(X[:2]).round(2)
+    array([[0.75, 0.25],
+           [0.27, 0.73]])
+    >>> forest.predict(X[:2])
+    array([0, 1])
     """
 
     _parameter_constraints: dict = {
