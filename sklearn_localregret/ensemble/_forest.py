@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from numbers import Integral, Real
 
@@ -27,6 +24,7 @@ from ._combination import (
     mixture_proba,
     prediction_distribution,
 )
+from ._threads import map_in_threads, n_threads
 
 __all__ = ["LocalRegretForestClassifier"]
 
@@ -45,19 +43,6 @@ _TREE_PARAMS = (
 # Rows below which a prediction asks the members one after the other: a
 # thread pool's hand-over costs more than a few rows' walks.
 _PARALLEL_PREDICT_ROWS = 256
-
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-_POOLS_LOCK = threading.Lock()
-
-
-def _pool(n_threads: int) -> ThreadPoolExecutor:
-    """A process-wide pool of ``n_threads`` threads (kept: made once per size)."""
-    with _POOLS_LOCK:
-        pool = _POOLS.get(n_threads)
-        if pool is None:
-            pool = ThreadPoolExecutor(n_threads, thread_name_prefix="lr-forest")
-            _POOLS[n_threads] = pool
-        return pool
 
 
 class LocalRegretForestClassifier(BaseOnlineClassifier):
@@ -279,21 +264,10 @@ predict_tolerance, discount
         self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k)
 
     # -- learning -----------------------------------------------------------
-    def _n_threads(self) -> int:
-        """Threads to use: ``n_jobs`` as joblib counts it (None is 1, -1 all
-        cores, -2 all but one), at most one per member."""
-        n_jobs = 1 if self.n_jobs is None else int(self.n_jobs)
-        if n_jobs < 0:
-            n_jobs = (os.cpu_count() or 1) + 1 + n_jobs
-        return max(1, min(n_jobs, self.n_estimators))
-
     def _map_members(self, task, n_rows: int) -> list:
         """``[task(k) for k in members]``, in threads when it pays."""
-        n_threads = self._n_threads()
-        members = range(self.n_estimators)
-        if n_threads == 1 or n_rows < 2:
-            return [task(k) for k in members]
-        return list(_pool(n_threads).map(task, members))
+        size = n_threads(self.n_jobs, self.n_estimators) if n_rows > 1 else 1
+        return map_in_threads(task, self.n_estimators, size)
 
     def _learn_member(self, k: int, X, y, weight) -> list:
         """Member ``k`` learns the block; its rounds' ``(proba, vote weight)``
