@@ -3,6 +3,8 @@
 * :class:`LocalRegretDisjunctClassifier` -- disjunctions of boolean features.
 * :class:`LocalRegretTreeClassifier` -- decision trees over threshold tests on
   real-valued (or 0/1) features.
+* :class:`LocalRegretForestClassifier` -- online bagging of those trees, on
+  random feature subspaces, combined with a regret guarantee.
 * :class:`OnlineMaxSAT` -- assignments for clauses that arrive one by one.
 
 All three play, every round, an action drawn from the stationary distribution
@@ -20,6 +22,7 @@ from ._disjunct import LocalRegretDisjunctClassifier
 from ._maxsat import OnlineMaxSAT
 from ._solve import solve_formula
 from ._tree_classifier import LocalRegretTreeClassifier
+from .ensemble import LocalRegretForestClassifier
 
 __version__ = "0.1.0.dev0"
 
@@ -27,6 +30,7 @@ __all__ = [
     "BinarizeWarning",
     "DimacsError",
     "LocalRegretDisjunctClassifier",
+    "LocalRegretForestClassifier",
     "LocalRegretTreeClassifier",
     "OnlineMaxSAT",
     "WeightedFormula",

@@ -898,6 +898,10 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         rows = np.arange(len(y))
         vote_wrong = float(weight @ (np.argmax(proba, axis=1) != y))
         play_wrong = float(weight @ (1.0 - proba[rows, y]))
+        # A forest scores its members on the same rounds (ensemble/_forest.py).
+        recorder = self.__dict__.get("_round_recorder")
+        if recorder is not None:
+            recorder(proba, self._hedge.weight(0))
         self._hedge.update((vote_wrong, play_wrong))
 
     @property

@@ -71,7 +71,13 @@ class deferred_interrupt:  # noqa: N801 (used as a context manager, like a funct
 
     def deliver(self) -> None:
         """Act on a held SIGINT now (the round it arrived in is complete)."""
-        if self._held and self._previous is not None:
+        # Only the main thread can deliver (signal.signal raises elsewhere): a
+        # member of a forest learning in a worker thread leaves it held there.
+        if (
+            self._held
+            and self._previous is not None
+            and threading.current_thread() is threading.main_thread()
+        ):
             self._held = False
             signal.signal(signal.SIGINT, self._previous)
             try:

@@ -38,6 +38,7 @@ from .engine.hierarchical_labels import HierarchicalLabels
 from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.stump_table import StumpRegretTable
+from .ensemble import LocalRegretForestClassifier
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
@@ -56,6 +57,7 @@ __all__ = ["check_consistency", "load", "trusted_types"]
 _OUR_TYPES = (
     LocalRegretDisjunctClassifier,
     LocalRegretTreeClassifier,
+    LocalRegretForestClassifier,
     OnlineMaxSAT,
     Winnow2Classifier,
     AdaHedge,
@@ -199,6 +201,7 @@ def check_consistency(model) -> None:
 _CLASSIFIERS = (
     LocalRegretDisjunctClassifier,
     LocalRegretTreeClassifier,
+    LocalRegretForestClassifier,
     Winnow2Classifier,
 )
 
@@ -241,6 +244,8 @@ def _check_classifier(model) -> None:
             )
         if len(classes) != 2:
             raise _Inconsistent(f"{len(classes)} classes for a binary learner")
+    elif isinstance(model, LocalRegretForestClassifier):
+        _check_forest(model, n, classes)
     else:
         tests, table = model._tests, model._table
         features = np.asarray(tests.feature)
@@ -255,6 +260,42 @@ def _check_classifier(model) -> None:
                 f"has {len(classes)}"
             )
     _probe(model, n, len(classes))
+
+
+def _check_forest(model, n: int, classes: np.ndarray) -> None:
+    """Members that agree with the forest, each consistent itself."""
+    members, features = model.estimators_, model.estimators_features_
+    k = _count(model.n_estimators, "n_estimators", low=1)
+    if not (len(members) == len(features) == len(model._bagging_rngs) == k):
+        raise _Inconsistent(
+            f"{len(members)} members and {len(features)} subspaces for n_estimators={k}"
+        )
+    if len(model._hedge.losses) != k + 1:
+        raise _Inconsistent(
+            f"the combination weighs {len(model._hedge.losses)} "
+            f"experts for {k} members and the vote"
+        )
+    for i, (member, columns) in enumerate(zip(members, features)):
+        columns = np.asarray(columns)
+        if not isinstance(member, LocalRegretTreeClassifier):
+            raise _Inconsistent(f"member {i} is a {type(member).__name__}")
+        if (
+            columns.ndim != 1
+            or not len(columns)
+            or columns.min() < 0
+            or (columns.max() >= n)
+        ):
+            raise _Inconsistent(f"member {i} reads columns outside 0..{n - 1}")
+        if getattr(member, "classes_", None) is None:
+            continue  # not fitted yet (a forest saved between fit and its rows)
+        if member.n_features_in_ != len(columns):
+            raise _Inconsistent(
+                f"member {i} has {member.n_features_in_} features for its "
+                f"{len(columns)} columns"
+            )
+        if not np.array_equal(member.classes_, classes):
+            raise _Inconsistent(f"member {i} has other classes than the forest")
+        _check_classifier(member)
 
 
 def _probe(model, n_features: int, n_classes: int) -> None:

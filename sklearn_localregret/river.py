@@ -1,6 +1,7 @@
 """River's ``learn_one`` / ``predict_one`` interface to the package's classifiers.
 
 :class:`RiverAdapter` wraps a :class:`~sklearn_localregret.LocalRegretTreeClassifier`,
+:class:`~sklearn_localregret.LocalRegretForestClassifier`,
 :class:`~sklearn_localregret.LocalRegretDisjunctClassifier` or
 :class:`~sklearn_localregret.baselines.Winnow2Classifier` as a River classifier:
 dict rows in, labels and dicts of probabilities out, usable wherever River takes
@@ -81,8 +82,8 @@ def _build_adapter():
 
         Parameters
         ----------
-        estimator : LocalRegretTreeClassifier, LocalRegretDisjunctClassifier \
-or Winnow2Classifier
+        estimator : LocalRegretTreeClassifier, LocalRegretForestClassifier, \
+LocalRegretDisjunctClassifier or Winnow2Classifier
             The learner, with its parameters; the adapter learns with a clone
             of it (:attr:`estimator_`) and leaves it untouched. Its
             ``batch_size`` does not apply: every ``learn_one`` is a round of
@@ -198,8 +199,9 @@ or Winnow2Classifier
             if not isinstance(self.estimator, BaseOnlineClassifier):
                 raise TypeError(
                     "estimator must be a classifier of sklearn_localregret "
-                    "(LocalRegretTreeClassifier, LocalRegretDisjunctClassifier, "
-                    f"Winnow2Classifier); got {type(self.estimator).__name__}."
+                    "(LocalRegretTreeClassifier, LocalRegretForestClassifier, "
+                    "LocalRegretDisjunctClassifier, Winnow2Classifier); got "
+                    f"{type(self.estimator).__name__}."
                 )
             rows = self.replay_rows
             if (
@@ -401,6 +403,7 @@ or Winnow2Classifier
         def _unit_test_params(cls):
             from sklearn_localregret import (
                 LocalRegretDisjunctClassifier,
+                LocalRegretForestClassifier,
                 LocalRegretTreeClassifier,
             )
 
@@ -410,6 +413,11 @@ or Winnow2Classifier
                 )
             }
             yield {"estimator": LocalRegretDisjunctClassifier(random_state=0)}
+            yield {
+                "estimator": LocalRegretForestClassifier(
+                    n_estimators=2, max_depth=3, random_state=0
+                )
+            }
 
     RiverAdapter.__module__ = __name__
     RiverAdapter.__qualname__ = "RiverAdapter"

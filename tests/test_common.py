@@ -19,7 +19,11 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+from sklearn_localregret import (
+    LocalRegretDisjunctClassifier,
+    LocalRegretForestClassifier,
+    LocalRegretTreeClassifier,
+)
 from sklearn_localregret.baselines import Winnow2Classifier
 
 # -- the common checks ------------------------------------------------------
@@ -47,6 +51,11 @@ TREE_EXPECTED_FAILED = {
     "check_sample_weight_equivalence_on_sparse_data": "online: order dependent",
 }
 
+# LocalRegretForestClassifier: its members are trees (above), and a member's
+# weight of a row is its sample_weight times a Poisson draw, so a row of weight
+# 2 is neither two rows nor one row drawn twice.
+FOREST_EXPECTED_FAILED = TREE_EXPECTED_FAILED
+
 WINNOW2_EXPECTED_FAILED = {
     # (check_classifiers_train passes with the poor_score tag: see Winnow2's
     # __sklearn_tags__.)
@@ -62,6 +71,7 @@ WINNOW2_EXPECTED_FAILED = {
 _EXPECTED_FAILED = {
     LocalRegretDisjunctClassifier: DISJUNCT_EXPECTED_FAILED,
     LocalRegretTreeClassifier: TREE_EXPECTED_FAILED,
+    LocalRegretForestClassifier: FOREST_EXPECTED_FAILED,
     Winnow2Classifier: WINNOW2_EXPECTED_FAILED,
 }
 
@@ -83,6 +93,7 @@ def check_instances():
         LocalRegretTreeClassifier(regret="swap", L=3),
         LocalRegretTreeClassifier(binarize=0.0),
         LocalRegretTreeClassifier(warm_start=0, discount=1.0),
+        LocalRegretForestClassifier(),
         Winnow2Classifier(),
     ]
 
@@ -108,6 +119,7 @@ ESTIMATOR_IDS = [
     "disjunct-swap",
     "tree-external",
     "tree-swap",
+    "forest",
     "winnow2",
 ]
 
@@ -117,6 +129,9 @@ def make_estimator(name, **params):
     params.setdefault("binarize", None)
     if name == "winnow2":
         return Winnow2Classifier(**params)
+    if name == "forest":
+        params.setdefault("random_state", 0)
+        return LocalRegretForestClassifier(n_estimators=3, batch_size=2, **params)
     kind, regret = name.split("-")
     params.setdefault("random_state", 0)
     if kind == "disjunct":
@@ -412,7 +427,7 @@ def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
     ids=["nan", "inf", "n_features", "not_binary"],
 )
 def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
-    if match == "0/1" and name.startswith("tree"):
+    if match == "0/1" and name.startswith(("tree", "forest")):
         pytest.skip("the tree learner reads real-valued features")
     est = fitted(name)
     if not hasattr(est, method):

@@ -16,6 +16,7 @@ from river import checks, datasets, evaluate, metrics  # noqa: E402
 
 from sklearn_localregret import (  # noqa: E402
     LocalRegretDisjunctClassifier,
+    LocalRegretForestClassifier,
     LocalRegretTreeClassifier,
 )
 from sklearn_localregret.baselines import Winnow2Classifier  # noqa: E402
@@ -44,6 +45,9 @@ ADAPTERS = {
         LocalRegretDisjunctClassifier(binarize=0.5, random_state=0)
     ),
     "winnow2": lambda: RiverAdapter(Winnow2Classifier(binarize=0.5)),
+    "forest": lambda: RiverAdapter(
+        LocalRegretForestClassifier(n_estimators=2, max_depth=3, random_state=0)
+    ),
 }
 
 
@@ -53,7 +57,7 @@ def river_checks(kind):
     for check in checks.yield_checks(model):
         dataset = getattr(check, "keywords", {}).get("dataset")
         name = check.__name__
-        if kind == "tree" and dataset is not None:
+        if kind in ("tree", "forest") and dataset is not None:
             if name != "check_bounded_memory_growth":
                 check = _with_dataset(
                     check, list(itertools.islice(dataset, ROWS_FOR_TREE))

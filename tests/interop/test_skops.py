@@ -13,6 +13,7 @@ sio = pytest.importorskip("skops.io")
 
 from sklearn_localregret import (  # noqa: E402
     LocalRegretDisjunctClassifier,
+    LocalRegretForestClassifier,
     LocalRegretTreeClassifier,
     OnlineMaxSAT,
 )
@@ -52,6 +53,9 @@ CLASSIFIERS = {
     ),
     "tree-swap-L3": lambda: LocalRegretTreeClassifier(
         regret="swap", L=3, batch_size=2, random_state=0
+    ),
+    "forest": lambda: LocalRegretForestClassifier(
+        n_estimators=3, batch_size=2, random_state=0
     ),
     "winnow2": lambda: Winnow2Classifier(),
 }
@@ -251,6 +255,9 @@ def _forge(model, tmp_path, **values):
         ("disjunct-hypercube", {"n_features_in_": 9}, "over 6 features"),
         ("disjunct-swap", {"classes_": np.array([0, 0])}, "repeats a label"),
         ("winnow2", {"n_features_in_": 9}, "coef_ has shape"),
+        ("forest", {"n_features_in_": 2}, "member 0 reads columns outside 0..1"),
+        ("forest", {"classes_": np.array([0, 1, 2])}, "other classes than the"),
+        ("forest", {"n_estimators": 5}, "3 members and 3 subspaces"),
         ("winnow2", {"n_rounds_": -1}, "n_rounds_ is -1"),
     ],
 )

@@ -1,0 +1,13 @@
+"""Ensembles of local-regret learners: the forest.
+
+:class:`LocalRegretForestClassifier` bags
+:class:`~sklearn_localregret.LocalRegretTreeClassifier` members online, each
+on a random subspace of the features and on Poisson weights of the rows
+(:mod:`._bagging`), and predicts with a no-regret combination of its vote and
+its members (:mod:`._combination`). The members are used through the tree's
+estimator interface; nothing here reaches into the engine.
+"""
+
+from ._forest import LocalRegretForestClassifier
+
+__all__ = ["LocalRegretForestClassifier"]

@@ -1,0 +1,93 @@
+"""Online bagging: the members' feature subspaces and their Poisson weights.
+
+Each member of a forest learns on its own random subset of the columns (the
+random subspace method, Ho 1998, chosen once at the first fit) and weighs
+each row by a Poisson draw (online bagging, Oza and Russell 2001; ARF and
+leveraging bagging use rate 6). The draws come from one generator per
+member, seeded from the forest's: a member's weights depend on the rows it
+has seen, never on how the stream was cut into calls nor on which thread
+learns it.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = ["draw_subspaces", "poisson_weights", "subspace_size"]
+
+
+def subspace_size(max_features, n_features: int) -> int:
+    """Columns each member sees, as scikit-learn's forests count them.
+
+    ``"sqrt"``: ``max(1, int(sqrt(n)))``; ``"log2"``: ``max(1, int(log2(n)))``;
+    an int: itself; a float in (0, 1]: ``max(1, int(max_features * n))``;
+    None: all ``n``. Never more than ``n``.
+
+    Examples
+    --------
+    >>> subspace_size("sqrt", 9), subspace_size("log2", 9), subspace_size(None, 9)
+    (3, 3, 9)
+    >>> subspace_size(0.5, 9), subspace_size(20, 9), subspace_size("sqrt", 2)
+    (4, 9, 1)
+    """
+    n = int(n_features)
+    if max_features is None:
+        size = n
+    elif max_features == "sqrt":
+        size = int(math.sqrt(n))
+    elif max_features == "log2":
+        size = int(math.log2(n)) if n > 0 else 0
+    elif isinstance(max_features, Integral):
+        size = int(max_features)
+    elif isinstance(max_features, Real):
+        size = int(float(max_features) * n)
+    else:
+        raise ValueError(f"max_features={max_features!r} is not supported.")
+    return min(max(1, size), n)
+
+
+def draw_subspaces(
+    rng: np.random.Generator, n_features: int, size: int, n_members: int
+) -> list[np.ndarray]:
+    """Sorted column indices of each member's subspace, ``size`` of ``n_features``.
+
+    All columns (no draw) when ``size == n_features``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spaces = draw_subspaces(np.random.default_rng(0), 5, 2, 3)
+    >>> [s.tolist() for s in spaces]
+    [[3, 4], [1, 4], [0, 4]]
+    """
+    if size >= n_features:
+        return [np.arange(n_features) for _ in range(n_members)]
+    return [
+        np.sort(rng.choice(n_features, size=size, replace=False))
+        for _ in range(n_members)
+    ]
+
+
+def poisson_weights(
+    rng: np.random.Generator, rate: float, sample_weight: np.ndarray, cap: float
+) -> np.ndarray:
+    """A member's weights of the rows: ``sample_weight`` times Poisson(``rate``).
+
+    Drawn one per row in order, so the same rows give the same weights
+    whether they come in one call or many. Clipped at ``cap`` (the learners'
+    weight limit: only huge ``sample_weight`` can reach it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = poisson_weights(np.random.default_rng(0), 6.0, np.ones(4), 1e100)
+    >>> rng = np.random.default_rng(0)
+    >>> b = [poisson_weights(rng, 6.0, np.ones(n), 1e100) for n in (1, 3)]
+    >>> bool((a == np.concatenate(b)).all())
+    True
+    """
+    draws = rng.poisson(rate, size=sample_weight.shape[0])
+    return np.minimum(draws * sample_weight, cap)

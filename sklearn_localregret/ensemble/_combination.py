@@ -1,0 +1,148 @@
+"""The forest's combination: AdaHedge over its vote and its members.
+
+The experts are the forest's *vote* (the class the members' mean
+probability favours, what a random forest predicts) and each member's own
+hedged prediction (its vote with probability ``v_k``, its
+:attr:`~sklearn_localregret.LocalRegretTreeClassifier.vote_weight_`, else a
+class drawn from its probabilities). Each round, before the members learn
+it, every expert is scored on the round's rows: the vote by the weight of
+the rows it gets wrong, member ``k`` by its expected weight of mistakes
+
+``v_k [argmax p_k(x) != y] + (1 - v_k) (1 - p_k(y | x))``
+
+summed over the rows. :class:`~sklearn_localregret._hedge.AdaHedge` weighs
+the experts from these losses, and the forest predicts a class drawn from
+the weighted mixture of the experts' prediction distributions
+(:func:`prediction_distribution`): its expected loss in a round is the
+hedge's, so its cumulative expected mistakes exceed the best expert's by at
+most the hedge's ``2 Delta`` (the user guide, "The forest"). The members
+start with the handicap :data:`~sklearn_localregret._hedge.PLAY_HANDICAP`:
+until one of them makes that many fewer mistakes than the vote, the forest
+predicts its vote, deterministically.
+
+Why both kinds of expert: the vote averages the members' probabilities and
+is the better guess on a stationary stream, but it is deterministic and an
+adversary can make it wrong on every row; a member's hedged prediction keeps
+the member's randomised plays (and its own bound against its vote and
+play), so the forest inherits their behaviour on adversarial streams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "draw_classes",
+    "expert_losses",
+    "mixture_proba",
+    "prediction_distribution",
+]
+
+
+def expert_losses(
+    probas: np.ndarray, vote_weights: np.ndarray, y: np.ndarray, weight: np.ndarray
+) -> np.ndarray:
+    """One round's losses of the experts: the forest's vote, then each member.
+
+    Parameters
+    ----------
+    probas : ndarray of shape (n_members, n_rows, n_classes)
+        The members' class probabilities of the round's rows, before the
+        round is learnt.
+    vote_weights : ndarray of shape (n_members,)
+        Each member's probability of predicting its vote at that time.
+    y : ndarray of shape (n_rows,) of int
+        The rows' class indices.
+    weight : ndarray of shape (n_rows,)
+        The rows' sample weights (not the members' bagging weights).
+
+    Returns
+    -------
+    ndarray of shape (n_members + 1,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probas = np.array([[[0.9, 0.1]], [[0.2, 0.8]]])  # two members, one row
+    >>> expert_losses(probas, np.array([1.0, 0.5]), np.array([1]), np.ones(1))
+    array([1. , 1. , 0.1])
+    """
+    n_rows = y.shape[0]
+    rows = np.arange(n_rows)
+    mean = probas.mean(axis=0)
+    vote_wrong = weight @ (np.argmax(mean, axis=1) != y)
+    member_vote_wrong = (np.argmax(probas, axis=2) != y) @ weight
+    member_play_wrong = (1.0 - probas[:, rows, y]) @ weight
+    members = vote_weights * member_vote_wrong + (1.0 - vote_weights) * (
+        member_play_wrong
+    )
+    return np.concatenate(([vote_wrong], members)).astype(float)
+
+
+def _one_hot(indices: np.ndarray, n_classes: int) -> np.ndarray:
+    out = np.zeros(indices.shape + (n_classes,))
+    np.put_along_axis(out, indices[..., None], 1.0, axis=-1)
+    return out
+
+
+def prediction_distribution(
+    probas: np.ndarray, vote_weights: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """The probability of each class under the forest's randomised prediction.
+
+    ``weights[0]`` on the forest's vote, ``weights[k + 1]`` on member ``k``'s
+    hedged prediction (its vote with probability ``vote_weights[k]``, else a
+    class drawn from ``probas[k]``).
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_classes)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probas = np.array([[[0.6, 0.4]], [[0.3, 0.7]]])
+    >>> q = prediction_distribution(
+    ...     probas, np.array([1.0, 0.0]), np.array([0.5, 0.25, 0.25]))
+    >>> q.round(3).tolist()
+    [[0.325, 0.675]]
+    """
+    n_classes = probas.shape[2]
+    mean = probas.mean(axis=0)
+    q = weights[0] * _one_hot(np.argmax(mean, axis=1), n_classes)
+    votes = _one_hot(np.argmax(probas, axis=2), n_classes)
+    v = vote_weights[:, None, None]
+    members = v * votes + (1.0 - v) * probas
+    return q + np.tensordot(weights[1:], members, axes=1)
+
+
+def mixture_proba(probas: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The forest's ``predict_proba``: the members' probabilities mixed by the
+    hedge's weights, the vote's weight spread evenly over the members.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probas = np.array([[[0.6, 0.4]], [[0.2, 0.8]]])
+    >>> mixture_proba(probas, np.array([1.0, 0.0, 0.0])).round(3).tolist()
+    [[0.4, 0.6]]
+    """
+    n_members = probas.shape[0]
+    member_weights = weights[1:] + weights[0] / n_members
+    return np.tensordot(member_weights, probas, axes=1)
+
+
+def draw_classes(q: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """A class per row drawn from ``q`` with the row's uniform (inverse cdf).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> q = np.array([[0.25, 0.75], [0.25, 0.75]])
+    >>> draw_classes(q, np.array([0.1, 0.5])).tolist()
+    [0, 1]
+    """
+    cdf = np.cumsum(q, axis=1)
+    # The last column catches rounding (a cdf that ends at 1 - 1e-16).
+    drawn = (cdf <= uniforms[:, None]).sum(axis=1)
+    return np.minimum(drawn, q.shape[1] - 1)
