@@ -68,7 +68,10 @@ def test_learns_where_missing_values_go():
     assert clf.online_error_ < 0.2
     assert set(clf.test_kinds_) == {">", "> or missing"}
     assert clf.score(*missing_stream(n=500, seed=1)) > 0.85
-    assert "or missing" in clf.export_text(feature_names=["a", "b", "c"])
+    # Labels only (no model leaves): the tree says where missing values go.
+    labels = model(leaf_model=None).fit(X, y)
+    text = labels.export_text(feature_names=["a", "b", "c"])
+    assert "a <= 0.17 or missing" in text and "a >  0.17\n" in text
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
@@ -111,12 +114,12 @@ def test_sparse_and_pandas_input_give_the_dense_model():
 def test_categorical_columns_need_no_encoder():
     frame, y = table_stream()
     clf = model().fit(frame, y)
-    assert clf.online_error_ < 0.15
+    assert clf.online_error_ < 0.2
     assert set(clf.categories_[0]) == {"red", "green", "blue"}
     assert None in clf.categories_[1] and clf.categories_[2] is None
     assert "==" in clf.test_kinds_
-    text = clf.export_text()
-    assert "colour == red" in text or "colour != red" in text
+    text = model(leaf_model=None).fit(frame, y).export_text()
+    assert "|--- colour != red\n" in text and "|--- colour == red\n" in text
     # Unseen categories and missing values predict without error.
     new = frame.head(3).copy()
     new["colour"] = pd_categorical(["purple", None, "red"])
