@@ -100,14 +100,22 @@ class ThresholdTests:
     def _rebuild_index(self) -> None:
         """The tests of each column, and which (column, code) have a test."""
         self._by_feature: list[list[int]] = [[] for _ in range(self.n_features)]
-        self._coded: set = set()
-        for test, (j, t, kind) in enumerate(
-            zip(self.feature.tolist(), self.threshold.tolist(), self.kind.tolist())
-        ):
+        for test, j in enumerate(self.feature.tolist()):
             self._by_feature[j].append(test)
-            if kind == EQUALS:
-                self._coded.add((j, t))
+        # _coded[j, c]: whether code c of column j has its equality test.
+        self._coded = np.zeros((self.n_features, 0), dtype=bool)
+        self._mark_coded(self.kind == EQUALS)
         self._feature_kind = N_KINDS * self.feature + self.kind
+
+    def _mark_coded(self, tests: np.ndarray) -> None:
+        """Record the equality tests among ``tests`` (a mask) in ``_coded``."""
+        features = self.feature[tests]
+        codes = self.threshold[tests].astype(np.intp)
+        if codes.size and codes.max() >= self._coded.shape[1]:
+            grown = np.zeros((self.n_features, 2 * codes.max() + 2), dtype=bool)
+            grown[:, : self._coded.shape[1]] = self._coded
+            self._coded = grown
+        self._coded[features, codes] = True
 
     # Saved packed; the indexes are rebuilt from the arrays.
     def __getstate__(self):
@@ -163,15 +171,24 @@ class ThresholdTests:
             numeric &= ~categorical
         if numeric.any() and np.isnan(X[:, numeric]).any():
             return True
-        if categorical is not None:
-            for j in np.flatnonzero(categorical).tolist():
-                if self._new_codes(j, X[:, j]):
-                    return True
-        return False
+        return categorical is not None and self._any_new_code(X, categorical)
+
+    def _any_new_code(self, X: np.ndarray, categorical: np.ndarray) -> bool:
+        """Whether a categorical column of ``X`` holds a code without a test."""
+        columns = np.flatnonzero(categorical)
+        codes = X[:, columns]
+        present = ~np.isnan(codes)
+        codes = codes[present].astype(np.intp)
+        if codes.size and codes.max() >= self._coded.shape[1]:
+            return True
+        where = np.broadcast_to(columns, present.shape)[present]
+        return not self._coded[where, codes].all()
 
     def _new_codes(self, j: int, column: np.ndarray) -> list[float]:
-        codes = np.unique(column[~np.isnan(column)]).tolist()
-        return [c for c in codes if (j, c) not in self._coded]
+        codes = np.unique(column[~np.isnan(column)])
+        known = codes < self._coded.shape[1]
+        known[known] = self._coded[j, codes[known].astype(np.intp)]
+        return codes[~known].tolist()
 
     def observe(self, X: np.ndarray, categorical: np.ndarray | None = None) -> int:
         """Let one round's rows bring in tests; returns how many entered.
@@ -208,7 +225,7 @@ class ThresholdTests:
                     new.append((j, t, GREATER))
                     if self.missing[j]:
                         new.append((j, t, GREATER_OR_MISSING))
-        if categorical is not None:
+        if categorical is not None and self._any_new_code(X, categorical):
             for j in np.flatnonzero(categorical).tolist():
                 new.extend((j, c, EQUALS) for c in self._new_codes(j, X[:, j]))
         if not new:
@@ -218,10 +235,11 @@ class ThresholdTests:
         self.feature = np.concatenate((self.feature, np.array(features, np.intp)))
         self.threshold = np.concatenate((self.threshold, np.array(thresholds, float)))
         self.kind = np.concatenate((self.kind, np.array(kinds, np.int8)))
-        for i, (j, t, kind) in enumerate(new):
+        for i, j in enumerate(features):
             self._by_feature[j].append(start + i)
-            if kind == EQUALS:
-                self._coded.add((j, t))
+        entered = np.zeros(self.n_tests, dtype=bool)
+        entered[start:] = self.kind[start:] == EQUALS
+        self._mark_coded(entered)
         self._feature_kind = N_KINDS * self.feature + self.kind
         return len(new)
 

@@ -202,47 +202,67 @@ class ColumnEncoder:
             return X, self._numeric_input(n, learning)
         if fresh and not learning:
             return X, self  # nothing learnt: validation refuses it
-        encoder = self._copy() if learning else self
-        if fresh:
-            encoder._start(n)
-        elif n != encoder.n_features:
+        if not fresh and n != self.n_features:
             raise ValueError(
                 f"X has {n} features, but {name} is expecting "
-                f"{encoder.n_features} features as input."
+                f"{self.n_features} features as input."
             )
         if names is None:
             names = list(X.columns) if frame else list(range(n))
+        if not fresh:
+            try:  # most calls learn nothing new: no copy then
+                return self._encode(X, array, learning, False, names), self
+            except _Change:
+                pass
+        encoder = self._copy()
+        if fresh:
+            encoder._start(n)
+        return encoder._encode(X, array, learning, True, names), encoder
+
+    def _encode(self, X, array, learning, mutable, names):
+        """:meth:`encode`'s columns; raises ``_Change`` if learning them would
+        change an encoder that is not ``mutable``."""
         out: list = []
-        changed = False
-        for j in range(n):
-            if frame:
-                column, dtype = X.iloc[:, j], dtypes[j]
-                numeric = getattr(dtype, "kind", "O") in "biuf"
-                hint = CATEGORICAL if _is_category_dtype(dtype) else None
-            else:
-                assert array is not None
-                column, numeric, hint = array[:, j], array.dtype.kind in "biuf", None
-            if numeric and hint is None and encoder.kinds[j] != CATEGORICAL:
-                if learning:
-                    encoder.kinds[j] = NUMERIC
+        if array is None:  # a DataFrame
+            columns = [X.iloc[:, j] for j in range(X.shape[1])]
+            dtypes = list(X.dtypes)
+        elif array.dtype.kind in "biuf":
+            columns = [array[:, j] for j in range(array.shape[1])]
+            dtypes = [array.dtype] * array.shape[1]
+        else:  # objects or strings: as lists, column by column
+            columns = array.T.tolist()
+            dtypes = [array.dtype] * array.shape[1]
+        read: dict = {}  # dtype -> (numeric, hint), as dtypes repeat
+        for j, (column, dtype) in enumerate(zip(columns, dtypes)):
+            if dtype not in read:
+                read[dtype] = (
+                    getattr(dtype, "kind", "O") in "biuf",
+                    CATEGORICAL if _is_category_dtype(dtype) else None,
+                )
+            numeric, hint = read[dtype]
+            if numeric and hint is None and self.kinds[j] != CATEGORICAL:
+                if learning and self.kinds[j] == UNKNOWN:
+                    if not mutable:
+                        raise _Change
+                    self.kinds[j] = NUMERIC
                 out.append(None)  # read as it is
                 continue
-            values = np.asarray(column, dtype=object)
-            out.append(encoder._column(j, values, hint, learning, names[j]))
-            changed = True
-        if not changed:
-            return X, (encoder if learning else self)
-        if frame:
+            values = column
+            if not isinstance(column, list):
+                values = np.asarray(column, dtype=object).tolist()
+            out.append(self._column(j, values, hint, learning, mutable, names[j]))
+        if all(values is None for values in out):
+            return X
+        if array is None:
             result = X.copy(deep=False)
             for j, values in enumerate(out):
                 if values is not None:
                     result.isetitem(j, values)
-            return result, encoder
-        result = np.empty((n_rows, n))
-        assert array is not None
+            return result
+        result = np.empty(array.shape)
         for j, values in enumerate(out):
             result[:, j] = array[:, j] if values is None else values
-        return result, encoder
+        return result
 
     def _numeric_input(self, n_features: int, learning: bool) -> ColumnEncoder:
         """The encoder to keep after numeric input: its columns are numeric."""
@@ -254,38 +274,50 @@ class ColumnEncoder:
         encoder.kinds[encoder.kinds == UNKNOWN] = NUMERIC
         return encoder
 
-    def _column(self, j, values, hint, learning, name) -> np.ndarray:
+    def _column(self, j, values, hint, learning, mutable, name) -> np.ndarray:
         kind = int(self.kinds[j])
         if kind == UNKNOWN:
             kind = hint or _infer_kind(values, name)
-            if learning:
+            if learning and kind != UNKNOWN:
+                if not mutable:
+                    raise _Change
                 self.kinds[j] = kind
+                if kind == CATEGORICAL:
+                    self.categories[j] = []
         if kind == NUMERIC:
             return _numbers(values, name)
         if kind == CATEGORICAL:
-            if learning and self.categories[j] is None:
-                self.categories[j] = []
-            return self._codes(j, values, learning, name)
-        return np.full(values.shape[0], np.nan)  # all missing so far
+            return self._codes(j, values, learning and mutable, learning, name)
+        return np.full(len(values), np.nan)  # all missing so far
 
-    def _codes(self, j, values, learning, name) -> np.ndarray:
-        out = np.empty(values.shape[0])
-        seen: dict = {}
-        for i, value in enumerate(values.tolist()):
-            try:
-                out[i] = seen[value]
-                continue
-            except (KeyError, TypeError):
-                pass
-            code = self._code(j, value, learning, name)
-            out[i] = code
-            try:
-                seen[value] = code
-            except TypeError:
-                pass
-        return out
+    def _codes(self, j, values, mutable, learning, name) -> np.ndarray:
+        get = self._index[j].get
+        try:  # the usual case: known categories
+            codes = [get(value) for value in values]
+        except TypeError:  # an unhashable value: _code says so
+            codes = [None] * len(values)
+        if None in codes:
+            # The others, in order (new codes follow first appearance), each
+            # distinct value once.
+            done: dict = {}
+            for i, code in enumerate(codes):
+                if code is not None:
+                    continue
+                value = values[i]
+                try:
+                    codes[i] = done[value]
+                    continue
+                except (KeyError, TypeError):
+                    pass
+                codes[i] = self._code(j, value, mutable, learning, name)
+                try:
+                    done[value] = codes[i]
+                except TypeError:
+                    pass
+        return np.array(codes, dtype=float)
 
-    def _code(self, j, value, learning, name) -> float:
+    def _code(self, j, value, mutable, learning, name) -> float:
+        """The code of a value not found as it is: missing, another type, new."""
         if _is_missing(value):
             value = None
         else:
@@ -294,6 +326,8 @@ class ColumnEncoder:
             number = isinstance(value, Real) and not _is_label(value)
             expected = self.numbers[j]
             if expected is None and learning:
+                if not mutable:
+                    raise _Change
                 self.numbers[j] = expected = number
             if expected is not None and number != expected:
                 if not learning:
@@ -315,9 +349,15 @@ class ColumnEncoder:
             return float(code)
         if not learning or len(self.categories[j]) >= self.max_categories:
             return np.nan
+        if not mutable:
+            raise _Change
         index[value] = code = len(self.categories[j])
         self.categories[j].append(value)
         return float(code)
+
+
+class _Change(Exception):
+    """Learning a call's input would change the encoder (copy it first)."""
 
 
 def _as_array(X) -> np.ndarray | None:
@@ -331,14 +371,17 @@ def _as_array(X) -> np.ndarray | None:
     return array
 
 
-def _infer_kind(values: np.ndarray, name) -> int:
+def _infer_kind(values: list, name) -> int:
     """The type of a column from its values (UNKNOWN if all are missing)."""
     labels = numbers = False
-    for value in values.tolist():
-        if _is_missing(value):
-            continue
-        if _is_label(value):
+    for kind in set(map(type, values)):  # few types, many values
+        if issubclass(kind, (str, bytes, np.str_, np.bytes_)):
             labels = True
+        elif kind is type(None) or kind.__name__ in ("NAType", "NaTType"):
+            continue
+        elif issubclass(kind, (float, np.floating)):
+            # NaN is missing: numbers only if some float is not NaN.
+            numbers = numbers or any(v == v for v in values if type(v) is kind)
         else:
             numbers = True
     if labels and numbers:
@@ -349,9 +392,8 @@ def _infer_kind(values: np.ndarray, name) -> int:
     return CATEGORICAL if labels else NUMERIC if numbers else UNKNOWN
 
 
-def _numbers(values: np.ndarray, name) -> np.ndarray:
+def _numbers(items: list, name) -> np.ndarray:
     """A numeric column's values as floats, NaN where missing."""
-    items = values.tolist()
     for value in items:
         if _is_label(value):
             raise ValueError(
