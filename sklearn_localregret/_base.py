@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 import threading
 import warnings
+from contextlib import contextmanager
 from numbers import Integral, Real
 from types import FrameType
 
@@ -169,18 +170,19 @@ def _is_plain_stream_chunk(X, y) -> bool:
     )
 
 
-def _check_feature_dtypes(X, estimator_name: str) -> None:
+def _check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> None:
     """Name the column or dtype that cannot be a number, before validation does.
 
     Categories (pandas ``category``/``object``/string columns) and dates have
     no meaningful order as numbers; scikit-learn's own message does not say
-    what to do about them.
+    what to do about them. A learner that reads ``categories`` itself only
+    refuses dates.
     """
     dtypes = getattr(X, "dtypes", None)
     if dtypes is not None and hasattr(dtypes, "items"):  # a DataFrame
         for column, dtype in dtypes.items():
             kind = getattr(dtype, "kind", "O")
-            if kind in "biuf":
+            if kind in "biuf" or (categories and kind not in "mM"):
                 continue
             what = "dates or durations" if kind in "mM" else "categories or text"
             raise ValueError(
@@ -200,17 +202,72 @@ def _check_feature_dtypes(X, estimator_name: str) -> None:
         )
 
 
+def _is_missing_label(label) -> bool:
+    if label is None:
+        return True
+    if isinstance(label, (float, np.floating)):
+        return bool(label != label)
+    return type(label).__name__ in ("NAType", "NaTType")
+
+
 def _check_labels_present(y) -> None:
-    """Missing labels (None) get a message that says so."""
+    """Missing labels (None, NaN, ``pandas.NA``) get a message that says so."""
     dtype = getattr(y, "dtype", None)
     if dtype is None and isinstance(y, (list, tuple)):
         y, dtype = np.asarray(y, dtype=object), np.dtype(object)
-    if getattr(dtype, "kind", None) == "O":  # object arrays, pandas categories
-        if any(label is None for label in np.asarray(y).ravel().tolist()):
+    kind = getattr(dtype, "kind", None)
+    if kind is None or kind in "biuUS":
+        return  # no missing label can hide there (other input: validation)
+    if kind == "f":
+        try:
+            if not np.isnan(np.asarray(y, dtype=float)).any():
+                return
+        except (TypeError, ValueError):  # pandas.NA: read one by one
+            pass
+    labels = np.asarray(y, dtype=object).ravel().tolist()
+    if any(label is None for label in labels):
+        what = "None"
+    elif any(_is_missing_label(label) for label in labels):
+        what = "NaN"
+    else:
+        return
+    raise ValueError(
+        f"y contains {what} (missing labels); drop those rows or give them a label."
+    )
+
+
+@contextmanager
+def _clear_input_errors(estimator):
+    """scikit-learn's errors on NaN, infinities and strings, reworded to say
+    what this learner does with them and what to do."""
+    try:
+        yield
+    except ValueError as exc:
+        message, name = str(exc), type(estimator).__name__
+        if "contains NaN" in message and not estimator._allow_nan:
             raise ValueError(
-                "y contains None (missing labels); drop those rows or give them "
-                "a label."
-            )
+                f"X contains NaN (missing values): {name} reads 0/1 features and "
+                "has no place for them. Use LocalRegretTreeClassifier, which "
+                "learns where missing values go, or fill them in first (e.g. "
+                "sklearn.impute.SimpleImputer(strategy='most_frequent', "
+                "add_indicator=True) in a pipeline keeps a 0/1 'was missing' "
+                "feature)."
+            ) from None
+        if "infinity" in message and estimator._allow_nan:
+            raise ValueError(
+                f"X contains infinity: {name} reads missing values (NaN) but not "
+                "infinite ones. Clip them to a finite value, or replace them "
+                "with NaN if they stand for missing values."
+            ) from None
+        if "string" in message and not estimator._reads_categories:
+            raise ValueError(
+                f"X contains strings: {name} reads numbers (0/1 features). "
+                "One-hot encode the categorical columns first "
+                "(sklearn.preprocessing.OneHotEncoder, or "
+                "sklearn_localregret.datasets.boolean_encoder()), or use "
+                "LocalRegretTreeClassifier, which reads categories itself."
+            ) from exc
+        raise
 
 
 class BinarizeWarning(UserWarning):
@@ -317,6 +374,12 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     # a learner that reads a round in its nonzeros sets it, so memory and time
     # follow the data's nonzeros, not its width.
     _accepts_sparse_blocks: bool = False
+
+    # Whether the learner reads missing values (NaN) and categorical columns
+    # (strings, pandas categories) itself (:meth:`_encode_columns`); the
+    # others refuse them with a message that says how to encode them.
+    _allow_nan: bool = False
+    _reads_categories: bool = False
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -505,7 +568,9 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             or hasattr(self, "feature_names_in_")
         ):
             return None
-        if X.dtype.kind == "f" and not np.isfinite(X).all():
+        if X.dtype.kind == "f" and not self._finite_enough(X):
+            return None
+        if not self._numeric_rows_read_as_is():
             return None
         label = _single_label(y)
         if label is None:
@@ -549,25 +614,33 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"`classes={classes!r}` is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        _check_feature_dtypes(X, type(self).__name__)
+        _check_feature_dtypes(X, type(self).__name__, self._reads_categories)
         _check_labels_present(y)
-        if not first_call and _is_plain_stream_chunk(X, y):
-            # Streaming calls (River, dask-ml: one small chunk per call) would
-            # spend most of their time in check_array; for a plain 2-D numeric
-            # ndarray its only remaining check is finiteness, done here, while
-            # validate_data still checks the feature count and names.
-            _assert_all_finite(X, input_name="X", estimator_name=type(self).__name__)
-            X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
-        else:
-            X, y = validate_data(
-                self,
-                X,
-                y,
-                reset=first_call,
-                accept_sparse=["csr", "csc"],
-                dtype=None if sp.issparse(X) else "numeric",
-                ensure_all_finite=True,
-            )
+        X = self._encode_columns(X, learning=True, first_call=first_call)
+        with _clear_input_errors(self):
+            if not first_call and _is_plain_stream_chunk(X, y):
+                # Streaming calls (River, dask-ml: one small chunk per call)
+                # would spend most of their time in check_array; for a plain
+                # 2-D numeric ndarray its only remaining check is finiteness,
+                # done here, while validate_data still checks the feature
+                # count and names.
+                _assert_all_finite(
+                    X,
+                    allow_nan=self._allow_nan,
+                    input_name="X",
+                    estimator_name=type(self).__name__,
+                )
+                X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
+            else:
+                X, y = validate_data(
+                    self,
+                    X,
+                    y,
+                    reset=first_call,
+                    accept_sparse=["csr", "csc"],
+                    dtype=None if sp.issparse(X) else "numeric",
+                    ensure_all_finite="allow-nan" if self._allow_nan else True,
+                )
         if first_call:
             # Later calls skip it: the test against ``classes_`` below is stricter
             # (a continuous or multilabel y cannot consist of known labels).
@@ -603,6 +676,28 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     def _encode_features(self, X):
         """What the rounds see of validated ``X``: by default its 0/1 version."""
         return self._binarize(X)
+
+    def _encode_columns(
+        self, X, *, learning: bool, first_call: bool = False, names=None
+    ):
+        """``X`` before validation, its columns made numbers (a learner that
+        reads categories codes them here; while ``learning`` it may keep new
+        codes, put back by a call that fails). ``names`` name the columns in
+        messages (default: a DataFrame's own, else their numbers). By default
+        ``X`` itself."""
+        return X
+
+    def _numeric_rows_read_as_is(self) -> bool:
+        """Whether a plain numeric row needs no :meth:`_encode_columns` (the
+        one-row fast paths skip it)."""
+        return True
+
+    def _finite_enough(self, X: np.ndarray) -> bool:
+        """Whether float ``X`` holds no value validation refuses (NaN and
+        infinities; infinities only, for a learner that reads NaN)."""
+        if self._allow_nan:
+            return not np.isinf(X).any()
+        return bool(np.isfinite(X).all())
 
     def _binarize(self, X):
         """0/1 version of ``X`` (sparse stays sparse); rejects non-binary input."""
@@ -707,8 +802,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
     def _learn_clean_rows(self, X: np.ndarray, y_encoded: np.ndarray) -> None:
         """Learn rows that passed validation elsewhere (the River adapter's path).
 
-        ``X`` is a finite float64 array of shape ``(n, n_features_in_)``,
-        ``y_encoded`` the rows' indices into ``classes_``, of a fitted model.
+        ``X`` is a float64 array of shape ``(n, n_features_in_)``, finite
+        (NaN allowed for a learner that reads missing values) and through
+        :meth:`_encode_columns`; ``y_encoded`` the rows' indices into
+        ``classes_``, of a fitted model.
         The features are encoded first, so a learner of 0/1 features rejects
         other values before any state changes.
         """
@@ -725,22 +822,25 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             and X.shape == (1, getattr(self, "n_features_in_", None))
             and X.dtype.kind in "biuf"
             and not hasattr(self, "feature_names_in_")
-            and (X.dtype.kind != "f" or bool(np.isfinite(X).all()))
+            and (X.dtype.kind != "f" or self._finite_enough(X))
+            and self._numeric_rows_read_as_is()
         )
 
     def _validate_for_predict(self, X) -> np.ndarray:
         if self._is_clean_row(X):
             return self._encode_features(X)
         check_is_fitted(self)
-        _check_feature_dtypes(X, type(self).__name__)
-        X = validate_data(
-            self,
-            X,
-            reset=False,
-            accept_sparse=["csr", "csc"],
-            dtype=None if sp.issparse(X) else "numeric",
-            ensure_all_finite=True,
-        )
+        _check_feature_dtypes(X, type(self).__name__, self._reads_categories)
+        X = self._encode_columns(X, learning=False)
+        with _clear_input_errors(self):
+            X = validate_data(
+                self,
+                X,
+                reset=False,
+                accept_sparse=["csr", "csc"],
+                dtype=None if sp.issparse(X) else "numeric",
+                ensure_all_finite="allow-nan" if self._allow_nan else True,
+            )
         return self._encode_features(X)
 
     @property
@@ -780,9 +880,11 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         # CSR/CSC input is read in row chunks, never densified as a whole.
         tags.input_tags.sparse = True
-        # Left at their defaults, and true: non_deterministic stays False (a
+        # A learner that reads missing values says so; the others reject NaN.
+        tags.input_tags.allow_nan = self._allow_nan
+        # Left at its default, and true: non_deterministic stays False (a
         # fixed random_state gives the same model; the online plays are random
-        # draws from that seed), allow_nan False (NaN is rejected).
+        # draws from that seed).
         return tags
 
 
@@ -882,7 +984,7 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
             and block.shape[0] >= n
             and block.shape[1:] == rows.shape[1:]
             and block.dtype == rows.dtype
-            and np.array_equal(block[:n], rows)
+            and np.array_equal(block[:n], rows, equal_nan=rows.dtype.kind == "f")
         ):
             return proba[:n]
         return None

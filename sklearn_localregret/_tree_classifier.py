@@ -39,6 +39,7 @@ from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
 from .locality.tree_round_kernels import update_played_sites
 from .thresholds import (
+    ColumnEncoder,
     FixedThresholds,
     QuantileThresholds,
     ThresholdSource,
@@ -76,6 +77,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     grows (16, 64, 256 rows ...). Real-valued, sparse and pandas input are
     accepted at default parameters.
 
+    Missing values (NaN, None, ``pandas.NA``) and categorical columns (pandas
+    ``category``, string and object columns, arrays of strings) need no
+    encoder. Once a column has shown a missing value each of its thresholds
+    comes as two tests, ``x_j > t`` and ``x_j > t or missing``, so where
+    missing rows go is learnt like any split; a categorical column gets a
+    test ``x_j == c`` for each of its first ``max_categories`` categories met
+    (a missing value counts as one), each entering when first met like a
+    threshold (see Notes).
+
     * ``regret="external"``: ``(b, L, C)``-colored regret matching with the
       paper's admissible colouring: one regret per *(path, replacement)*,
       shared by every tree that contains the path. The ``K * K`` stump colours
@@ -109,6 +119,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     max_thresholds : int, default=7
         Most tests per feature when ``binarize`` is None. A feature with few
         distinct values gets fewer; 0/1 features get one.
+    max_categories : int, default=16
+        Most categories per categorical column, each with its test
+        ``x_j == c``: the first ones met in the stream. Later categories, and
+        any category unseen when predicting, pass none of the column's tests.
     warm_start : int, default=500
         A site (path) that enters the played trees for the first time starts
         with the regrets it would have had over the last ``warm_start`` rows
@@ -215,7 +229,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         ``test_features_`` and ``test_thresholds_``).
     test_features_, test_thresholds_ : ndarray of shape (n_tests,)
         Feature ``j`` and threshold ``t`` of every test ``x_j > t``, in the
-        order the tests entered.
+        order the tests entered (for a test ``x_j == c``, the code of ``c``:
+        its index in ``categories_[j]``).
+    test_kinds_ : ndarray of str of shape (n_tests,)
+        ``">"`` (a missing value fails), ``"> or missing"`` (a missing value
+        passes) or ``"=="``, for every test.
+    categories_ : list of length n_features_in_
+        For a categorical column, its categories in the order of their codes
+        (None stands for the missing value); None for a numeric column.
     n_mcmc_draws_ : int
         Rounds whose tree came from the approximate chain sampler (external
         regret with finite ``L`` whose exact draw exceeded level ``L``).
@@ -256,6 +277,22 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     at each round, with ``C_L`` counting the colours of every test that ever
     entered (the potential argument of the proof never sees a colour before
     it has an edge).
+
+    *Missing values and categories.* The learner decides where missing
+    values go by learning, not by a rule: from the round a column first shows
+    a missing value, each of its thresholds ``t`` offers two tests, ``x_j > t``
+    (missing rows fail it) and ``x_j > t or missing`` (they pass it), and each
+    is one more local change of the locality graph, with its own colours. The
+    guarantee above therefore covers the choice of where missing values go at
+    every node, as it covers the choice of the threshold; the price is a
+    larger out-degree ``D`` and ``|C_L|`` (up to twice the thresholds of the
+    columns with missing values). A categorical column offers one test
+    ``x_j == c`` per category met (at most ``max_categories``, the missing
+    value being one, so "is missing" is a test like the others there). Tests
+    that enter late are covered as above. Infinities are refused; a column
+    with no value yet has no test; a column keeps the type of its first
+    values (numbers or categories: anything else is an error, and the model
+    is unchanged).
 
     *Warm start.* A site created at round ``t0`` starts from regrets ``W0``:
     the gains of its colours over the last ``warm_start`` rows that reached
@@ -391,12 +428,18 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "n_predict_trees": [Interval(Integral, 1, None, closed="left"), None],
         "predict_tolerance": [Interval(Real, 0, 1, closed="left")],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "max_categories": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
     }
 
     # The rounds read real values: the tests x_j > t are evaluated on them.
     _block_dtype = np.float64
+    # Missing values and categories are tests (see Notes), categories coded
+    # by the learner's ColumnEncoder before validation.
+    _allow_nan = True
+    _reads_categories = True
+    _columns: ColumnEncoder  # made by the first call (_encode_columns)
 
     def __init__(
         self,
@@ -407,6 +450,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         batch_size=5,
         binarize=None,
         max_thresholds=7,
+        max_categories=16,
         warm_start=500,
         max_depth=None,
         n_mcmc_steps=200,
@@ -423,6 +467,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.batch_size = batch_size
         self.binarize = binarize
         self.max_thresholds = max_thresholds
+        self.max_categories = max_categories
         self.warm_start = warm_start
         self.max_depth = max_depth
         self.n_mcmc_steps = n_mcmc_steps
@@ -436,8 +481,32 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     # -- model ------------------------------------------------------------
     def _encode_features(self, X):
         # Real values are kept: the threshold tests read them (validation has
-        # already rejected non-finite and non-numeric input).
+        # already rejected infinities and non-numeric input).
         return X
+
+    def _encode_columns(
+        self, X, *, learning: bool, first_call: bool = False, names=None
+    ):
+        # Categories become codes, missing values NaN; the encoder kept is
+        # put back by a call that fails (BaseOnlineClassifier._partial_fit).
+        columns: ColumnEncoder
+        if first_call:
+            columns = ColumnEncoder(self.max_categories)
+        else:
+            columns = self._columns
+            if not columns.has_categories and (
+                type(X) is np.ndarray and X.dtype.kind in "biuf"
+            ):
+                return X  # the streaming case: nothing to encode
+        X, columns = columns.encode(
+            X, learning=learning, name=type(self).__name__, names=names
+        )
+        if learning:
+            self._columns = columns
+        return X
+
+    def _numeric_rows_read_as_is(self) -> bool:
+        return not self._columns.has_categories
 
     def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
@@ -507,6 +576,10 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self.predict_tolerance = 0.0
         if "leaf_model" not in state:  # saved before model leaves: labels only
             self.leaf_model = None
+        if "max_categories" not in state:  # saved before categories
+            self.max_categories = 16
+            if "_tests" in state:
+                self._columns = ColumnEncoder.numeric(self._tests.n_features)
         if "_coloring" not in state or "_graph" in state:
             return  # not fitted, or saved before this layout
         if self.regret == "swap":
@@ -533,7 +606,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         """Tell the prediction walk that the thresholds of a feature are
         passed in increasing order (one bisection per feature and site)."""
         if self.regret == "external":
-            self._labels.group_tests(self._tests.feature, self._tests.threshold)
+            self._labels.group_tests(*self._tests.label_groups())
 
     def _warm_start_sites(self, layout, rows, new) -> None:
         """Start new sites from the recent rows that reach them (see Notes)."""
@@ -580,15 +653,20 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # round under way: they see complete rounds.
         lock = self._model_lock()
         hedging = self._hedging()
+        # Tests enter before a round (thresholds, missing-value variants, new
+        # categories); a block that can bring none is not looked at per round.
+        categorical = self._columns.categorical
+        watch = tests.may_grow(X, categorical)
         try:
             for lo in range(0, X.shape[0], batch):
                 with lock:
                     hi = lo + batch
-                    if not tests.complete:
-                        added = tests.observe(X[lo:hi])
+                    if watch:
+                        added = tests.observe(X[lo:hi], categorical)
                         if added:
                             self._table.add_tests(added)
                             self._group_label_tests()
+                            self._window.follow(tests)
                             outcomes = None
                     if outcomes is None or lo >= end:
                         start = lo
@@ -744,7 +822,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             y,
             weight,
             order,
-            tests.feature,
+            tests.feature_kind,
             tests.threshold,
             -1 if self.max_depth is None else self.max_depth,
             table.clock.scale,
@@ -993,8 +1071,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             class_names = self.classes_
         if self._table.leaf_model:
             class_names = [*class_names, "naive Bayes"]  # label K: the model
-        tests = list(zip(self._tests.feature.tolist(), self._tests.threshold.tolist()))
-        return export_text(tree, feature_names, class_names, tests=tests)
+        tests, columns = self._tests, self._columns
+        descriptions = [
+            tests.description(
+                v, columns.category(j, t) if columns.categorical[j] else None
+            )
+            for v, (j, t) in enumerate(
+                zip(tests.feature.tolist(), tests.threshold.tolist())
+            )
+        ]
+        return export_text(tree, feature_names, class_names, tests=descriptions)
 
     def get_depth(self) -> int:
         """Depth of :meth:`representative_tree` (a leaf has depth 0)."""
@@ -1058,6 +1144,20 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     @property
     def test_thresholds_(self) -> np.ndarray:
-        """Threshold of each test ``x_j > t``, in order of entry."""
+        """Threshold of each test ``x_j > t``, in order of entry (the code of
+        ``c`` for a test ``x_j == c``)."""
         check_is_fitted(self)
         return self._tests.threshold.copy()
+
+    @property
+    def test_kinds_(self) -> np.ndarray:
+        """``">"``, ``"> or missing"`` or ``"=="`` for each test."""
+        check_is_fitted(self)
+        return np.array([">", "> or missing", "=="])[self._tests.kind]
+
+    @property
+    def categories_(self) -> list:
+        """Categories of each categorical column in code order (None: the
+        missing value); None for a numeric column."""
+        check_is_fitted(self)
+        return [None if c is None else list(c) for c in self._columns.categories]

@@ -46,7 +46,12 @@ from .locality.recent_rows import RecentRows
 from .locality.removal_sets import RemovalSetColoring
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
-from .thresholds import FixedThresholds, QuantileThresholds, ThresholdTests
+from .thresholds import (
+    ColumnEncoder,
+    FixedThresholds,
+    QuantileThresholds,
+    ThresholdTests,
+)
 
 __all__ = ["check_consistency", "load", "trusted_types"]
 
@@ -67,6 +72,7 @@ _OUR_TYPES = (
     ThresholdTests,
     QuantileThresholds,
     FixedThresholds,
+    ColumnEncoder,
     FiniteChainSampler,
     HierarchicalLabels,
     HierarchicalSampler,

@@ -75,6 +75,7 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
+    from .thresholds.columns import NUMERIC
 
     class RiverAdapter(base.Classifier):
         """A classifier of this package as a River classifier (``learn_one``,
@@ -96,6 +97,11 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         replay_rows : int, default=1000
             With ``classes=None`` and a multi-class learner: how many recent
             rows are kept to be learnt again when a new label appears.
+        absent : {"zero", "missing"}, default="zero"
+            What a feature absent from a row (or None) is: 0, as in River's
+            sparse rows (``preprocessing.OneHotEncoder(drop_zeros=True)``),
+            or a missing value, for a learner that reads them
+            (:class:`~sklearn_localregret.LocalRegretTreeClassifier`).
 
         Attributes
         ----------
@@ -121,10 +127,17 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         are the columns (so the order of a dict's keys never matters). In
         later rows a missing name, or the value None, reads as 0 (River's
         sparse rows, e.g. from ``preprocessing.OneHotEncoder``, leave zeros
-        out), and a name not among the columns is ignored. Values must be
-        real numbers (bools count as 0/1): a string, a NaN or an infinity
-        raises ``TypeError`` or ``ValueError`` naming the feature, and the
-        model is unchanged.
+        out) or, with ``absent="missing"``, as a missing value; a name not
+        among the columns is ignored. (For the tree learner, 0 applies to
+        numeric columns only: an absent category, or None in a column whose
+        type is not known yet, is missing.) Values are real numbers (bools count
+        as 0/1). The tree learner also reads NaN (a missing value) and
+        strings (categories: a feature whose first value is a string is a
+        categorical column; see
+        :class:`~sklearn_localregret.LocalRegretTreeClassifier`); the other
+        learners refuse them. A value refused, an infinity, or a feature that
+        changes type raises ``TypeError`` or ``ValueError`` naming the
+        feature, and the model is unchanged.
 
         **Labels.** The learners need every label before they start, River
         streams reveal them as they go. With ``classes=None`` a multi-class
@@ -164,10 +177,18 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         _index = None
         _recent = None
 
-        def __init__(self, estimator, *, classes=None, replay_rows: int = 1000):
+        def __init__(
+            self,
+            estimator,
+            *,
+            classes=None,
+            replay_rows: int = 1000,
+            absent: str = "zero",
+        ):
             self.estimator = estimator
             self.classes = classes
             self.replay_rows = replay_rows
+            self.absent = absent
 
         @property
         def classes_(self) -> list:
@@ -212,6 +233,16 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 raise ValueError(
                     f"replay_rows must be a non-negative integer, got {rows!r}."
                 )
+            if self.absent not in ("zero", "missing"):
+                raise ValueError(
+                    f"absent must be 'zero' or 'missing', got {self.absent!r}."
+                )
+            if self.absent == "missing" and not self.estimator._allow_nan:
+                raise ValueError(
+                    f"absent='missing' needs a learner that reads missing "
+                    f"values; {type(self.estimator).__name__} does not "
+                    "(LocalRegretTreeClassifier does)."
+                )
 
         def _binary_only(self) -> bool:
             return not get_tags(self.estimator).classifier_tags.multi_class
@@ -231,39 +262,81 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
 
         # -- reading rows and labels ---------------------------------------
         def _row(self, x, names) -> np.ndarray:
-            """``x`` as a float64 row of the columns ``names`` (see Notes)."""
+            """``x`` as a row of the columns ``names`` (see Notes): float64,
+            or objects when it holds categories; not yet encoded."""
             if not isinstance(x, dict):
                 raise TypeError(
                     f"x must be a dict of feature values, got {type(x).__name__}."
                 )
+            absent = np.nan if self.absent == "missing" else 0.0
             values = [x.get(name) for name in names]
             try:
                 row = np.array(values)
             except (TypeError, ValueError):  # e.g. sequences of unequal length
                 row = None
             if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
-                row = np.array(
-                    [self._number(name, value) for name, value in zip(names, values)]
+                numeric = self._numeric_columns(len(names))
+                values = [
+                    (absent if numeric[j] else None)
+                    if value is None
+                    else self._value(name, value)
+                    for j, (name, value) in enumerate(zip(names, values))
+                ]
+                labels = any(v is None or isinstance(v, str) for v in values)
+                row = np.array(values, dtype=object if labels else np.float64)
+            row = row.reshape(1, -1)
+            if row.dtype != object:
+                row = row.astype(np.float64)
+                numbers = row[0]
+            else:
+                numbers = np.array(
+                    [np.nan if v is None or isinstance(v, str) else v for v in row[0]],
+                    float,
                 )
-            row = row.astype(np.float64).reshape(1, -1)
-            if not np.isfinite(row).all():
-                bad = int(np.flatnonzero(~np.isfinite(row[0]))[0])
+            allow_nan = self.estimator._allow_nan
+            bad = np.isinf(numbers) if allow_nan else ~np.isfinite(numbers)
+            if bad.any():
+                at = int(np.flatnonzero(bad)[0])
+                wanted = "numbers (NaN if missing)" if allow_nan else "finite numbers"
                 raise ValueError(
-                    f"feature {names[bad]!r} is {row[0, bad]}: values must be "
-                    "finite numbers."
+                    f"feature {names[at]!r} is {numbers[at]}: values must be {wanted}."
                 )
             return row
 
-        @staticmethod
-        def _number(name, value) -> float:
-            if value is None:
-                return 0.0
+        def _numeric_columns(self, n: int) -> list:
+            """Which columns ``absent`` applies to: all of them for a learner
+            of numbers; for one that reads categories, those known to be
+            numeric (an absent category, or a value of a column not typed
+            yet, is missing)."""
+            if not self.estimator._reads_categories:
+                return [True] * n
+            columns = getattr(self.estimator_, "_columns", None)
+            if columns is None or columns.n_features != n:
+                return [False] * n
+            return (columns.kinds == NUMERIC).tolist()
+
+        def _value(self, name, value):
+            if isinstance(value, str) and self.estimator._reads_categories:
+                return value
             if not isinstance(value, (Real, np.bool_)):
+                hint = (
+                    "strings are categories; other values are not read"
+                    if self.estimator._reads_categories
+                    else "encode it first (e.g. river.preprocessing.OneHotEncoder)"
+                )
                 raise TypeError(
-                    f"feature {name!r} has value {value!r}, not a number: encode "
-                    "it first (e.g. river.preprocessing.OneHotEncoder)."
+                    f"feature {name!r} has value {value!r}, not a number: {hint}."
                 )
             return float(value)
+
+        def _encoded(self, row, learning: bool) -> np.ndarray:
+            """The fitted learner's rows from :meth:`_row` (categories coded;
+            while ``learning``, new ones kept)."""
+            estimator = self.estimator_
+            row = estimator._encode_columns(
+                row, learning=learning, names=self.feature_names_
+            )
+            return estimator._encode_features(np.asarray(row, dtype=np.float64))
 
         @staticmethod
         def _check_label(y) -> None:
@@ -292,7 +365,11 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             self._check_label(y)
             code = self._index.get(y)
             if code is not None:
-                self.estimator_._learn_clean_rows(row, np.array([code]))
+                estimator = self.estimator_
+                encoded = estimator._encode_columns(
+                    row, learning=True, names=self.feature_names_
+                )
+                estimator._learn_clean_rows(encoded, np.array([code]))
             elif self._recent is not None:
                 self._refit(
                     [*self._recent, (row, y)],
@@ -344,13 +421,14 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             row, label = rows[0]
             estimator.partial_fit(row, known[[index[label]]], classes=known)
             for row, label in rows[1:]:
-                estimator._learn_clean_rows(row, np.array([index[label]]))
+                encoded = estimator._encode_columns(row, learning=True)
+                estimator._learn_clean_rows(encoded, np.array([index[label]]))
             self.estimator_, self._classes, self._index = estimator, classes, index
 
         # -- predicting ------------------------------------------------------
         def _proba(self, x) -> np.ndarray:
             estimator = self.estimator_
-            row = estimator._encode_features(self._row(x, self.feature_names_))
+            row = self._encoded(self._row(x, self.feature_names_), learning=False)
             # A sum of Monte Carlo shares can exceed 1 by a rounding error;
             # River wants probabilities in [0, 1].
             return np.clip(estimator._predict_proba_checked(row)[0], 0.0, 1.0)
@@ -396,7 +474,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             if not hasattr(estimator, "_predicted_indices"):
                 row = self._row(x, self.feature_names_)
                 return estimator.predict(row)[0].item()
-            row = estimator._encode_features(self._row(x, self.feature_names_))
+            row = self._encoded(self._row(x, self.feature_names_), learning=False)
             return self._classes[int(estimator._predicted_indices(row)[0])]
 
         @classmethod

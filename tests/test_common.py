@@ -353,7 +353,16 @@ NOT_BINARY_CALLS = [
     ("not_binary_ints", dict(X=2 * X_OK, y=Y_OK), ValueError, "0/1"),
     ("not_binary_floats", dict(X=0.5 * X_OK, y=Y_OK), ValueError, "0/1"),
 ]
-_BAD_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_CALLS] + [
+
+
+def _bad_for(name, case) -> bool:
+    # The tree learner reads NaN as a missing value (tests/test_tree_missing.py).
+    return not (name.startswith("tree") and case[0] == "nan")
+
+
+_BAD_CASES = [
+    (name, case) for name in ESTIMATOR_IDS for case in BAD_CALLS if _bad_for(name, case)
+] + [
     (name, case)
     for name in ["disjunct-external", "disjunct-swap", "winnow2"]
     for case in NOT_BINARY_CALLS
@@ -396,7 +405,12 @@ BAD_FIT_CALLS = [
         "Unknown label type",
     ),
 ]
-_BAD_FIT_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_FIT_CALLS]
+_BAD_FIT_CASES = [
+    (name, case)
+    for name in ESTIMATOR_IDS
+    for case in BAD_FIT_CALLS
+    if _bad_for(name, case)
+]
 _BAD_FIT_CASES += [case for case in _BAD_CASES if case[1] in NOT_BINARY_CALLS]
 
 
@@ -429,6 +443,8 @@ def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
 def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
     if match == "0/1" and name.startswith(("tree", "forest")):
         pytest.skip("the tree learner reads real-valued features")
+    if match == "NaN" and name.startswith("tree"):
+        pytest.skip("the tree learner reads missing values")
     est = fitted(name)
     if not hasattr(est, method):
         pytest.skip(f"{type(est).__name__} has no {method}")

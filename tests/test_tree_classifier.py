@@ -276,8 +276,12 @@ def test_failed_partial_fit_leaves_the_estimator_unchanged():
         clf.partial_fit(X[:, :3], y[:, None].ravel())  # wrong number of features
     with pytest.raises(ValueError):
         clf.partial_fit(X[:5], ["other"] * 5)  # unknown label
-    with pytest.raises(ValueError, match="NaN"):
-        clf.partial_fit(np.where(X[:5] == 1, np.nan, 0.0), y[:5])
+    with pytest.raises(ValueError, match="infinity"):  # NaN is a missing value
+        clf.partial_fit(np.where(X[:5] == 1, np.inf, 0.0), y[:5])
+    missing_label = y[:5].astype(object)
+    missing_label[1] = np.nan
+    with pytest.raises(ValueError, match="y contains NaN"):
+        clf.partial_fit(X[:5], missing_label)
     assert pickle.dumps(clf) == before
 
 

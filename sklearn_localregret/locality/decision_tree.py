@@ -336,13 +336,16 @@ def export_text(
     class_names: Sequence | None = None,
     threshold: float = 0.5,
     decimals: int = 2,
-    tests: Sequence[tuple[int, float]] | None = None,
+    tests: Sequence[tuple] | None = None,
 ) -> str:
     """Text rendering in the format of :func:`sklearn.tree.export_text`.
 
     A split on test ``v`` (``x_j > t``) is shown as ``x_j <= t`` (the false
     branch, first, as scikit-learn puts its left child first) and ``x_j > t``
-    (the true branch).
+    (the true branch). Where missing values go is said on their branch
+    (``age <= 37.50 or missing``), and an equality test on a category reads
+    ``colour != red`` then ``colour == red`` (``colour is missing`` for the
+    missing category).
 
     Parameters
     ----------
@@ -356,8 +359,12 @@ def export_text(
         for 0/1 features).
     decimals : int, default=2
         Decimals of the printed thresholds.
-    tests : sequence of (int, float), default=None
-        ``(feature, threshold)`` of every test.
+    tests : sequence of tuple, default=None
+        Every test: ``(feature, threshold)``, or ``(feature, threshold,
+        how)`` with ``how`` ``"missing_fails"`` or ``"missing_passes"``, or
+        ``(feature, category, "equals")`` (category None: missing); as
+        :meth:`~sklearn_localregret.thresholds.ThresholdTests.description`
+        gives them.
 
     Returns
     -------
@@ -379,14 +386,36 @@ def export_text(
     |   |--- class: 0
     |--- age >  42.50
     |   |--- class: 1
+    >>> tests = [(0, 42.5, "missing_fails"), (1, "red", "equals")]
+    >>> print(export_text(Split(0, Split(1, Leaf(1), Leaf(0)), Leaf(0)),
+    ...                   ["age", "colour"], tests=tests))
+    |--- age <= 42.50 or missing
+    |   |--- class: 0
+    |--- age >  42.50
+    |   |--- colour != red
+    |   |   |--- class: 0
+    |   |--- colour == red
+    |   |   |--- class: 1
     """
     lines: list[str] = []
 
     def name(j):
         return f"feature_{j}" if feature_names is None else str(feature_names[j])
 
-    def describe(v):
-        return (v, threshold) if tests is None else tests[v]
+    def conditions(v) -> tuple[str, str]:
+        """What the false and the true branch of test ``v`` say."""
+        j, t, *how = (v, threshold) if tests is None else tests[v]
+        x = name(j)
+        if how == ["equals"]:
+            if t is None:
+                return f"{x} is not missing", f"{x} is missing"
+            return f"{x} != {t}", f"{x} == {t}"
+        false, true = f"{x} <= {t:.{decimals}f}", f"{x} >  {t:.{decimals}f}"
+        if how == ["missing_fails"]:
+            false += " or missing"
+        elif how == ["missing_passes"]:
+            true += " or missing"
+        return false, true
 
     def walk(node, indent):
         prefix = "|   " * indent + "|--- "
@@ -394,10 +423,10 @@ def export_text(
             c = node.label if class_names is None else class_names[node.label]
             lines.append(f"{prefix}class: {c}")
             return
-        j, t = describe(node.test)
-        lines.append(f"{prefix}{name(j)} <= {t:.{decimals}f}")
+        false, true = conditions(node.test)
+        lines.append(f"{prefix}{false}")
         walk(node.false_child, indent + 1)
-        lines.append(f"{prefix}{name(j)} >  {t:.{decimals}f}")
+        lines.append(f"{prefix}{true}")
         walk(node.true_child, indent + 1)
 
     walk(tree, 0)

@@ -88,6 +88,8 @@ class RecentRows:
             self._X[at] = X
         if passes is not None and passes.shape[1] == self._passes.shape[1]:
             self._passes[at] = passes[-self.size :]
+        elif self._X is None:
+            raise ValueError("tests entered unannounced: call follow(tests) first")
         else:  # stale from now on: recomputed by the next outcomes()
             self._passes = np.zeros((self.size, 0), dtype=bool)
         self._count += X.shape[0]
@@ -95,13 +97,33 @@ class RecentRows:
     def forget_features(self, tests) -> None:
         """Keep only the test outcomes of the rows, not their features.
 
-        Call it once no test will enter again (``tests.complete``): the
-        features only serve to evaluate new tests. Saves the window's largest
-        array (in memory and in a saved model).
+        Call it once no threshold will enter again (``tests.complete``): the
+        features only serve to evaluate new tests, and the tests that may
+        still enter (missing-value variants, categories) have outcomes on
+        the rows kept that follow from the others' (:meth:`follow`). Saves
+        the window's largest array (in memory and in a saved model).
         """
         if self._X is not None:
             self.outcomes(tests)
             self._X = None
+
+    def follow(self, tests) -> None:
+        """Take in the tests that just entered, before the round's rows are
+        added: once the features are forgotten, their outcomes on the rows
+        kept come from :meth:`~sklearn_localregret.thresholds.ThresholdTests.
+        extend_outcomes`. (With the features kept, nothing to do: outcomes
+        are recomputed when read.)"""
+        if self._X is None and self._passes.shape[1] != tests.n_tests:
+            self._passes = tests.extend_outcomes(self._passes)
+
+    def _current(self, tests) -> np.ndarray:
+        """The stored outcomes, brought up to ``tests``."""
+        if self._passes.shape[1] != tests.n_tests:
+            if self._X is None:
+                self._passes = tests.extend_outcomes(self._passes)
+            else:
+                self._passes = tests.outcomes(self._X)
+        return self._passes
 
     def _order(self) -> np.ndarray:
         if self._count <= self.size:
@@ -121,9 +143,7 @@ class RecentRows:
         without their copies). Read them only: the next :meth:`add` writes
         them.
         """
-        if self._passes.shape[1] != tests.n_tests:
-            self._passes = tests.outcomes(self._X)
-        return self._passes, self._y, self._w, self._order()
+        return self._current(tests), self._y, self._w, self._order()
 
     def outcomes(self, tests) -> np.ndarray:
         """Outcomes of every test of ``tests`` on the rows kept, oldest first.
@@ -131,6 +151,4 @@ class RecentRows:
         ``tests`` is the :class:`~sklearn_localregret.thresholds.ThresholdTests`
         of the learner; after tests entered, all rows are evaluated again.
         """
-        if self._passes.shape[1] != tests.n_tests:
-            self._passes = tests.outcomes(self._X)
-        return self._passes[self._order()]
+        return self._current(tests)[self._order()]

@@ -12,7 +12,11 @@ For 0/1 features (one test ``x_j > 0.5`` per feature) "decided by the path"
 means "on the path", the paper's rule. With several thresholds on a feature,
 the path's tests bound the feature to an interval ``lo < x_j <= hi``, and a test
 ``x_j > t`` is decided unless ``lo < t < hi``: such a stump would send every row
-one way, a leaf in disguise.
+one way, a leaf in disguise. A missing value follows its own branch of each
+test (``x_j > t`` or ``x_j > t or missing``): a path on which it can still be
+there leaves a test undecided when the missing value and the interval go
+different ways. An equality test ``x_j == c`` is decided once the path passed
+an equality test on ``j`` or failed this one.
 
 The admissible colouring (Example "Colored Decision Tree Learning") colours an
 edge with ``(path, replacement)``. :class:`TreeColoring` says which colours are
@@ -31,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine import StumpRegretTable
+from ..thresholds.catalog import EQUALS, GREATER_OR_MISSING
 from .decision_tree import (
     Leaf,
     Split,
@@ -43,6 +48,45 @@ from .decision_tree import (
 )
 
 __all__ = ["RoundStatistics", "TreeColoring"]
+
+
+def _undecided_tests(tests, path: tuple) -> np.ndarray:
+    """Tests that ``path`` leaves undecided, (n_tests,) of bool (the Python
+    twin of :func:`~sklearn_localregret.locality.tree_round_kernels.
+    path_masks`)."""
+    mask = np.ones(tests.n_tests, dtype=bool)
+    feature, threshold, kind = tests.feature, tests.threshold, tests.kind
+    # column -> [lo, hi, missing possible]: lo < x <= hi, or missing.
+    bounds: dict = {}
+    for v, branch in path:
+        j = int(feature[v])
+        if kind[v] == EQUALS:
+            on_j = tests.tests_of(j)
+            if branch:  # x_j is that category: every equality test on j is decided
+                mask[[u for u in on_j if kind[u] == EQUALS]] = False
+            mask[v] = False
+            continue
+        state = bounds.setdefault(j, [-np.inf, np.inf, True])
+        t = float(threshold[v])
+        passes_missing = kind[v] == GREATER_OR_MISSING
+        if branch:
+            state[0] = max(state[0], t)
+            state[2] = state[2] and passes_missing
+        else:
+            state[1] = min(state[1], t)
+            state[2] = state[2] and not passes_missing
+    for j, (lo, hi, missing) in bounds.items():
+        on_j = np.array([u for u in tests.tests_of(j) if kind[u] != EQUALS], np.intp)
+        t = threshold[on_j]
+        left = lo < hi  # values are left besides the missing one
+        passes, fails = left & (t <= lo), left & (t >= hi)
+        mixed = left & (t > lo) & (t < hi)
+        if missing:
+            missing_passes = kind[on_j] == GREATER_OR_MISSING
+            passes = passes | missing_passes
+            fails = fails | ~missing_passes
+        mask[on_j] &= mixed | (passes & fails)
+    return mask
 
 
 class RoundStatistics(NamedTuple):
@@ -184,20 +228,7 @@ class TreeColoring:
         if self.max_depth is not None and len(path) >= self.max_depth:
             mask = np.zeros(n_tests, dtype=bool)
         else:
-            mask = np.ones(n_tests, dtype=bool)
-            bounds: dict = {}  # feature -> [lo, hi]: lo < x <= hi on this path
-            feature, threshold = self.tests.feature, self.tests.threshold
-            for v, branch in path:
-                lo_hi = bounds.setdefault(int(feature[v]), [-np.inf, np.inf])
-                t = float(threshold[v])
-                if branch:
-                    lo_hi[0] = max(lo_hi[0], t)
-                else:
-                    lo_hi[1] = min(lo_hi[1], t)
-            for j, (lo, hi) in bounds.items():
-                on_j = np.asarray(self.tests.tests_of(j), dtype=np.intp)
-                t = threshold[on_j]
-                mask[on_j] = (t > lo) & (t < hi)
+            mask = _undecided_tests(self.tests, path)
         mask.flags.writeable = False
         self._available[path] = mask
         return mask

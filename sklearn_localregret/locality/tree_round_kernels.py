@@ -23,14 +23,41 @@ from ..engine.compiled.stump_update import update_site
 __all__ = ["path_masks", "update_played_sites"]
 
 
+# Kinds of test (sklearn_localregret.thresholds.catalog), as the kernels read
+# them from ``feature_kind = _N_KINDS * feature + kind``.
+_GREATER, _GREATER_OR_MISSING, _EQUALS, _N_KINDS = 0, 1, 2, 3
+
+
+@kernel
+def _undecided(lo, hi, missing, t, kind):
+    """Whether ``x > t`` (``kind``) goes both ways on ``lo < x <= hi`` plus,
+    if ``missing``, the missing value."""
+    passes = fails = False
+    if lo < hi:  # values are left
+        if lo < t < hi:
+            return True
+        passes, fails = t <= lo, t >= hi
+    if missing:
+        if kind == _GREATER_OR_MISSING:
+            passes = True
+        else:
+            fails = True
+    return passes and fails
+
+
 @kernel
 def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold, out):
     """Which tests each node's path leaves undecided, into ``out[node]``.
 
-    Along a path every test on feature ``j`` bounds ``x_j`` to an interval
-    ``lo < x_j <= hi``; a test ``x_j > t`` is undecided when ``lo < t < hi``.
-    Nodes are in pre-order, so a node's mask is its parent's, narrowed by the
-    parent's test on the node's branch.
+    ``feature`` is each test's ``3 * column + kind``
+    (:attr:`~sklearn_localregret.thresholds.ThresholdTests.feature_kind`).
+    Along a path the threshold tests of column ``j`` bound ``x_j`` to
+    ``lo < x_j <= hi`` and say whether a missing ``x_j`` can still be there
+    (it took the branch of each test where missing rows go); a threshold test
+    is undecided when some of those values pass it and some fail. An equality
+    test ``x_j == c`` is decided once the path passed an equality test on
+    ``j``, or failed this one. Nodes are in pre-order: a node's mask is its
+    parent's, narrowed on the column of the parent's test.
     """
     n_tests = out.shape[1]
     for v in range(n_tests):
@@ -38,13 +65,35 @@ def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold,
     for node in range(1, n_nodes):
         parent = node_parent[node]
         on_path = node_test[parent]
-        j = feature[on_path]
-        t = threshold[on_path]
-        above = node_branch[node] == 1  # x_j > t here
+        j = feature[on_path] // _N_KINDS
+        above = node_branch[node] == 1  # the parent's test passed here
+        if feature[on_path] % _N_KINDS == _EQUALS:
+            for v in range(n_tests):
+                keep = out[parent, v]
+                if keep and feature[v] // _N_KINDS == j:
+                    keep = not above and v != on_path
+                out[node, v] = keep
+            continue
+        # The bounds on column j along the path, from the node up.
+        lo, hi, missing = -np.inf, np.inf, True
+        child = node
+        while child > 0:
+            up = node_parent[child]
+            u = node_test[up]
+            if feature[u] // _N_KINDS == j and feature[u] % _N_KINDS != _EQUALS:
+                passes_missing = feature[u] % _N_KINDS == _GREATER_OR_MISSING
+                if node_branch[child] == 1:
+                    lo = max(lo, threshold[u])
+                    missing = missing and passes_missing
+                else:
+                    hi = min(hi, threshold[u])
+                    missing = missing and not passes_missing
+            child = up
         for v in range(n_tests):
             keep = out[parent, v]
-            if keep and feature[v] == j:
-                keep = threshold[v] > t if above else threshold[v] < t
+            kind = feature[v] % _N_KINDS
+            if keep and feature[v] // _N_KINDS == j and kind != _EQUALS:
+                keep = _undecided(lo, hi, missing, threshold[v], kind)
             out[node, v] = keep
 
 

@@ -1,4 +1,4 @@
-"""Candidate threshold tests ``x_j > t`` for numeric features.
+"""Candidate tests on the columns of a row: thresholds, missing values, categories.
 
 The tree learner's locality graph splits on *tests*: boolean questions about a
 row. A numeric feature ``j`` offers the tests ``x_j > t`` for a few candidate
@@ -13,12 +13,28 @@ catalogue of the tests that have entered so far, numbered in order of entry.
 * :class:`FixedThresholds` -- one fixed threshold for every feature (the tree
   learner's ``binarize``).
 
+Missing values and categories are the catalogue's part: a numeric column that
+has shown a missing value (NaN) gets each threshold twice, missing rows failing
+or passing it, and a categorical column gets one test ``x_j == c`` per category
+met, up to a bound. :class:`ColumnEncoder` turns a table's columns (pandas
+categories, strings) into the numbers the tests read.
+
 This package knows no estimator: it maps rows to test outcomes.
 """
 
 from ._base import ThresholdSource
-from .catalog import ThresholdTests
+from .catalog import EQUALS, GREATER, GREATER_OR_MISSING, ThresholdTests
+from .columns import ColumnEncoder
 from .fixed import FixedThresholds
 from .quantile import QuantileThresholds
 
-__all__ = ["FixedThresholds", "QuantileThresholds", "ThresholdSource", "ThresholdTests"]
+__all__ = [
+    "EQUALS",
+    "GREATER",
+    "GREATER_OR_MISSING",
+    "ColumnEncoder",
+    "FixedThresholds",
+    "QuantileThresholds",
+    "ThresholdSource",
+    "ThresholdTests",
+]

@@ -12,8 +12,9 @@ __all__ = ["QuantileThresholds"]
 class QuantileThresholds(ThresholdSource):
     """Thresholds at quantiles of each feature, entering as the stream grows.
 
-    * A feature whose values in the first round are all 0 or 1 gets the test
-      ``x_j > 0.5`` at once. So 0/1 data (one-hot categories) gives exactly
+    * A feature whose values in the first round are all 0 or 1 (missing
+      values aside, and at least one value) gets the test ``x_j > 0.5`` at
+      once. So 0/1 data (one-hot categories) gives exactly
       the paper's graph: one test per feature, all present from round one, in
       feature order.
     * At the checkpoints ``first_checkpoint * growth**k`` rows (``k = 0, 1,
@@ -24,6 +25,9 @@ class QuantileThresholds(ThresholdSource):
       and the next larger value seen, so a test always separates values that
       occurred (a feature with few distinct values gets few tests); a
       threshold already present is not added again.
+
+    Missing values (NaN) are ignored: a feature's quantiles are those of the
+    values it has, and a feature with none gets no threshold.
 
     Until a feature's first checkpoint its rows are still learned, by the
     leaves and the other features' tests; no row is set aside. Tests only
@@ -97,7 +101,9 @@ class QuantileThresholds(ThresholdSource):
             return []
         new: list[tuple[int, float]] = []
         if self._rows_seen == 0 and X.shape[0]:
-            boolean = np.all((X == 0) | (X == 1), axis=0)
+            missing = np.isnan(X)
+            boolean = np.all((X == 0) | (X == 1) | missing, axis=0)
+            boolean &= ~missing.all(axis=0)
             new.extend(self._add(j, 0.5) for j in np.flatnonzero(boolean).tolist())
         self._rows_seen += X.shape[0]
         room = self._buffer_rows - self._buffered
@@ -121,18 +127,18 @@ class QuantileThresholds(ThresholdSource):
         return feature, threshold
 
     def _quantile_candidates(self, k: int) -> list:
-        values = np.sort(np.concatenate(self._buffer), axis=0)
-        n = values.shape[0]
+        values = np.sort(np.concatenate(self._buffer), axis=0)  # NaN last
+        counts = values.shape[0] - np.isnan(values).sum(axis=0)
         levels = (2 * np.arange(1, 2**k + 1) - 1) / 2 ** (k + 1)
-        # The value with a fraction ``level`` of the rows at or below it.
-        positions = np.maximum(np.ceil(levels * n).astype(int) - 1, 0)
         new = []
         for j in range(self.n_features):
             room = self.max_thresholds - len(self._chosen[j])
-            if room <= 0:
+            n = int(counts[j])
+            if room <= 0 or n == 0:
                 continue
-            column = values[:, j]
-            at = positions
+            column = values[:n, j]
+            # The value with a fraction ``level`` of the rows at or below it.
+            at = np.maximum(np.ceil(levels * n).astype(int) - 1, 0)
             if room < len(at):  # spread the last few evenly over the levels
                 at = at[np.linspace(0, len(at) - 1, room).round().astype(int)]
             for low in np.unique(column[at]).tolist():

@@ -240,19 +240,30 @@ def test_binary_learners_and_given_classes_refuse_other_labels():
 # -- bad rows: a clear error, nothing changed -----------------------------------
 
 BAD_ROWS = [
-    ({"a": "red", "b": 1.0}, TypeError, "feature 'a' has value 'red'"),
-    ({"a": float("nan"), "b": 1.0}, ValueError, "feature 'a' is nan"),
     ({"a": 1.0, "b": float("inf")}, ValueError, "feature 'b' is inf"),
     ({"a": [1, 2], "b": 1.0}, TypeError, "feature 'a' has value"),
     ({"a": 1 + 2j, "b": 1.0}, TypeError, "feature 'a' has value"),
     ([1.0, 2.0], TypeError, "x must be a dict"),
 ]
+# The tree learner reads strings (categories) and NaN (missing values).
+NOT_FOR_THE_TREE = [
+    ({"a": "red", "b": 1.0}, TypeError, "feature 'a' has value 'red'"),
+    ({"a": float("nan"), "b": 1.0}, ValueError, "feature 'a' is nan"),
+]
 
 
-@pytest.mark.parametrize("x, error, match", BAD_ROWS)
+def disjunct(**params):
+    return LocalRegretDisjunctClassifier(binarize=0.5, random_state=0, **params)
+
+
+@pytest.mark.parametrize(
+    "make, x, error, match",
+    [(small_tree, *case) for case in BAD_ROWS]
+    + [(disjunct, *case) for case in BAD_ROWS + NOT_FOR_THE_TREE],
+)
 @pytest.mark.parametrize("fitted", [False, True])
-def test_bad_rows_raise_and_change_nothing(x, error, match, fitted):
-    adapter = RiverAdapter(small_tree(), classes=[0, 1])
+def test_bad_rows_raise_and_change_nothing(make, x, error, match, fitted):
+    adapter = RiverAdapter(make(), classes=[0, 1])
     if fitted:
         adapter.learn_one({"a": 1.0, "b": 0.0}, 1)
     before = pickle.dumps(adapter)

@@ -1,0 +1,403 @@
+"""The columns of a table as the numbers the tests read: categories become codes."""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["CATEGORICAL", "NUMERIC", "UNKNOWN", "ColumnEncoder"]
+
+#: A column not typed yet: every value so far was missing.
+UNKNOWN = 0
+#: Numbers, read as they are (NaN where missing).
+NUMERIC = 1
+#: Categories, read as codes ``0, 1, ...`` in order of first appearance.
+CATEGORICAL = 2
+
+
+def _is_missing(value) -> bool:
+    """None, NaN, ``pandas.NA`` and ``pandas.NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(value != value)
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _is_label(value) -> bool:
+    """A string-like category (as opposed to a number)."""
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+
+
+def _is_category_dtype(dtype) -> bool:
+    return getattr(dtype, "name", None) == "category"
+
+
+class ColumnEncoder:
+    """Which columns are categorical, and the codes of their categories.
+
+    A learner keeps one and saves it: the rows it reads are then float
+    arrays, with NaN where a value is missing and, in a categorical column,
+    the code of the value's category. A column's type is fixed by the first
+    call in which it has a value: a pandas ``category`` column is categorical;
+    a ``string`` or ``object`` column is categorical if its values are
+    strings and numeric if they are numbers (a column mixing both is an
+    error); numeric dtypes are numeric. A category gets the next code the
+    first time it is learnt, up to ``max_categories`` per column (the missing
+    value counts as one category of a categorical column); later ones, and
+    any value unseen when predicting, get NaN, which matches no test.
+
+    :meth:`encode` never changes the encoder it is called on: it returns the
+    encoder to keep, a new one if learning added anything. A learner that
+    keeps it only once the call's input passed every check is left exactly
+    as it was by a call that fails.
+
+    Parameters
+    ----------
+    max_categories : int, default=16
+        Most categories per categorical column.
+
+    Attributes
+    ----------
+    n_features : int or None
+        Width of the rows (None before the first call).
+    kinds : ndarray of int8 of shape (n_features,)
+        ``UNKNOWN``, ``NUMERIC`` or ``CATEGORICAL`` for each column.
+    categories : list
+        Per column, the values of its categories in the order of their codes
+        (None stands for the missing value); None for other columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([["red", 1.5], [None, 2.0], ["blue", None]], dtype=object)
+    >>> encoded, encoder = ColumnEncoder().encode(X, learning=True)
+    >>> encoded
+    array([[0. , 1.5],
+           [1. , 2. ],
+           [2. , nan]])
+    >>> encoder.categories
+    [['red', None, 'blue'], None]
+    >>> encoder.encode(np.array([["green", 3.0]], dtype=object), learning=False)[0]
+    array([[nan,  3.]])
+    """
+
+    def __init__(self, max_categories: int = 16):
+        self.max_categories = int(max_categories)
+        self.n_features: int | None = None
+        self.kinds = np.zeros(0, dtype=np.int8)
+        self.categories: list = []
+        # Categorical columns: whether their categories are numbers (a pandas
+        # category of numbers) or labels; None until the first one.
+        self.numbers: list = []
+        self._index: list[dict] = []
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_index"]  # rebuilt from the categories
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._index = [
+            {value: code for code, value in enumerate(values or ())}
+            for values in self.categories
+        ]
+
+    @classmethod
+    def numeric(cls, n_features: int, max_categories: int = 16) -> ColumnEncoder:
+        """An encoder of ``n_features`` numeric columns."""
+        encoder = cls(max_categories)
+        encoder._start(n_features, NUMERIC)
+        return encoder
+
+    def _start(self, n_features: int, kind: int = UNKNOWN) -> None:
+        self.n_features = int(n_features)
+        self.kinds = np.full(n_features, kind, dtype=np.int8)
+        self.categories = [None] * n_features
+        self.numbers = [None] * n_features
+        self._index = [{} for _ in range(n_features)]
+
+    @property
+    def categorical(self) -> np.ndarray:
+        """Which columns are categorical, (n_features,) of bool."""
+        return self.kinds == CATEGORICAL
+
+    @property
+    def has_categories(self) -> bool:
+        return bool((self.kinds == CATEGORICAL).any())
+
+    def category(self, feature: int, code: float):
+        """The value of the category with ``code`` (None: missing)."""
+        return self.categories[feature][int(code)]
+
+    def _copy(self) -> ColumnEncoder:
+        new = ColumnEncoder(self.max_categories)
+        new.n_features = self.n_features
+        new.kinds = self.kinds.copy()
+        new.categories = [None if c is None else list(c) for c in self.categories]
+        new.numbers = list(self.numbers)
+        new._index = [dict(index) for index in self._index]
+        return new
+
+    # -- encoding ------------------------------------------------------------
+    def encode(self, X, *, learning: bool, name: str = "the learner", names=None):
+        """``X`` with every column a number; the encoder to keep.
+
+        Numeric input without categorical columns is returned as it is (its
+        validation comes after). A DataFrame stays a DataFrame (its column
+        names are checked after), other input becomes a float array.
+
+        Parameters
+        ----------
+        X : array-like, DataFrame or sparse matrix of shape (n, n_features)
+        learning : bool
+            Whether new columns are typed and new categories coded (else
+            they read as NaN).
+        name : str
+            The learner, named in the messages.
+        names : sequence, default=None
+            Names of the columns in the messages (a DataFrame's own, or the
+            column numbers, if None).
+
+        Returns
+        -------
+        X : ndarray, DataFrame or sparse matrix
+        encoder : ColumnEncoder
+            This encoder, or a changed copy of it.
+
+        Raises
+        ------
+        ValueError
+            A column that changes type (numbers, then strings, or the
+            reverse, while learning), a column mixing numbers and strings,
+            sparse input to a learner with categorical columns, or a width
+            other than the first call's.
+        """
+        fresh = self.n_features is None
+        if sp.issparse(X):
+            if self.has_categories:
+                raise ValueError(
+                    f"{name} has categorical columns: sparse input cannot hold "
+                    "them. Pass a DataFrame or an array of objects."
+                )
+            return X, self._numeric_input(X.shape[1], learning)
+        frame = hasattr(X, "dtypes") and hasattr(X, "iloc")
+        if frame:
+            dtypes = list(X.dtypes)
+            plain = all(
+                getattr(d, "kind", "O") in "biuf" and not _is_category_dtype(d)
+                for d in dtypes
+            )
+            array = None
+        else:
+            array = X if isinstance(X, np.ndarray) else _as_array(X)
+            if array is None or array.ndim != 2:
+                return X, self  # validation says what is wrong
+            plain = array.dtype.kind in "biuf"
+        n_rows, n = X.shape if array is None else array.shape
+        if plain and not self.has_categories:
+            return X, self._numeric_input(n, learning)
+        if fresh and not learning:
+            return X, self  # nothing learnt: validation refuses it
+        if not fresh and n != self.n_features:
+            raise ValueError(
+                f"X has {n} features, but {name} is expecting "
+                f"{self.n_features} features as input."
+            )
+        if names is None:
+            names = list(X.columns) if frame else list(range(n))
+        if not fresh:
+            try:  # most calls learn nothing new: no copy then
+                return self._encode(X, array, learning, False, names), self
+            except _Change:
+                pass
+        encoder = self._copy()
+        if fresh:
+            encoder._start(n)
+        return encoder._encode(X, array, learning, True, names), encoder
+
+    def _encode(self, X, array, learning, mutable, names):
+        """:meth:`encode`'s columns; raises ``_Change`` if learning them would
+        change an encoder that is not ``mutable``."""
+        out: list = []
+        if array is None:  # a DataFrame
+            columns = [X.iloc[:, j] for j in range(X.shape[1])]
+            dtypes = list(X.dtypes)
+        elif array.dtype.kind in "biuf":
+            columns = [array[:, j] for j in range(array.shape[1])]
+            dtypes = [array.dtype] * array.shape[1]
+        else:  # objects or strings: as lists, column by column
+            columns = array.T.tolist()
+            dtypes = [array.dtype] * array.shape[1]
+        read: dict = {}  # dtype -> (numeric, hint), as dtypes repeat
+        for j, (column, dtype) in enumerate(zip(columns, dtypes)):
+            if dtype not in read:
+                read[dtype] = (
+                    getattr(dtype, "kind", "O") in "biuf",
+                    CATEGORICAL if _is_category_dtype(dtype) else None,
+                )
+            numeric, hint = read[dtype]
+            if numeric and hint is None and self.kinds[j] != CATEGORICAL:
+                if learning and self.kinds[j] == UNKNOWN:
+                    if not mutable:
+                        raise _Change
+                    self.kinds[j] = NUMERIC
+                out.append(None)  # read as it is
+                continue
+            values = column
+            if not isinstance(column, list):
+                values = np.asarray(column, dtype=object).tolist()
+            out.append(self._column(j, values, hint, learning, mutable, names[j]))
+        if all(values is None for values in out):
+            return X
+        if array is None:
+            result = X.copy(deep=False)
+            for j, values in enumerate(out):
+                if values is not None:
+                    result.isetitem(j, values)
+            return result
+        result = np.empty(array.shape)
+        for j, values in enumerate(out):
+            result[:, j] = array[:, j] if values is None else values
+        return result
+
+    def _numeric_input(self, n_features: int, learning: bool) -> ColumnEncoder:
+        """The encoder to keep after numeric input: its columns are numeric."""
+        if not learning or not (self.n_features is None or 0 in self.kinds):
+            return self
+        if self.n_features is None:
+            return ColumnEncoder.numeric(n_features, self.max_categories)
+        encoder = self._copy()
+        encoder.kinds[encoder.kinds == UNKNOWN] = NUMERIC
+        return encoder
+
+    def _column(self, j, values, hint, learning, mutable, name) -> np.ndarray:
+        kind = int(self.kinds[j])
+        if kind == UNKNOWN:
+            kind = hint or _infer_kind(values, name)
+            if learning and kind != UNKNOWN:
+                if not mutable:
+                    raise _Change
+                self.kinds[j] = kind
+                if kind == CATEGORICAL:
+                    self.categories[j] = []
+        if kind == NUMERIC:
+            return _numbers(values, name)
+        if kind == CATEGORICAL:
+            return self._codes(j, values, learning and mutable, learning, name)
+        return np.full(len(values), np.nan)  # all missing so far
+
+    def _codes(self, j, values, mutable, learning, name) -> np.ndarray:
+        get = self._index[j].get
+        try:  # the usual case: known categories
+            codes = [get(value) for value in values]
+        except TypeError:  # an unhashable value: _code says so
+            codes = [None] * len(values)
+        if None in codes:
+            # The others, in order (new codes follow first appearance), each
+            # distinct value once.
+            done: dict = {}
+            for i, code in enumerate(codes):
+                if code is not None:
+                    continue
+                value = values[i]
+                try:
+                    codes[i] = done[value]
+                    continue
+                except (KeyError, TypeError):
+                    pass
+                codes[i] = self._code(j, value, mutable, learning, name)
+                try:
+                    done[value] = codes[i]
+                except TypeError:
+                    pass
+        return np.array(codes, dtype=float)
+
+    def _code(self, j, value, mutable, learning, name) -> float:
+        """The code of a value not found as it is: missing, another type, new."""
+        if _is_missing(value):
+            value = None
+        else:
+            if isinstance(value, np.generic):
+                value = value.item()
+            number = isinstance(value, Real) and not _is_label(value)
+            expected = self.numbers[j]
+            if expected is None and learning:
+                if not mutable:
+                    raise _Change
+                self.numbers[j] = expected = number
+            if expected is not None and number != expected:
+                if not learning:
+                    return np.nan  # a value of another type: unseen
+                what = "numbers" if expected else "categories"
+                raise ValueError(
+                    f"column {name!r} held {what} so far and now holds {value!r}: "
+                    "a column keeps its type over the stream."
+                )
+        index = self._index[j]
+        try:
+            code = index.get(value)
+        except TypeError:
+            raise TypeError(
+                f"column {name!r} has value {value!r}, which cannot be a "
+                "category (it is not hashable)."
+            ) from None
+        if code is not None:
+            return float(code)
+        if not learning or len(self.categories[j]) >= self.max_categories:
+            return np.nan
+        if not mutable:
+            raise _Change
+        index[value] = code = len(self.categories[j])
+        self.categories[j].append(value)
+        return float(code)
+
+
+class _Change(Exception):
+    """Learning a call's input would change the encoder (copy it first)."""
+
+
+def _as_array(X) -> np.ndarray | None:
+    """A list of rows as an array; objects when it holds strings or None."""
+    try:
+        array = np.asarray(X)
+        if array.dtype.kind in "USO":
+            array = np.asarray(X, dtype=object)
+    except (TypeError, ValueError):
+        return None
+    return array
+
+
+def _infer_kind(values: list, name) -> int:
+    """The type of a column from its values (UNKNOWN if all are missing)."""
+    labels = numbers = False
+    for kind in set(map(type, values)):  # few types, many values
+        if issubclass(kind, (str, bytes, np.str_, np.bytes_)):
+            labels = True
+        elif kind is type(None) or kind.__name__ in ("NAType", "NaTType"):
+            continue
+        elif issubclass(kind, (float, np.floating)):
+            # NaN is missing: numbers only if some float is not NaN.
+            numbers = numbers or any(v == v for v in values if type(v) is kind)
+        else:
+            numbers = True
+    if labels and numbers:
+        raise ValueError(
+            f"column {name!r} mixes numbers and strings: make it all numbers "
+            "or all categories (e.g. astype(str), or a pandas category)."
+        )
+    return CATEGORICAL if labels else NUMERIC if numbers else UNKNOWN
+
+
+def _numbers(items: list, name) -> np.ndarray:
+    """A numeric column's values as floats, NaN where missing."""
+    for value in items:
+        if _is_label(value):
+            raise ValueError(
+                f"column {name!r} held numbers so far and now holds {value!r}: "
+                "a column keeps its type over the stream."
+            )
+    return np.array([np.nan if _is_missing(v) else v for v in items], dtype=float)
