@@ -234,7 +234,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     test_kinds_ : ndarray of str of shape (n_tests,)
         ``">"`` (a missing value fails), ``"> or missing"`` (a missing value
         passes) or ``"=="``, for every test.
-    categories_ : list of length n_features_in_
+    categories_ : list of length ``n_features_in_``
         For a categorical column, its categories in the order of their codes
         (None stands for the missing value); None for a numeric column.
     n_mcmc_draws_ : int
