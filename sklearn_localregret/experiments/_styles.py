@@ -21,6 +21,7 @@ _OURS = {
     "lr-tree": "tab:blue",
     "lr-tree-swap": "tab:orange",
     "lr-disjunct": "navy",
+    "lr-forest": "darkorange",
 }
 # Peers: each its colour, dashes and marker (marks every tenth of the curve,
 # so that lines stay told apart in print and for colour-blind readers).

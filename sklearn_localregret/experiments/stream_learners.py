@@ -32,6 +32,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from .._disjunct import LocalRegretDisjunctClassifier
 from .._tree_classifier import LocalRegretTreeClassifier
+from ..ensemble import LocalRegretForestClassifier
 
 __all__ = [
     "LEARNERS",
@@ -242,6 +243,12 @@ LEARNERS: dict[str, Learner] = {
         lambda seed: LocalRegretDisjunctClassifier(random_state=seed),
         "LocalRegretDisjunctClassifier(): disjunctions of x > 0",
         binary_only=True,
+        family="local regret",
+    ),
+    "lr-forest": Learner(
+        lambda seed: LocalRegretForestClassifier(random_state=seed),
+        "LocalRegretForestClassifier(): 10 local-regret trees, online bagging, "
+        "AdaHedge over their vote and their own predictions",
         family="local regret",
     ),
     "river-ht": Learner(
