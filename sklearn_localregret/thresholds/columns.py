@@ -276,7 +276,7 @@ class ColumnEncoder:
         encoder.kinds[encoder.kinds == UNKNOWN] = NUMERIC
         return encoder
 
-    def _column(self, j, values, hint, learning, mutable, name) -> np.ndarray:
+    def _column(self, j, values, hint, learning, mutable, name) -> list:
         kind = int(self.kinds[j])
         if kind == UNKNOWN:
             kind = hint or _infer_kind(values, name)
