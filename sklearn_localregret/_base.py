@@ -246,9 +246,9 @@ def _clear_input_errors(estimator):
         message, name = str(exc), type(estimator).__name__
         if "contains NaN" in message and not estimator._allow_nan:
             raise ValueError(
-                f"X contains NaN (missing values): {name} reads 0/1 features and "
-                "has no place for them. Use LocalRegretTreeClassifier, which "
-                "learns where missing values go, or fill them in first (e.g. "
+                f"X contains NaN (missing values), which {name} does not read. "
+                "Use LocalRegretTreeClassifier, which learns where missing "
+                "values go, or fill them in first (e.g. "
                 "sklearn.impute.SimpleImputer(strategy='most_frequent', "
                 "add_indicator=True) in a pipeline keeps a 0/1 'was missing' "
                 "feature)."
@@ -261,7 +261,7 @@ def _clear_input_errors(estimator):
             ) from None
         if "string" in message and not estimator._reads_categories:
             raise ValueError(
-                f"X contains strings: {name} reads numbers (0/1 features). "
+                f"X contains strings, which {name} does not read. "
                 "One-hot encode the categorical columns first "
                 "(sklearn.preprocessing.OneHotEncoder, or "
                 "sklearn_localregret.datasets.boolean_encoder()), or use "

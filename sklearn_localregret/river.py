@@ -67,7 +67,6 @@ def _build_adapter():
         ) from exc
 
     from collections import deque
-    from numbers import Real
 
     import numpy as np
     from sklearn.base import clone
@@ -75,7 +74,7 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
-    from .thresholds.columns import NUMERIC
+    from ._river_rows import dict_row
 
     class RiverAdapter(base.Classifier):
         """A classifier of this package as a River classifier (``learn_one``,
@@ -264,70 +263,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         def _row(self, x, names) -> np.ndarray:
             """``x`` as a row of the columns ``names`` (see Notes): float64,
             or objects when it holds categories; not yet encoded."""
-            if not isinstance(x, dict):
-                raise TypeError(
-                    f"x must be a dict of feature values, got {type(x).__name__}."
-                )
-            absent = np.nan if self.absent == "missing" else 0.0
-            values = [x.get(name) for name in names]
-            try:
-                row = np.array(values)
-            except (TypeError, ValueError):  # e.g. sequences of unequal length
-                row = None
-            if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
-                numeric = self._numeric_columns(len(names))
-                values = [
-                    (absent if numeric[j] else None)
-                    if value is None
-                    else self._value(name, value)
-                    for j, (name, value) in enumerate(zip(names, values))
-                ]
-                labels = any(v is None or isinstance(v, str) for v in values)
-                row = np.array(values, dtype=object if labels else np.float64)
-            row = row.reshape(1, -1)
-            if row.dtype != object:
-                row = row.astype(np.float64)
-                numbers = row[0]
-            else:
-                numbers = np.array(
-                    [np.nan if v is None or isinstance(v, str) else v for v in row[0]],
-                    float,
-                )
-            allow_nan = self.estimator._allow_nan
-            bad = np.isinf(numbers) if allow_nan else ~np.isfinite(numbers)
-            if bad.any():
-                at = int(np.flatnonzero(bad)[0])
-                wanted = "numbers (NaN if missing)" if allow_nan else "finite numbers"
-                raise ValueError(
-                    f"feature {names[at]!r} is {numbers[at]}: values must be {wanted}."
-                )
-            return row
-
-        def _numeric_columns(self, n: int) -> list:
-            """Which columns ``absent`` applies to: all of them for a learner
-            of numbers; for one that reads categories, those known to be
-            numeric (an absent category, or a value of a column not typed
-            yet, is missing)."""
-            if not self.estimator._reads_categories:
-                return [True] * n
-            columns = getattr(self.estimator_, "_columns", None)
-            if columns is None or columns.n_features != n:
-                return [False] * n
-            return (columns.kinds == NUMERIC).tolist()
-
-        def _value(self, name, value):
-            if isinstance(value, str) and self.estimator._reads_categories:
-                return value
-            if not isinstance(value, (Real, np.bool_)):
-                hint = (
-                    "strings are categories; other values are not read"
-                    if self.estimator._reads_categories
-                    else "encode it first (e.g. river.preprocessing.OneHotEncoder)"
-                )
-                raise TypeError(
-                    f"feature {name!r} has value {value!r}, not a number: {hint}."
-                )
-            return float(value)
+            return dict_row(x, names, self.estimator, self.estimator_, self.absent)
 
         def _encoded(self, row, learning: bool) -> np.ndarray:
             """The fitted learner's rows from :meth:`_row` (categories coded;

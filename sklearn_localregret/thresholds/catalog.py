@@ -166,6 +166,8 @@ class ThresholdTests:
         """
         if not self.source.complete:
             return True
+        if categorical is not None and not categorical.any():
+            categorical = None
         numeric = ~self.missing
         if categorical is not None:
             numeric &= ~categorical
@@ -207,6 +209,8 @@ class ThresholdTests:
             Which columns are categorical (none if None).
         """
         new: list[tuple[int, float, int]] = []
+        if categorical is not None and not categorical.any():
+            categorical = None
         numeric = np.ones(self.n_features, dtype=bool)
         if categorical is not None:
             numeric &= ~categorical

@@ -257,8 +257,10 @@ class ColumnEncoder:
             result = X.copy(deep=False)
             for j, values in enumerate(out):
                 if values is not None:
-                    result.isetitem(j, values)
+                    result.isetitem(j, np.asarray(values, dtype=float))
             return result
+        if all(values is not None for values in out):  # objects: one conversion
+            return np.array(out, dtype=float).T.copy()
         result = np.empty(array.shape)
         for j, values in enumerate(out):
             result[:, j] = array[:, j] if values is None else values
@@ -274,7 +276,7 @@ class ColumnEncoder:
         encoder.kinds[encoder.kinds == UNKNOWN] = NUMERIC
         return encoder
 
-    def _column(self, j, values, hint, learning, mutable, name) -> np.ndarray:
+    def _column(self, j, values, hint, learning, mutable, name) -> list:
         kind = int(self.kinds[j])
         if kind == UNKNOWN:
             kind = hint or _infer_kind(values, name)
@@ -288,9 +290,9 @@ class ColumnEncoder:
             return _numbers(values, name)
         if kind == CATEGORICAL:
             return self._codes(j, values, learning and mutable, learning, name)
-        return np.full(len(values), np.nan)  # all missing so far
+        return [np.nan] * len(values)  # all missing so far
 
-    def _codes(self, j, values, mutable, learning, name) -> np.ndarray:
+    def _codes(self, j, values, mutable, learning, name) -> list:
         get = self._index[j].get
         try:  # the usual case: known categories
             codes = [get(value) for value in values]
@@ -314,7 +316,7 @@ class ColumnEncoder:
                     done[value] = codes[i]
                 except TypeError:
                     pass
-        return np.array(codes, dtype=float)
+        return codes
 
     def _code(self, j, value, mutable, learning, name) -> float:
         """The code of a value not found as it is: missing, another type, new."""
@@ -392,7 +394,7 @@ def _infer_kind(values: list, name) -> int:
     return CATEGORICAL if labels else NUMERIC if numbers else UNKNOWN
 
 
-def _numbers(items: list, name) -> np.ndarray:
+def _numbers(items: list, name) -> list:
     """A numeric column's values as floats, NaN where missing."""
     for value in items:
         if _is_label(value):
@@ -400,4 +402,6 @@ def _numbers(items: list, name) -> np.ndarray:
                 f"column {name!r} held numbers so far and now holds {value!r}: "
                 "a column keeps its type over the stream."
             )
-    return np.array([np.nan if _is_missing(v) else v for v in items], dtype=float)
+    return np.array(
+        [np.nan if _is_missing(v) else v for v in items], dtype=float
+    ).tolist()

@@ -1,0 +1,110 @@
+"""River's dict rows as the rows of a learner (the River adapter's reading).
+
+Kept apart from :mod:`sklearn_localregret.river`, which builds its adapter
+only when River is imported: reading a row needs no River.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+
+from .thresholds.columns import NUMERIC
+
+__all__ = ["dict_row"]
+
+
+def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarray:
+    """``x`` as a row of shape ``(1, len(names))``, not yet encoded.
+
+    A missing name or the value None reads as 0 (``absent="zero"``) or as a
+    missing value (``"missing"``); for a learner that reads categories, as
+    missing in a categorical column or one not typed yet. The row is float64,
+    or objects when it holds strings (categories) or missing categories.
+
+    Parameters
+    ----------
+    x : dict
+        Feature name -> value.
+    names : list
+        The columns, in order.
+    estimator : estimator
+        The learner's parameters (what it reads: ``_allow_nan``,
+        ``_reads_categories``).
+    fitted : estimator or None
+        The fitted learner, if any (its columns' types).
+    absent : {"zero", "missing"}
+
+    Raises
+    ------
+    TypeError
+        ``x`` is not a dict, or a value the learner does not read.
+    ValueError
+        An infinity (or NaN, for a learner that does not read it).
+
+    Examples
+    --------
+    >>> from sklearn_localregret import LocalRegretTreeClassifier
+    >>> dict_row({"a": 1, "b": "red"}, ["a", "b", "c"], LocalRegretTreeClassifier())
+    array([[1.0, 'red', None]], dtype=object)
+    """
+    if not isinstance(x, dict):
+        raise TypeError(f"x must be a dict of feature values, got {type(x).__name__}.")
+    fill = np.nan if absent == "missing" else 0.0
+    values = [x.get(name) for name in names]
+    try:
+        row = np.array(values)
+    except (TypeError, ValueError):  # e.g. sequences of unequal length
+        row = None
+    if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
+        numeric = _numeric_columns(len(names), estimator, fitted)
+        values = [
+            (fill if numeric[j] else None)
+            if value is None
+            else _value(name, value, estimator)
+            for j, (name, value) in enumerate(zip(names, values))
+        ]
+        labels = any(v is None or isinstance(v, str) for v in values)
+        row = np.array(values, dtype=object if labels else np.float64)
+    row = row.reshape(1, -1)
+    if row.dtype != object:
+        row = row.astype(np.float64)
+        numbers = row[0]
+    else:
+        numbers = np.array(
+            [np.nan if v is None or isinstance(v, str) else v for v in row[0]], float
+        )
+    allow_nan = estimator._allow_nan
+    bad = np.isinf(numbers) if allow_nan else ~np.isfinite(numbers)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        wanted = "numbers (NaN if missing)" if allow_nan else "finite numbers"
+        raise ValueError(
+            f"feature {names[at]!r} is {numbers[at]}: values must be {wanted}."
+        )
+    return row
+
+
+def _numeric_columns(n: int, estimator, fitted) -> list:
+    """Which columns ``absent`` applies to: all of them for a learner of
+    numbers; for one that reads categories, those known to be numeric."""
+    if not estimator._reads_categories:
+        return [True] * n
+    columns = getattr(fitted, "_columns", None)
+    if columns is None or columns.n_features != n:
+        return [False] * n
+    return (columns.kinds == NUMERIC).tolist()
+
+
+def _value(name, value, estimator):
+    if isinstance(value, str) and estimator._reads_categories:
+        return value
+    if not isinstance(value, (Real, np.bool_)):
+        hint = (
+            "strings are categories; other values are not read"
+            if estimator._reads_categories
+            else "encode it first (e.g. river.preprocessing.OneHotEncoder)"
+        )
+        raise TypeError(f"feature {name!r} has value {value!r}, not a number: {hint}.")
+    return float(value)
