@@ -255,12 +255,16 @@ def test_as_frame(name):
         bunch.target.to_numpy(dtype=object), array_bunch.target
     )
     assert list(bunch.frame.columns) == case["feature_names"] + [case["target_column"]]
-    pd.testing.assert_frame_equal(bunch.frame.iloc[:, :-1], bunch.data)
-    pd.testing.assert_series_equal(bunch.frame.iloc[:, -1], bunch.target)
+    # check_exact: the values are category strings, equal or not; without it
+    # pandas compares categoricals value by value in Python (seconds a frame).
+    # Dtypes and categories are checked either way (check_categorical).
+    exact = dict(check_exact=True)
+    pd.testing.assert_frame_equal(bunch.frame.iloc[:, :-1], bunch.data, **exact)
+    pd.testing.assert_series_equal(bunch.frame.iloc[:, -1], bunch.target, **exact)
 
     X, y = case["loader"](return_X_y=True, as_frame=True)
-    pd.testing.assert_frame_equal(X, bunch.data)
-    pd.testing.assert_series_equal(y, bunch.target)
+    pd.testing.assert_frame_equal(X, bunch.data, **exact)
+    pd.testing.assert_series_equal(y, bunch.target, **exact)
 
 
 def test_as_frame_one_hot(name):

@@ -8,6 +8,7 @@ against a fresh object after every kind of table change (the cache).
 
 import math
 import pickle
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -120,8 +121,7 @@ def test_matches_sampler_draws(root_label):
         n_draws, np.random.default_rng(1), root_label=root_label
     )
     counts = np.zeros_like(exact)
-    for tree in set(trees):
-        weight = trees.count(tree)
+    for tree, weight in Counter(trees).items():
         for i, x in enumerate(X):
             counts[i, tree_predict(tree, x)] += weight
     t = math.sqrt(math.log(2 * exact.size / 1e-6) / (2 * n_draws))

@@ -11,7 +11,7 @@ from sklearn_localregret.experiments._runner import Experiment, Task, TaskRunner
 
 pytest.importorskip("matplotlib")
 
-TINY = {"n_trials": 3, "n_rounds": 60}
+TINY = {"n_trials": 3, "n_rounds": 20}
 
 
 def _run(out, n_jobs=1, resume=False, **overrides):

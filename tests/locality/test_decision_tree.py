@@ -417,10 +417,16 @@ def test_warm_start_gives_new_sites_their_gains_over_the_window(regret):
     assert len(seen) == 1  # only the root existed
 
 
-def _walk_numeric(tree, x, tests):
+def _passes(x, tests):
+    """Whether row ``x`` passes each test, from the tests' definitions
+    (test ``v`` is ``x[j] > t`` for ``(j, t) = tests.describe(v)``)."""
+    return [x[j] > t for j, t in map(tests.describe, range(tests.n_tests))]
+
+
+def _walk_passes(tree, passes):
+    """The label a tree gives a row that passes the tests ``passes`` says."""
     while isinstance(tree, Split):
-        j, t = tests.describe(tree.test)
-        tree = tree.true_child if x[j] > t else tree.false_child
+        tree = tree.true_child if passes[tree.test] else tree.false_child
     return tree.label
 
 
@@ -466,13 +472,12 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
         )
         tests.observe(Xr)
         coloring = TreeColoring(tests, k)
+        # Each row's test outcomes once per round: every neighbour walks the
+        # same rows through the same tests.
+        rows = [(_passes(xi, tests), yi, wi) for xi, yi, wi in zip(Xr, yr, wr)]
 
         def util(t):
-            return sum(
-                wi
-                for xi, yi, wi in zip(Xr, yr, wr)
-                if _walk_numeric(t, xi, tests) == yi
-            )
+            return sum(wi for passes, yi, wi in rows if _walk_passes(t, passes) == yi)
 
         base = util(tree)
         for path, colour, neighbour in coloring.neighbours(tree):
@@ -484,19 +489,28 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
     np.testing.assert_array_equal(tests.threshold, clf.test_thresholds_)
     table = clf.regret_table_
     assert any(len(p) >= 2 for p in table.keys())  # deeper trees were played
+    row_of = {path: row for row, path in enumerate(table.keys())}
+    keys = list(expected)
+    at = (
+        np.array([row_of[path] for path, _ in keys]),
+        np.array([colour for _, colour in keys]),
+    )
     for unbiased in (False, True):
         leaves, stumps = table.dense_regrets(unbiased)
-        got = {}
-        for row, path in enumerate(table.keys()):
-            for c in range(k):
-                got[(path, c)] = leaves[row, c]
-            for v, c1, c2 in zip(*np.nonzero(np.ones(stumps.shape[1:], bool))):
-                got[(path, k + (v * k + c1) * k + c2)] = stumps[row, v, c1, c2]
-        for key, value in expected.items():
-            assert got[key] == pytest.approx(value[int(unbiased)], rel=1e-9, abs=1e-9)
+        # Column c < k: leaf colour c; column k + (v * k + c1) * k + c2: the
+        # stump on test v with children c1, c2 (C order of stumps[row]).
+        got = np.concatenate([leaves, stumps.reshape(len(leaves), -1)], axis=1)
+        assert got.shape[1] == k + stumps.shape[1] * k * k
+        want = np.array([value[int(unbiased)] for value in expected.values()])
+        # pytest.approx(want, rel=1e-9, abs=1e-9), entry by entry.
+        off = np.abs(got[at] - want) > np.maximum(1e-9 * np.abs(want), 1e-9)
+        assert not off.any(), [
+            (keys[i], got[at][i], want[i]) for i in np.flatnonzero(off)[:5]
+        ]
         # Colours never out of a played tree kept a regret of zero.
-        others = [value for key, value in got.items() if key not in expected]
-        assert not np.any(others)
+        others = np.ones(got.shape, bool)
+        others[at] = False
+        assert not np.any(got[others])
 
 
 # ---------------------------------------------------------------------------
