@@ -17,6 +17,7 @@ from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
 from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
 from .locality.sparse_rounds import SparseRows, play_sparse_round
+from .merging import merge_into
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
@@ -420,6 +421,50 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
                 graph, X, y, weight, batch, biases, self._rng
             )
         self._count_rounds(weight, wrong)
+
+    # -- merging ----------------------------------------------------------
+    def merge(
+        self, other: LocalRegretDisjunctClassifier
+    ) -> LocalRegretDisjunctClassifier:
+        """Absorb the state of ``other``, learnt on a disjoint stream of the task.
+
+        Afterwards this learner is the learner of both streams' rounds: the
+        regrets of its graph (bits, removal sets matched by the set they hold,
+        or played vertices for swap regret) are the sums of the two, and so
+        are the rounds, rows, mistakes and the hedge's losses; exact (one
+        learner given both streams' rounds with the same plays) while the
+        pool of removal sets has room for both sides' sets. With
+        ``discount < 1`` each side's regrets enter as discounted at its own
+        last round. See :mod:`sklearn_localregret.merging`.
+
+        Parameters
+        ----------
+        other : LocalRegretDisjunctClassifier
+            A fitted learner with the same parameters (but ``random_state``),
+            classes and features; it is not changed.
+
+        Returns
+        -------
+        self : LocalRegretDisjunctClassifier
+
+        Raises
+        ------
+        ValueError
+            If the two differ in parameters, classes or features; this
+            learner is then unchanged.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.integers(0, 2, size=(1000, 6))
+        >>> y = X[:, 0] | X[:, 3]
+        >>> a = LocalRegretDisjunctClassifier(random_state=0).fit(X[:500], y[:500])
+        >>> b = LocalRegretDisjunctClassifier(random_state=1).fit(X[500:], y[500:])
+        >>> a.merge(b).disjunction()
+        ['x0', 'x3']
+        """
+        return merge_into(self, other)
 
     # -- the distribution over disjunctions -------------------------------
     def _mixture(self):

@@ -15,6 +15,7 @@ from ._random import check_generator
 from .locality.clause_rounds import maxsat_round
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
+from .merging import merge_into
 
 __all__ = ["OnlineMaxSAT"]
 
@@ -310,6 +311,43 @@ class OnlineMaxSAT:
             f"OnlineMaxSAT(n_vars={self.n_vars}, regret={self.regret!r}, "
             f"L={self.L!r}, bias={self.bias!r}{discount})"
         )
+
+    # -- merging --------------------------------------------------------------
+    def merge(self, other: OnlineMaxSAT) -> OnlineMaxSAT:
+        """Absorb the state of ``other``, learnt on a disjoint stream of clauses.
+
+        Afterwards this learner is the learner of both streams' rounds: its
+        regrets (per variable, or per played assignment for swap regret) are
+        the sums of the two, and so are ``n_rounds_``, ``satisfied_weight_``
+        and ``total_weight_``; exact (one learner given both streams' rounds
+        with the same plays). With ``discount < 1`` each side's regrets enter
+        as discounted at its own last round. An assignment drawn and not yet
+        observed is dropped (the next one is drawn from the merged ``pi``).
+
+        Parameters
+        ----------
+        other : OnlineMaxSAT
+            A learner with the same ``n_vars``, ``regret``, ``L``, ``bias``,
+            ``n_mcmc_steps`` and ``discount``; it is not changed.
+
+        Returns
+        -------
+        self : OnlineMaxSAT
+
+        Raises
+        ------
+        ValueError
+            If a parameter differs; this learner is then unchanged.
+
+        Examples
+        --------
+        >>> a, b = OnlineMaxSAT(3, random_state=0), OnlineMaxSAT(3, random_state=1)
+        >>> _ = a.partial_fit([(1, 2), (-3,)] * 20)
+        >>> _ = b.partial_fit([(2,), (1, -3)] * 30)
+        >>> a.merge(b).n_rounds_
+        100
+        """
+        return merge_into(self, other)
 
     # -- playing --------------------------------------------------------------
     def assignment(self) -> np.ndarray:

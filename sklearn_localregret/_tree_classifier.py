@@ -38,6 +38,7 @@ from .locality.recent_rows import RecentRows
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
 from .locality.tree_round_kernels import update_played_sites
+from .merging import merge_into
 from .thresholds import (
     ColumnEncoder,
     FixedThresholds,
@@ -935,6 +936,51 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             leaves = flat.leaves_of(outcomes[model])
             labels[model] = table.model_labels(flat.row[leaves], outcomes[model])
         return labels
+
+    # -- merging ----------------------------------------------------------
+    def merge(self, other: LocalRegretTreeClassifier) -> LocalRegretTreeClassifier:
+        """Absorb the state of ``other``, learnt on a disjoint stream of the task.
+
+        Afterwards this learner is the learner of both streams' rounds: its
+        regret table (external or swap) is the sum of the two, row by path,
+        and so are the rounds, rows, mistakes and the hedge's losses. The sum
+        is exact: it equals one learner given both streams' rounds with the
+        same plays. With ``discount < 1`` each side's regrets enter as
+        discounted at its own last round (the two streams run side by side,
+        ending together). Both must have the same parameters (but
+        ``random_state``), classes, features and tests; this learner's warm
+        start window, last tree and random state are kept
+        (:mod:`sklearn_localregret.merging`).
+
+        Parameters
+        ----------
+        other : LocalRegretTreeClassifier
+            A fitted learner of the same task; it is not changed.
+
+        Returns
+        -------
+        self : LocalRegretTreeClassifier
+
+        Raises
+        ------
+        ValueError
+            If the two differ in parameters, classes, features or tests
+            (thresholds come from a stream's first rows: binarised learners,
+            0/1 features, or learners grown from one model have the same);
+            this learner is then unchanged.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.integers(0, 2, size=(1000, 4))
+        >>> y = X[:, 0] ^ X[:, 1]
+        >>> a = LocalRegretTreeClassifier(random_state=0).fit(X[:500], y[:500])
+        >>> b = LocalRegretTreeClassifier(random_state=1).fit(X[500:], y[500:])
+        >>> a.merge(b).n_rounds_
+        200
+        """
+        return merge_into(self, other)
 
     # -- inspection -------------------------------------------------------
     def representative_tree(self) -> Tree:

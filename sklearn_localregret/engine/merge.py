@@ -1,0 +1,146 @@
+"""Arithmetic on regret tables: adding one table's regrets into another.
+
+Every regret a table holds is a sum over rounds of the increments of the
+rounds (the paper's biased update, :ref:`engine-factored` for the stump
+factors), so two tables learnt on disjoint rounds add up to the table of all
+the rounds, row by row, as long as the increments were the same: the same
+plays. :func:`add_rows` is that sum. It works in *true* units (each table's
+stored values divided by its own discount scale), so two tables with
+different scales, or different ages of their discount clocks, add what each
+reports; with ``discount < 1`` that aligns the two tables' last rounds (the
+rounds of both streams are taken to have run side by side, ending together).
+
+Rows are matched by key (a hypercube bit, a tree path, a played vertex),
+and a key the destination lacks gets a new row, started at zero regrets:
+a colour one side never saw has no regret there, which is what the other
+side's update of it would have been added to.
+
+The function knows only tables; which tables a learner has, and what else
+its state holds, is :mod:`sklearn_localregret.merging`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+import numpy as np
+
+from .keyed_rows import KeyedRows
+from .regret_table import RegretTable
+from .stump_table import StumpRegretTable
+
+__all__ = ["add_rows", "check_same_layout"]
+
+
+def check_same_layout(dst: KeyedRows, src: KeyedRows) -> None:
+    """Raise ``ValueError`` unless ``src`` can be added into ``dst``.
+
+    Same kind of table, same discount, and the same columns: the width of a
+    :class:`RegretTable`; the classes, leaf colours and tests of a
+    :class:`StumpRegretTable` (tests matched by number: the caller checks that
+    the numbers mean the same tests).
+    """
+    if type(dst) is not type(src):
+        raise ValueError(
+            f"cannot add a {type(src).__name__} into a {type(dst).__name__}"
+        )
+    if dst.discount != src.discount:
+        raise ValueError(
+            f"the tables' discounts differ: {dst.discount!r} and {src.discount!r}"
+        )
+    if isinstance(dst, RegretTable):
+        assert isinstance(src, RegretTable)
+        if dst.width != src.width:
+            raise ValueError(
+                f"the tables' widths differ: {dst.width} and {src.width} colours"
+            )
+    elif isinstance(dst, StumpRegretTable):
+        assert isinstance(src, StumpRegretTable)
+        for name in ("n_classes", "n_leaves", "n_tests"):
+            mine, theirs = getattr(dst, name), getattr(src, name)
+            if mine != theirs:
+                raise ValueError(f"the tables' {name} differ: {mine} and {theirs}")
+    else:  # pragma: no cover - every table of the package is one of the two
+        raise TypeError(f"no table arithmetic for {type(dst).__name__}")
+
+
+def add_rows(
+    dst: KeyedRows,
+    src: KeyedRows,
+    coef: float = 1.0,
+    key_map: Callable[[Hashable], Hashable | None] | None = None,
+) -> np.ndarray:
+    """Add ``coef`` times the regrets of ``src`` into ``dst``, row by key.
+
+    Parameters
+    ----------
+    dst, src : RegretTable or StumpRegretTable
+        Tables of the same layout (:func:`check_same_layout`).
+    coef : float, default=1.0
+        Factor of ``src``'s regrets (``-1`` subtracts them).
+    key_map : callable or None, default=None
+        The key in ``dst`` of each key of ``src`` (None: the same key); a
+        returned None skips that row.
+
+    Returns
+    -------
+    ndarray of int
+        The rows of ``dst`` that changed (their versions are increased, so
+        every cache derived from them is recomputed).
+
+    Examples
+    --------
+    >>> from sklearn_localregret.engine import RegretTable
+    >>> a, b = RegretTable(width=2), RegretTable(width=2)
+    >>> a.update_entries([a.row("x")], [1], [2.0], bias=0.5)
+    >>> b.update_entries([b.row("y")], [0], [1.0])
+    >>> b.update_entries([b.row("x")], [1], [3.0])
+    >>> add_rows(a, b)  # the rows of "y" (new) and "x"
+    array([1, 0])
+    >>> a.keys(), a.biased.tolist()
+    (['x', 'y'], [[0.0, 4.5], [1.0, 0.0]])
+    """
+    check_same_layout(dst, src)
+    keys = src.keys()
+    if key_map is not None:
+        pairs = [(i, key_map(key)) for i, key in enumerate(keys)]
+        pairs = [(i, key) for i, key in pairs if key is not None]
+    else:
+        pairs = list(enumerate(keys))
+    src_rows = np.array([i for i, _ in pairs], dtype=np.intp)
+    # Rows are created first: creating one may grow (reallocate) the arrays.
+    dst_rows = np.array([dst.row(key) for _, key in pairs], dtype=np.intp)
+    if dst_rows.size == 0:
+        return dst_rows
+    # True units on both sides: stored / scale.
+    factor = float(coef) * dst.clock.scale / src.clock.scale
+    if isinstance(dst, RegretTable):
+        assert isinstance(src, RegretTable)
+        for name in RegretTable._SCALED:
+            getattr(dst, name)[dst_rows] += factor * getattr(src, name)[src_rows]
+    else:
+        assert isinstance(dst, StumpRegretTable)
+        assert isinstance(src, StumpRegretTable)
+        _add_stump_rows(dst, src, dst_rows, src_rows, factor)
+    dst._versions[dst_rows] += 1
+    return dst_rows
+
+
+def _add_stump_rows(
+    dst: StumpRegretTable,
+    src: StumpRegretTable,
+    dst_rows: np.ndarray,
+    src_rows: np.ndarray,
+    factor: float,
+) -> None:
+    """The factors ``leaf``, ``S_true``, ``S_false`` and ``B`` add up: the
+    stump regret ``S_true[c1] + S_false[c2] - B`` is linear in them."""
+    t = dst.n_tests
+    dst._leaf[dst_rows] += factor * src._leaf[src_rows]
+    dst._true[dst_rows, :t] += factor * src._true[src_rows, :t]
+    dst._false[dst_rows, :t] += factor * src._false[src_rows, :t]
+    dst._cost[dst_rows, :, :t] += factor * src._cost[src_rows, :, :t]
+    if dst.leaf_model:
+        # A model leaf reads its counts in the units of the row's last update:
+        # the sums are in today's units now.
+        dst._model_scale[dst_rows] = dst.clock.scale
