@@ -48,7 +48,10 @@ def _rows(table):
         scale = table.scale
         return {
             key: np.concatenate(
-                [factors[name][i].ravel() / scale for name in ("leaf", "true", "false", "cost")]
+                [
+                    factors[name][i].ravel() / scale
+                    for name in ("leaf", "true", "false", "cost")
+                ]
             )
             for i, key in enumerate(table.keys())
         }

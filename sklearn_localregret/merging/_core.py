@@ -118,9 +118,9 @@ def check_same_task(dst, src) -> None:
         )
     mine = getattr(dst, "feature_names_in_", None)
     theirs = getattr(src, "feature_names_in_", None)
-    if (mine is None) != (theirs is None) or (
-        mine is not None and not np.array_equal(mine, theirs)
-    ):
+    if (mine is None or theirs is None) and mine is not theirs:
+        raise ValueError("the learners' feature names differ")
+    if mine is not None and not np.array_equal(mine, np.asarray(theirs)):
         raise ValueError("the learners' feature names differ")
 
 
@@ -222,7 +222,7 @@ def absorb_shards(base, shards: list) -> Any:
         for shard, own_rounds in zip(shards, rounds):
             merger.add(result, shard, 1.0)
             # The base as the shard holds it at its end: decayed by its rounds.
-            merger.add(result, base, -(base_tables[0].discount**own_rounds))
+            merger.add(result, base, -(base_tables[0].discount ** own_rounds))
             _add_counters(merger, result, shard, 1)
             _add_counters(merger, result, base, -1)
             _add_hedge(result, shard, 1.0, initial)

@@ -10,6 +10,8 @@ slots are matched by the set they hold (see :func:`add_graph`).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..engine.merge import add_rows
@@ -28,8 +30,7 @@ def check_same_graph(dst, src) -> None:
         )
     if dst.n_vars != src.n_vars:
         raise ValueError(
-            f"the learners' numbers of variables differ: {dst.n_vars} and "
-            f"{src.n_vars}"
+            f"the learners' numbers of variables differ: {dst.n_vars} and {src.n_vars}"
         )
     if isinstance(dst, RemovalSetColoring) and dst.max_sets != src.max_sets:
         raise ValueError(
@@ -108,7 +109,8 @@ def refresh_graph(graph) -> None:
         sampler = graph._sampler
         sampler.invalidate()
         vertices, probs = sampler.distribution()
-        support = np.frombuffer(bytearray(b"".join(vertices)), dtype=np.uint8)
+        keys = cast("list[bytes]", vertices)  # this graph's vertex keys
+        support = np.frombuffer(bytearray(b"".join(keys)), dtype=np.uint8)
         graph._support = support.reshape(len(vertices), graph.n_vars)
         graph._probs = probs
         graph._cdf = np.cumsum(probs)

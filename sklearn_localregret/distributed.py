@@ -1,0 +1,309 @@
+"""Sharded learning: workers learn their rows apart, their increments summed.
+
+:func:`fit_sharded` splits a stream into shards (a Dask array's or
+DataFrame's partitions, dealt to the shards in turn), and learns them in
+*windows*: in each window every shard learns its next ``sync_every`` rounds
+from a copy of the common model, then the shards' increments (regret tables,
+counters) are summed into the common model (:func:`~sklearn_localregret.
+merging.absorb_shards`), which every shard starts the next window from. The
+shards run on the workers of a ``dask.distributed`` client, or one after the
+other in this process when no client is given (the same result: it is a
+function of the data, the partitioning, ``sync_every`` and ``random_state``,
+never of timing).
+
+The guarantee with stale tables is in the user guide ("Learning on a
+cluster"): every shard plays from a model that misses at most
+``(n_shards - 1) * sync_every`` rounds of the other shards and its own
+``sync_every``, and the local regret bound pays for that delay additively.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+
+from .merging import absorb_shards
+from .merging._core import copy_model
+
+__all__ = ["fit_sharded"]
+
+
+def fit_sharded(
+    estimator,
+    X,
+    y,
+    *,
+    classes=None,
+    sync_every: int = 50,
+    client=None,
+    n_shards: int | None = None,
+):
+    """Learn ``X, y`` on shards that sync every ``sync_every`` rounds.
+
+    Parameters
+    ----------
+    estimator : LocalRegretTreeClassifier or LocalRegretDisjunctClassifier
+        The learner; a clone is fitted (``estimator`` is not changed).
+    X : {dask array, dask DataFrame, ndarray, pandas DataFrame}
+        Rows. A Dask collection's partitions (row chunks) are dealt to the
+        shards in turn: partition ``p`` to shard ``p % n_shards``, each
+        shard's stream being its partitions in order. An in-memory array is
+        cut into ``n_shards`` contiguous blocks.
+    y : {dask array, dask Series, ndarray, pandas Series}
+        Labels, partitioned as ``X``.
+    classes : array-like or None, default=None
+        All the classes; None computes them from ``y`` (one pass).
+    sync_every : int, default=50
+        Rounds each shard learns between two syncs (``sync_every *
+        batch_size`` rows). Smaller: the shards' models are fresher (closer
+        to the sequential learner) and the syncs more frequent.
+    client : distributed.Client or None, default=None
+        The cluster. None: the shards are learnt one after the other in this
+        process (the same model as on a cluster).
+    n_shards : int or None, default=None
+        Number of shards. None: the client's workers (1 without a client).
+        Each shard's windows run on one worker (shard ``i`` on worker ``i %
+        n_workers``), where its rows stay.
+
+    Returns
+    -------
+    estimator
+        A fitted learner, as ``fit`` returns: ``partial_fit``, ``predict``,
+        ``merge`` and saving work as usual.
+
+    Notes
+    -----
+    The rounds before the learner's tests are settled (the tree's
+    thresholds come from its first 256 rows) are learnt in one process,
+    window by window, shard after shard: tests that differ between shards
+    could not be added. A column whose first missing value or a category
+    first met after that is a ``ValueError`` at the next sync (its new
+    tests differ between shards): encode such columns, or set
+    ``binarize``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret import LocalRegretTreeClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(4000, 6))
+    >>> y = X[:, 0] & X[:, 1] | X[:, 2]
+    >>> clf = fit_sharded(LocalRegretTreeClassifier(random_state=0), X, y,
+    ...                   n_shards=4, sync_every=20)
+    >>> clf.n_samples_seen_, round(clf.score(X, y), 3)
+    (4000, 1.0)
+
+    On a cluster (``pip install "sklearn-localregret[distributed]"``):
+
+    >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+    >>> import dask.array as da  # doctest: +SKIP
+    >>> with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, \\
+    ...         Client(cluster) as client:  # doctest: +SKIP
+    ...     Xd = da.from_array(X, chunks=(1000, -1))
+    ...     yd = da.from_array(y, chunks=1000)
+    ...     clf = fit_sharded(LocalRegretTreeClassifier(random_state=0),
+    ...                       Xd, yd, client=client, sync_every=20)
+    """
+    if not isinstance(sync_every, Integral) or isinstance(sync_every, bool):
+        raise TypeError(f"sync_every must be an int; got {sync_every!r}")
+    if sync_every < 1:
+        raise ValueError(f"sync_every must be >= 1; got {sync_every}")
+    workers = _workers(client)
+    if n_shards is None:
+        n_shards = len(workers) if workers else 1
+    if not isinstance(n_shards, Integral) or isinstance(n_shards, bool):
+        raise TypeError(f"n_shards must be an int or None; got {n_shards!r}")
+    if n_shards < 1:
+        raise ValueError(f"n_shards must be >= 1; got {n_shards}")
+    if classes is None:
+        classes = _classes(y)
+    streams = _shard_streams(X, y, int(n_shards))
+    model = clone(estimator)
+    shards = _Shards(streams, client, workers)
+    rows = sync_every * model.batch_size
+    window = 0
+    # Before the tests are settled, one process learns (see Notes).
+    while not shards.done(window, rows) and not _ready(model):
+        for i in range(len(streams)):
+            part = shards.local_part(i, window, rows)
+            if part is not None:
+                model.partial_fit(*part, classes=classes)
+        window += 1
+    seeds = np.random.default_rng(_seed(model))
+    while not shards.done(window, rows):
+        seed = int(seeds.integers(2**63))
+        learnt = shards.learn(model, window, rows, seed, classes)
+        model = absorb_shards(model, learnt) if learnt else model
+        window += 1
+    shards.close()
+    return model
+
+
+# -- the shards' streams --------------------------------------------------
+def _is_dask(obj) -> bool:
+    return hasattr(obj, "dask") and hasattr(obj, "to_delayed")
+
+
+def _classes(y) -> np.ndarray:
+    if _is_dask(y):
+        import dask.array as da
+
+        values = y.to_dask_array(lengths=True) if hasattr(y, "to_dask_array") else y
+        return np.asarray(da.unique(values).compute())
+    return np.unique(np.asarray(y))
+
+
+def _shard_streams(X, y, n_shards: int) -> list:
+    """Per shard, the (X, y) partitions it learns, in order (lazy for Dask)."""
+    if _is_dask(X) != _is_dask(y):
+        raise TypeError("X and y must both be Dask collections or neither")
+    if _is_dask(X):
+        x_parts, y_parts = _partitions(X), _partitions(y)
+        if len(x_parts) != len(y_parts):
+            raise ValueError(
+                f"X and y have different partitions: {len(x_parts)} and "
+                f"{len(y_parts)}; rechunk them alike"
+            )
+        return [
+            (x_parts[i::n_shards], y_parts[i::n_shards])
+            for i in range(min(n_shards, len(x_parts)))
+        ]
+    n = len(y)
+    if getattr(X, "shape", (n,))[0] != n:
+        raise ValueError(f"X and y have different lengths: {X.shape[0]} and {n}")
+    bounds = np.linspace(0, n, n_shards + 1).round().astype(int)
+    return [
+        ([_rows(X, lo, hi)], [_rows(y, lo, hi)])
+        for lo, hi in zip(bounds[:-1], bounds[1:])
+        if hi > lo
+    ]
+
+
+def _partitions(obj) -> list:
+    if obj.ndim == 2 and hasattr(obj, "rechunk"):  # a Dask array: whole rows
+        obj = obj.rechunk({1: -1})
+    return list(np.ravel(obj.to_delayed()))
+
+
+def _rows(obj, lo: int, hi: int):
+    return obj.iloc[lo:hi] if hasattr(obj, "iloc") else obj[lo:hi]
+
+
+def _concat(parts: list):
+    if hasattr(parts[0], "iloc"):
+        import pandas as pd
+
+        return pd.concat(parts)
+    return np.concatenate([np.asarray(p) for p in parts])
+
+
+def _learn_window(model, X, y, lo: int, hi: int, seed: int, classes):
+    """One shard's window: learn rows ``lo:hi`` of its stream from ``model``
+    (a copy), its draws seeded by ``seed``."""
+    model = copy_model(model)
+    if hasattr(model, "_rng"):
+        model._rng = np.random.default_rng(seed)
+    model.partial_fit(_rows(X, lo, hi), _rows(y, lo, hi), classes=classes)
+    return model
+
+
+class _Shards:
+    """The shards' streams, in this process or pinned to workers."""
+
+    def __init__(self, streams: list, client, workers: list):
+        self.client, self.workers = client, workers
+        self.lengths: list[int] = []
+        self.data: list[Any] = []
+        for i, (x_parts, y_parts) in enumerate(streams):
+            if client is None:
+                x, y = _compute(x_parts), _compute(y_parts)
+                self.data.append((x, y))
+                self.lengths.append(len(y))
+            else:
+                import dask
+
+                where = [workers[i % len(workers)]]
+                x = client.compute(dask.delayed(_concat)(x_parts), workers=where)
+                y = client.compute(dask.delayed(_concat)(y_parts), workers=where)
+                self.data.append((x, y))
+                self.lengths.append(client.submit(len, y, workers=where).result())
+
+    def done(self, window: int, rows: int) -> bool:
+        return all(window * rows >= n for n in self.lengths)
+
+    def local_part(self, i: int, window: int, rows: int):
+        lo, hi = window * rows, min((window + 1) * rows, self.lengths[i])
+        if lo >= hi:
+            return None
+        x, y = self.data[i]
+        if self.client is not None:
+            x, y = x.result(), y.result()
+        return _rows(x, lo, hi), _rows(y, lo, hi)
+
+    def learn(self, model, window: int, rows: int, seed: int, classes) -> list:
+        jobs = []
+        for i, n in enumerate(self.lengths):
+            lo, hi = window * rows, min((window + 1) * rows, n)
+            if lo < hi:
+                jobs.append((i, lo, hi))
+        seeds = np.random.default_rng(seed).integers(2**63, size=len(self.lengths))
+        if self.client is None:
+            return [
+                _learn_window(model, x, y, lo, hi, int(seeds[i]), classes)
+                for i, lo, hi in jobs
+                for x, y in [self.data[i]]
+            ]
+        shared = self.client.scatter(model, broadcast=True)
+        futures = [
+            self.client.submit(
+                _learn_window,
+                shared,
+                *self.data[i],
+                lo,
+                hi,
+                int(seeds[i]),
+                classes,
+                workers=[self.workers[i % len(self.workers)]],
+                pure=False,
+            )
+            for i, lo, hi in jobs
+        ]
+        return self.client.gather(futures)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.cancel([f for pair in self.data for f in pair])
+
+
+def _compute(parts: list):
+    if _is_dask(parts[0]) or hasattr(parts[0], "compute"):
+        import dask
+
+        parts = list(dask.compute(*parts))
+    return _concat(parts)
+
+
+def _workers(client) -> list:
+    if client is None:
+        return []
+    return sorted(client.scheduler_info()["workers"])
+
+
+def _ready(model) -> bool:
+    """Whether the shards may learn apart: the model's tests are settled."""
+    if "max_thresholds" in model.get_params():  # a learner of threshold tests
+        tests = model.__dict__.get("_tests")
+        return tests is not None and bool(tests.complete)
+    return True
+
+
+def _seed(model) -> int:
+    """A seed for the shards' draws, from the learner's ``random_state``."""
+    rng = model.__dict__.get("_rng")
+    if rng is None:
+        rs = model.random_state
+        rng = np.random.default_rng(int(rs) if isinstance(rs, Integral) else None)
+    return int(rng.integers(2**63))

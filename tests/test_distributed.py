@@ -1,0 +1,133 @@
+"""``fit_sharded``: shards learn apart and sync; the result is deterministic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sklearn_localregret import (
+    LocalRegretDisjunctClassifier,
+    LocalRegretTreeClassifier,
+)
+from sklearn_localregret.distributed import fit_sharded
+
+
+def _data(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 6))
+    y = (X[:, 0] & X[:, 1]) | X[:, 2]
+    return X, y
+
+
+def _state(clf):
+    """What two equal models share: the table's factors and the counters."""
+    table = clf._table if hasattr(clf, "_table") else clf._graph.table
+    if hasattr(table, "factors"):
+        values = np.concatenate([v.ravel() for v in table.factors().values()])
+    else:
+        values = np.concatenate([table.biased.ravel(), table.unbiased.ravel()])
+    return table.keys(), values, clf.n_rounds_, clf.n_online_mistakes_
+
+
+def test_result_is_an_ordinary_fitted_learner():
+    X, y = _data()
+    est = LocalRegretTreeClassifier(random_state=0)
+    clf = fit_sharded(est, X, y, n_shards=3, sync_every=10)
+    assert not hasattr(est, "n_rounds_")  # the estimator given is not fitted
+    assert clf.n_samples_seen_ == 3000
+    assert clf.n_rounds_ == 600  # every shard's rounds are counted once
+    assert clf.score(X, y) == 1.0
+    clf.partial_fit(X[:10], y[:10])  # and it learns on
+    assert clf.n_samples_seen_ == 3010
+
+
+def test_deterministic_and_shards_change_the_plays():
+    X, y = _data()
+    runs = [
+        fit_sharded(LocalRegretTreeClassifier(random_state=0), X, y, n_shards=4)
+        for _ in range(2)
+    ]
+    keys, values, rounds, mistakes = _state(runs[0])
+    assert _state(runs[1])[0] == keys
+    np.testing.assert_array_equal(_state(runs[1])[1], values)
+    assert _state(runs[1])[2:] == (rounds, mistakes)
+    other = fit_sharded(LocalRegretTreeClassifier(random_state=1), X, y, n_shards=4)
+    assert _state(other)[3] != mistakes  # random_state does seed the shards
+
+
+def test_disjunct_learner_shards():
+    X, y = _data()
+    y = X[:, 0] | X[:, 3]
+    clf = fit_sharded(
+        LocalRegretDisjunctClassifier(random_state=0), X, y, n_shards=4, sync_every=5
+    )
+    assert clf.disjunction() == ["x0", "x3"]
+    assert clf.n_samples_seen_ == 3000
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(sync_every=0), ValueError, "sync_every must be >= 1"),
+        (dict(sync_every=2.5), TypeError, "sync_every must be an int"),
+        (dict(n_shards=0), ValueError, "n_shards must be >= 1"),
+    ],
+)
+def test_bad_parameters(kwargs, error, match):
+    X, y = _data(100)
+    with pytest.raises(error, match=match):
+        fit_sharded(LocalRegretTreeClassifier(), X, y, **kwargs)
+
+
+def test_mismatched_input():
+    X, y = _data(100)
+    with pytest.raises(ValueError, match="different lengths"):
+        fit_sharded(LocalRegretTreeClassifier(), X, y[:50])
+    da = pytest.importorskip("dask.array")
+    with pytest.raises(TypeError, match="both be Dask collections"):
+        fit_sharded(LocalRegretTreeClassifier(), da.from_array(X), y)
+    with pytest.raises(ValueError, match="different partitions"):
+        fit_sharded(
+            LocalRegretTreeClassifier(),
+            da.from_array(X, chunks=(50, -1)),
+            da.from_array(y, chunks=25),
+        )
+
+
+def test_cluster_learns_the_same_model_as_one_process():
+    da = pytest.importorskip("dask.array")
+    distributed = pytest.importorskip("distributed")
+    X, y = _data(4000)
+    Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
+    est = LocalRegretTreeClassifier(random_state=0)
+    local = fit_sharded(est, Xd, yd, n_shards=2, sync_every=20)
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote = fit_sharded(est, Xd, yd, client=client, sync_every=20)
+    keys, values, rounds, mistakes = _state(local)
+    assert _state(remote)[0] == keys
+    np.testing.assert_array_equal(_state(remote)[1], values)
+    assert _state(remote)[2:] == (rounds, mistakes) and rounds == 800
+    np.testing.assert_array_equal(
+        remote.predict_proba(X[:50]), local.predict_proba(X[:50])
+    )
+
+
+def test_dask_dataframe_with_feature_names():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = _data(2000)
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(6)])
+    Xd = dd.from_pandas(frame, npartitions=4)
+    yd = dd.from_pandas(pd.Series(y, name="y"), npartitions=4)
+    clf = fit_sharded(LocalRegretTreeClassifier(random_state=0), Xd, yd, n_shards=2)
+    assert list(clf.feature_names_in_) == list(frame.columns)
+    assert clf.n_samples_seen_ == 2000
+    assert clf.score(frame, y) == 1.0
