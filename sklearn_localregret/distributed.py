@@ -77,12 +77,16 @@ def fit_sharded(
     Notes
     -----
     The rounds before the learner's tests are settled (the tree's
-    thresholds come from its first 256 rows) are learnt in one process,
-    window by window, shard after shard: tests that differ between shards
-    could not be added. A column whose first missing value or a category
-    first met after that is a ``ValueError`` at the next sync (its new
-    tests differ between shards): encode such columns, or set
-    ``binarize``.
+    thresholds come from its first 256 rows) are learnt in one process, a
+    round of each shard in turn: tests that differ between shards could not
+    be added. A column whose first missing value, or a category first met,
+    comes after that is a ``ValueError`` at the next sync (its new tests
+    differ between shards): encode such columns, or set ``binarize``.
+
+    Each sync copies the model to every shard and back: its cost is about
+    the size of the regret table (``regret_nbytes_``) per shard, so a
+    ``sync_every`` of tens to hundreds of rounds keeps it small beside the
+    rounds' own work.
 
     Examples
     --------
@@ -124,20 +128,18 @@ def fit_sharded(
     model = clone(estimator)
     shards = _Shards(streams, client, workers)
     rows = sync_every * model.batch_size
-    window = 0
-    # Before the tests are settled, one process learns (see Notes).
-    while not shards.done(window, rows) and not _ready(model):
+    # Before the tests are settled, one process learns, a round of each shard
+    # in turn (see Notes).
+    while not shards.done() and not _ready(model):
         for i in range(len(streams)):
-            part = shards.local_part(i, window, rows)
+            part = shards.take(i, model.batch_size)
             if part is not None:
                 model.partial_fit(*part, classes=classes)
-        window += 1
     seeds = np.random.default_rng(_seed(model))
-    while not shards.done(window, rows):
+    while not shards.done():
         seed = int(seeds.integers(2**63))
-        learnt = shards.learn(model, window, rows, seed, classes)
-        model = absorb_shards(model, learnt) if learnt else model
-        window += 1
+        learnt = shards.learn(model, rows, seed, classes)
+        model = absorb_shards(model, learnt)
     shards.close()
     return model
 
@@ -200,6 +202,10 @@ def _concat(parts: list):
     return np.concatenate([np.asarray(p) for p in parts])
 
 
+def _both_rows(X, y, lo: int, hi: int):
+    return _rows(X, lo, hi), _rows(y, lo, hi)
+
+
 def _learn_window(model, X, y, lo: int, hi: int, seed: int, classes):
     """One shard's window: learn rows ``lo:hi`` of its stream from ``model``
     (a copy), its draws seeded by ``seed``."""
@@ -216,6 +222,7 @@ class _Shards:
     def __init__(self, streams: list, client, workers: list):
         self.client, self.workers = client, workers
         self.lengths: list[int] = []
+        self.offsets = [0] * len(streams)  # rows of each stream learnt
         self.data: list[Any] = []
         for i, (x_parts, y_parts) in enumerate(streams):
             if client is None:
@@ -231,24 +238,32 @@ class _Shards:
                 self.data.append((x, y))
                 self.lengths.append(client.submit(len, y, workers=where).result())
 
-    def done(self, window: int, rows: int) -> bool:
-        return all(window * rows >= n for n in self.lengths)
+    def done(self) -> bool:
+        return all(at >= n for at, n in zip(self.offsets, self.lengths))
 
-    def local_part(self, i: int, window: int, rows: int):
-        lo, hi = window * rows, min((window + 1) * rows, self.lengths[i])
+    def _next(self, i: int, rows: int) -> tuple[int, int]:
+        """Rows ``lo:hi`` of shard ``i``'s stream it learns next (and skips)."""
+        lo = self.offsets[i]
+        hi = min(lo + rows, self.lengths[i])
+        self.offsets[i] = hi
+        return lo, hi
+
+    def take(self, i: int, rows: int):
+        """The next ``rows`` rows of shard ``i``, here (None: it has no more)."""
+        lo, hi = self._next(i, rows)
         if lo >= hi:
             return None
         x, y = self.data[i]
-        if self.client is not None:
-            x, y = x.result(), y.result()
-        return _rows(x, lo, hi), _rows(y, lo, hi)
+        if self.client is None:
+            return _rows(x, lo, hi), _rows(y, lo, hi)
+        where = [self.workers[i % len(self.workers)]]
+        part = self.client.submit(_both_rows, x, y, lo, hi, workers=where)
+        return part.result()
 
-    def learn(self, model, window: int, rows: int, seed: int, classes) -> list:
-        jobs = []
-        for i, n in enumerate(self.lengths):
-            lo, hi = window * rows, min((window + 1) * rows, n)
-            if lo < hi:
-                jobs.append((i, lo, hi))
+    def learn(self, model, rows: int, seed: int, classes) -> list:
+        """Every shard's next window learnt from ``model``: the shards' models."""
+        jobs = [(i, *self._next(i, rows)) for i in range(len(self.lengths))]
+        jobs = [(i, lo, hi) for i, lo, hi in jobs if lo < hi]
         seeds = np.random.default_rng(seed).integers(2**63, size=len(self.lengths))
         if self.client is None:
             return [

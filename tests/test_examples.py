@@ -15,7 +15,15 @@ import pytest
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.py"))
 PLOT_EXAMPLES = [path for path in EXAMPLES if path.name.startswith("plot_")]
 # Top-level modules the examples may need beyond the test requirements.
-OPTIONAL = {"dask", "dask_ml", "matplotlib", "pandas", "pysat", "river"}
+OPTIONAL = {
+    "dask",
+    "dask_ml",
+    "distributed",
+    "matplotlib",
+    "pandas",
+    "pysat",
+    "river",
+}
 
 
 @pytest.fixture

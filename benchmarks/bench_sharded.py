@@ -1,0 +1,192 @@
+"""Sharded learning: error against shards and ``sync_every``; speed on a cluster.
+
+Two parts (issue 29).
+
+``--simulate`` (the default): every configuration of ``--shards`` x
+``--sync-every`` learns a leaderboard stream with
+:func:`~sklearn_localregret.distributed.fit_sharded` in this process (no
+cluster: the shards are learnt one after the other, the same model as on a
+cluster). Printed per stream and configuration, the mean over ``--seeds``
+(each seed a new stream order and learner seed) of:
+
+* ``online``: the fraction of the stream's rows the *played* trees got wrong
+  (the shards' plays, from their stale tables: what the guarantee is about);
+* ``holdout``: the error of the final model's ``predict`` on the
+  ``--holdout`` rows that follow the stream (the same stream, never learnt);
+* ``stale``: the most rounds a play missed, ``(shards - 1) * sync_every``.
+
+One shard is the sequential learner (its table is never stale).
+
+``--cluster``: the goal run. ``--rows`` rows of a 20-feature stream (a
+seeded tree concept on 20 real features with 5% label noise) learnt by one
+process (``fit``) and by ``fit_sharded`` on a ``LocalCluster`` of
+``--workers`` worker processes (one thread each). Printed: rows/s of both
+and their ratio (the sharded time includes handing the rows to the
+workers), the holdout error of both, and each worker's resident memory after
+learning. Both sides start warm (the compiled kernels loaded).
+
+Run::
+
+    python benchmarks/bench_sharded.py --simulate [--rows 20000] [--seeds 0 1]
+        [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
+        [--streams kr-vs-kp shuttle]
+    python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
+        [--sync-every 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.datasets.streams import load_stream
+from sklearn_localregret.distributed import fit_sharded
+
+
+def simulate(args) -> None:
+    for name in args.streams:
+        print(f"\n{name}: {args.rows} rows learnt, {args.holdout} held out")
+        print(f"{'shards':>6} {'sync':>5} {'stale':>6} {'online':>7} {'holdout':>8}")
+        for shards in args.shards:
+            for sync in args.sync_every if shards > 1 else [args.sync_every[0]]:
+                online, holdout = [], []
+                for seed in args.seeds:
+                    stream = load_stream(
+                        name, n_rows=args.rows + args.holdout, seed=seed
+                    )
+                    X, y = stream.X[: args.rows], stream.y[: args.rows]
+                    clf = fit_sharded(
+                        LocalRegretTreeClassifier(random_state=seed),
+                        X,
+                        y,
+                        classes=np.unique(stream.y),
+                        n_shards=shards,
+                        sync_every=sync,
+                    )
+                    online.append(clf.online_error_)
+                    rest = slice(args.rows, None)
+                    holdout.append(1.0 - clf.score(stream.X[rest], stream.y[rest]))
+                stale = (shards - 1) * sync
+                print(
+                    f"{shards:>6} {sync if shards > 1 else '-':>5} {stale:>6} "
+                    f"{np.mean(online):>7.3f} {np.mean(holdout):>8.3f}",
+                    flush=True,
+                )
+
+
+def _concept(n_rows: int, seed: int):
+    """20 real features; a depth-3 tree of thresholds labels them, 5% noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_rows, 20))
+    y = np.where(
+        X[:, 0] > 0,
+        np.where(X[:, 3] > 0.5, 1, X[:, 7] > -0.5),
+        np.where(X[:, 11] > 0, X[:, 15] > 1.0, 1),
+    ).astype(int)
+    flip = rng.random(n_rows) < 0.05
+    return X, np.where(flip, 1 - y, y)
+
+
+def _rss() -> int:
+    import psutil
+
+    return psutil.Process(os.getpid()).memory_info().rss
+
+
+def cluster(args) -> None:
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    X, y = _concept(args.rows + args.holdout, seed=0)
+    X_test, y_test = X[args.rows :], y[args.rows :]
+    X, y = X[: args.rows], y[: args.rows]
+    params = dict(random_state=0)
+    LocalRegretTreeClassifier(**params).fit(X[:2000], y[:2000])  # warm
+
+    start = time.perf_counter()
+    one = LocalRegretTreeClassifier(**params).fit(X, y)
+    one_time = time.perf_counter() - start
+    print(f"one process: {args.rows / one_time:,.0f} rows/s ({one_time:.1f} s)")
+
+    with (
+        LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        ) as local,
+        Client(local) as client,
+    ):
+        before = client.run(_rss)
+        # Warm the workers: the compiled kernels load once per process.
+        client.run(
+            lambda: (
+                LocalRegretTreeClassifier().fit(
+                    np.random.default_rng(0).normal(size=(500, 20)), np.arange(500) % 2
+                )
+                and None
+            )
+        )
+        chunk = -(-args.rows // (4 * args.workers))
+        start = time.perf_counter()
+        Xd = da.from_array(X, chunks=(chunk, -1))
+        yd = da.from_array(y, chunks=chunk)
+        sharded = fit_sharded(
+            LocalRegretTreeClassifier(**params),
+            Xd,
+            yd,
+            classes=[0, 1],
+            client=client,
+            sync_every=args.sync_every[0],
+        )
+        sharded_time = time.perf_counter() - start
+        after = client.run(_rss)
+    print(
+        f"{args.workers} workers: {args.rows / sharded_time:,.0f} rows/s "
+        f"({sharded_time:.1f} s, sync_every={args.sync_every[0]}): "
+        f"{one_time / sharded_time:.2f}x one process"
+    )
+    one_error = 1 - one.score(X_test, y_test)
+    sharded_error = 1 - sharded.score(X_test, y_test)
+    print(
+        f"holdout error: one process {one_error:.4f}, sharded {sharded_error:.4f} "
+        f"(difference {sharded_error - one_error:+.4f}); online error "
+        f"{one.online_error_:.4f} and {sharded.online_error_:.4f}"
+    )
+    for worker in sorted(after):
+        print(
+            f"worker {worker}: {after[worker] / 2**20:,.0f} MiB resident "
+            f"({before[worker] / 2**20:,.0f} MiB before learning)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cluster", action="store_true")
+    parser.add_argument("--simulate", action="store_true")
+    parser.add_argument("--rows", type=int, default=None)
+    parser.add_argument("--holdout", type=int, default=5000)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument(
+        "--shards", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64]
+    )
+    parser.add_argument("--sync-every", type=int, nargs="+", default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--streams", nargs="+", default=["kr-vs-kp", "shuttle"])
+    args = parser.parse_args()
+    if args.cluster:
+        args.rows = args.rows or 1_000_000
+        args.sync_every = args.sync_every or [200]
+        cluster(args)
+    else:
+        args.rows = args.rows or 20_000
+        args.sync_every = args.sync_every or [1, 10, 100]
+        simulate(args)
+
+
+if __name__ == "__main__":
+    main()
