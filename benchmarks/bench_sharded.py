@@ -20,10 +20,12 @@ One shard is the sequential learner (its table is never stale).
 ``--cluster``: the goal run. ``--rows`` rows of a 20-feature stream (a
 seeded tree concept on 20 real features with 5% label noise) learnt by one
 process (``fit``) and by ``fit_sharded`` on a ``LocalCluster`` of
-``--workers`` worker processes (one thread each). Printed: rows/s of both
-and their ratio (the sharded time includes handing the rows to the
-workers), the holdout error of both, and each worker's resident memory after
-learning. Both sides start warm (the compiled kernels loaded).
+``--workers`` worker processes (one thread each); the workers make their
+chunks of 50,000 rows themselves (as they would load them), the one process
+makes the same rows. Printed: rows/s of both and their ratio (the sharded
+time includes making the rows on the workers), the holdout error of both,
+and each worker's resident memory after learning. Both sides start warm
+(the compiled kernels loaded).
 
 Run::
 
@@ -78,9 +80,12 @@ def simulate(args) -> None:
                 )
 
 
-def _concept(n_rows: int, seed: int):
-    """20 real features; a depth-3 tree of thresholds labels them, 5% noise."""
-    rng = np.random.default_rng(seed)
+CHUNK_ROWS = 50_000
+
+
+def _concept_chunk(i: int, n_rows: int):
+    """Chunk ``i``: 20 real features labelled by a depth-3 tree, 5% noise."""
+    rng = np.random.default_rng([0, i])
     X = rng.normal(size=(n_rows, 20))
     y = np.where(
         X[:, 0] > 0,
@@ -91,6 +96,29 @@ def _concept(n_rows: int, seed: int):
     return X, np.where(flip, 1 - y, y)
 
 
+def _chunk_sizes(n_rows: int) -> list[int]:
+    return [min(CHUNK_ROWS, n_rows - lo) for lo in range(0, n_rows, CHUNK_ROWS)]
+
+
+def _concept(n_rows: int):
+    """The stream in this process."""
+    parts = [_concept_chunk(i, n) for i, n in enumerate(_chunk_sizes(n_rows))]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _dask_concept(n_rows: int):
+    """The same stream as Dask arrays whose chunks the workers generate."""
+    import dask
+    import dask.array as da
+
+    xs, ys = [], []
+    for i, n in enumerate(_chunk_sizes(n_rows)):
+        part = dask.delayed(_concept_chunk, pure=True)(i, n)
+        xs.append(da.from_delayed(part[0], shape=(n, 20), dtype=float))
+        ys.append(da.from_delayed(part[1], shape=(n,), dtype=int))
+    return da.concatenate(xs), da.concatenate(ys)
+
+
 def _rss() -> int:
     import psutil
 
@@ -98,10 +126,9 @@ def _rss() -> int:
 
 
 def cluster(args) -> None:
-    import dask.array as da
     from distributed import Client, LocalCluster
 
-    X, y = _concept(args.rows + args.holdout, seed=0)
+    X, y = _concept(args.rows + args.holdout)
     X_test, y_test = X[args.rows :], y[args.rows :]
     X, y = X[: args.rows], y[: args.rows]
     params = dict(random_state=0)
@@ -117,7 +144,7 @@ def cluster(args) -> None:
             n_workers=args.workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
         ) as local,
         Client(local) as client,
     ):
@@ -131,10 +158,8 @@ def cluster(args) -> None:
                 and None
             )
         )
-        chunk = -(-args.rows // (4 * args.workers))
         start = time.perf_counter()
-        Xd = da.from_array(X, chunks=(chunk, -1))
-        yd = da.from_array(y, chunks=chunk)
+        Xd, yd = _dask_concept(args.rows)
         sharded = fit_sharded(
             LocalRegretTreeClassifier(**params),
             Xd,

@@ -41,7 +41,7 @@ yd = da.from_array(y, chunks=1000)
 
 with (
     LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster,
     Client(cluster) as client,
 ):

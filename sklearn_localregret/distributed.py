@@ -19,6 +19,7 @@ cluster"): every shard plays from a model that misses at most
 
 from __future__ import annotations
 
+import pickle
 from numbers import Integral
 from typing import Any
 
@@ -26,7 +27,7 @@ import numpy as np
 from sklearn.base import clone
 
 from .merging import absorb_shards
-from .merging._core import copy_model
+from .merging._core import dumps
 
 __all__ = ["fit_sharded"]
 
@@ -139,7 +140,7 @@ def fit_sharded(
     while not shards.done():
         seed = int(seeds.integers(2**63))
         learnt = shards.learn(model, rows, seed, classes)
-        model = absorb_shards(model, learnt)
+        model = absorb_shards(model, learnt, copy=False)
     shards.close()
     return model
 
@@ -206,14 +207,15 @@ def _both_rows(X, y, lo: int, hi: int):
     return _rows(X, lo, hi), _rows(y, lo, hi)
 
 
-def _learn_window(model, X, y, lo: int, hi: int, seed: int, classes):
+def _learn_window(model: bytes, X, y, lo: int, hi: int, seed: int, classes):
     """One shard's window: learn rows ``lo:hi`` of its stream from ``model``
-    (a copy), its draws seeded by ``seed``."""
-    model = copy_model(model)
-    if hasattr(model, "_rng"):
-        model._rng = np.random.default_rng(seed)
-    model.partial_fit(_rows(X, lo, hi), _rows(y, lo, hi), classes=classes)
-    return model
+    (:func:`~sklearn_localregret.merging._core.dumps`), its draws seeded by
+    ``seed``; the shard's model, as bytes (a cluster sends them back)."""
+    est = pickle.loads(model)
+    if hasattr(est, "_rng"):
+        est._rng = np.random.default_rng(seed)
+    est.partial_fit(_rows(X, lo, hi), _rows(y, lo, hi), classes=classes)
+    return dumps(est)
 
 
 class _Shards:
@@ -265,13 +267,14 @@ class _Shards:
         jobs = [(i, *self._next(i, rows)) for i in range(len(self.lengths))]
         jobs = [(i, lo, hi) for i, lo, hi in jobs if lo < hi]
         seeds = np.random.default_rng(seed).integers(2**63, size=len(self.lengths))
+        sent = dumps(model)
         if self.client is None:
             return [
-                _learn_window(model, x, y, lo, hi, int(seeds[i]), classes)
+                pickle.loads(_learn_window(sent, x, y, lo, hi, int(seeds[i]), classes))
                 for i, lo, hi in jobs
                 for x, y in [self.data[i]]
             ]
-        shared = self.client.scatter(model, broadcast=True)
+        shared = self.client.scatter(sent, broadcast=True)
         futures = [
             self.client.submit(
                 _learn_window,
@@ -286,7 +289,7 @@ class _Shards:
             )
             for i, lo, hi in jobs
         ]
-        return self.client.gather(futures)
+        return [pickle.loads(learnt) for learnt in self.client.gather(futures)]
 
     def close(self) -> None:
         if self.client is not None:

@@ -106,7 +106,7 @@ def test_cluster_learns_the_same_model_as_one_process():
             n_workers=2,
             threads_per_worker=1,
             processes=False,
-            dashboard_address=None,
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

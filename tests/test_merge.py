@@ -188,6 +188,7 @@ def test_tree_shards_from_one_model_equal_one_learner():
         shard._rng = np.random.default_rng(10 + i)
         plays.append(record_trees(shard))
         shard.partial_fit(X[rows], y[rows])
+        del shard._draw_flat_tree  # the recording (a local function: no pickle)
         shards.append(shard)
     merged = absorb_shards(base, shards)
 
@@ -374,3 +375,29 @@ def test_maxsat_merge_refuses_other_parameters():
         a.merge(b)
     with pytest.raises(ValueError, match="n_vars=4 vs 5"):
         a.merge(OnlineMaxSAT(5))
+
+
+def test_discounted_shards_decay_the_base_by_all_their_rounds():
+    # lambda^S base + sum_i (shard_i - lambda^(s_i) base), in true units.
+    params = dict(warm_start=0, discount=0.9, prediction="vote")
+    (X1, y1), (X2, y2), (X3, y3) = _stream(1), _stream(2, n=200), _stream(3)
+    base = LocalRegretTreeClassifier(**params, random_state=0).fit(X1, y1)
+    shards = [copy_model(base), copy_model(base)]
+    shards[0].partial_fit(X2, y2)  # 40 rounds
+    shards[1].partial_fit(X3[:100], y3[:100])  # 20 rounds
+    want = {k: 0.9**60 * v for k, v in _rows(base._table).items()}
+    for shard, s in zip(shards, (40, 20)):
+        for key, value in _rows(shard._table).items():
+            want[key] = (
+                want.get(key, 0.0)
+                + value
+                - 0.9**s * _rows(base._table).get(key, np.zeros_like(value))
+            )
+    merged = absorb_shards(base, shards)
+    got = _rows(merged._table)
+    assert got.keys() == want.keys()
+    top = max(np.abs(v).max() for v in want.values())
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=0, atol=RTOL * top)
+    assert merged._table.n_rounds == base._table.n_rounds + 60
+    assert merged.n_rounds_ == 80 + 60

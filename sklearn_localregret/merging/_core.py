@@ -6,6 +6,7 @@ A learner's own part (its tables, what else it checks, its caches) is a
 
 from __future__ import annotations
 
+import io
 import pickle
 from typing import Any
 
@@ -14,7 +15,14 @@ from sklearn.exceptions import NotFittedError
 
 from ..engine.keyed_rows import KeyedRows
 
-__all__ = ["Merger", "absorb_shards", "copy_model", "merge_into", "merger_of"]
+__all__ = [
+    "Merger",
+    "absorb_shards",
+    "copy_model",
+    "dumps",
+    "merge_into",
+    "merger_of",
+]
 
 
 class Merger:
@@ -67,9 +75,47 @@ def merger_of(est) -> Merger:
 
 
 def copy_model(est):
-    """An independent copy of a learner, fitted state included (by pickling,
-    as a saved model: locks and caches are rebuilt)."""
-    return pickle.loads(pickle.dumps(est, protocol=pickle.HIGHEST_PROTOCOL))
+    """An independent copy of a learner, fitted state included (by pickling:
+    locks and caches are rebuilt; see :func:`dumps`)."""
+    return pickle.loads(dumps(est))
+
+
+def dumps(est) -> bytes:
+    """A learner as bytes for a copy or a sync, not for saving.
+
+    As ``pickle.dumps``, but the objects that pack their arrays when saved
+    (deflated, residuals: small files, slow) are stored as they are in
+    memory, which is many times faster; ``pickle.loads`` reads it back.
+    """
+    buffer = io.BytesIO()
+    _RawPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(est)
+    return buffer.getvalue()
+
+
+def _packed_types() -> tuple[type, ...]:
+    from ..engine.stump_table import StumpRegretTable
+    from ..locality.recent_rows import RecentRows
+    from ..thresholds.catalog import ThresholdTests
+
+    return (StumpRegretTable, RecentRows, ThresholdTests)
+
+
+class _RawPickler(pickle.Pickler):
+    _packed = None
+
+    def reducer_override(self, obj):
+        packed = _RawPickler._packed
+        if packed is None:
+            packed = _RawPickler._packed = _packed_types()
+        if type(obj) in packed:
+            return _raw_object, (type(obj), obj.__dict__)
+        return NotImplemented
+
+
+def _raw_object(cls, state):
+    obj = cls.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
 
 
 def _is_fitted(est) -> bool:
@@ -183,46 +229,63 @@ def merge_into(dst, src) -> Any:
     return dst
 
 
-def absorb_shards(base, shards: list) -> Any:
+def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
     """The model of ``base`` plus the increments ``shards`` learnt from it.
 
     Every shard started as a copy of ``base`` and learnt its own rounds; the
-    result (a new learner) is ``base`` with the sum of the shards' increments:
-    in true units, every regret is ``lambda^S base + sum_i (shard_i -
-    lambda^(s_i) base)``, ``s_i`` the rounds shard ``i`` learnt and ``S`` their
-    sum (one global clock: the shards' rounds count one after the other, and
-    each shard's own increments keep the discount of its own rounds).
-    Undiscounted, that is ``base + sum_i (shard_i - base)``. Counters and the
-    hedge add the same way; what is not a sum (the last played action, a window
-    of recent rows) is the base's.
+    result is ``base`` with the sum of the shards' increments: in true units,
+    every regret is ``lambda^S base + sum_i (shard_i - lambda^(s_i) base)``,
+    ``s_i`` the rounds shard ``i`` learnt and ``S`` their sum (one global
+    clock: the shards' rounds count one after the other, and each shard's
+    own increments keep the discount of its own rounds). Undiscounted, that
+    is ``base + sum_i (shard_i - base)``. Counters and the hedge add the
+    same way; what is not a sum (the last played action, a window of recent
+    rows, the random state) is the first shard's.
 
-    ``base`` may be unfitted: then the shards learnt from scratch, and the
-    result is the first shard with the others merged into it.
+    Parameters
+    ----------
+    base : learner
+        The model the shards started from (unchanged). If it is unfitted, the
+        shards learnt from scratch and the result is the first shard with the
+        others merged into it.
+    shards : list of learners
+        The shards' models, in shard order.
+    copy : bool, default=True
+        False: the first shard becomes the result (it is changed), which
+        saves a copy of the model.
+
+    Returns
+    -------
+    learner
     """
     if not shards:
         raise ValueError("no shards to absorb")
+    result = copy_model(shards[0]) if copy else shards[0]
     if not _is_fitted(base):
-        result = copy_model(shards[0])
         for shard in shards[1:]:
             merge_into(result, shard)
         return result
     merger = merger_of(base)
     for shard in shards:
         check_compatible(base, shard)
-    result = copy_model(base)
     base_tables = merger.tables(base)
     rounds = [
         merger.tables(shard)[0].clock.n_rounds - base_tables[0].clock.n_rounds
         for shard in shards
     ]
+    discount = base_tables[0].discount
     with _lock(result):
+        # result = shard 0 = lambda^s0 base + its increments: the base must
+        # decay to lambda^S, and every other shard adds its increments.
+        if discount != 1.0:
+            merger.add(result, base, discount ** sum(rounds) - discount ** rounds[0])
         for table in merger.tables(result):
-            table.advance(sum(rounds))  # the base decays by lambda^S
+            table.clock.n_rounds += sum(rounds[1:])
         initial = _initial_losses(result)
-        for shard, own_rounds in zip(shards, rounds):
+        for shard, own_rounds in zip(shards[1:], rounds[1:]):
             merger.add(result, shard, 1.0)
             # The base as the shard holds it at its end: decayed by its rounds.
-            merger.add(result, base, -(base_tables[0].discount ** own_rounds))
+            merger.add(result, base, -(discount**own_rounds))
             _add_counters(merger, result, shard, 1)
             _add_counters(merger, result, base, -1)
             _add_hedge(result, shard, 1.0, initial)
