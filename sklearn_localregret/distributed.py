@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from sklearn.base import clone
 
-from .merging import absorb_shards
-from .merging._core import dumps
+from .merging._core import dumps, merger_of
+from .merging._sync import ShardState, SyncDelta
 
 __all__ = ["fit_sharded"]
 
@@ -136,11 +136,15 @@ def fit_sharded(
             part = shards.take(i, model.batch_size)
             if part is not None:
                 model.partial_fit(*part, classes=classes)
-    seeds = np.random.default_rng(_seed(model))
+    if shards.done():
+        return model
+    seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
+    shards.start(dumps(model), seeds)
+    merger = merger_of(model)
+    total = None
     while not shards.done():
-        seed = int(seeds.integers(2**63))
-        learnt = shards.learn(model, rows, seed, classes)
-        model = absorb_shards(model, learnt, copy=False)
+        total = SyncDelta.sum(shards.window(rows, classes, total), merger)
+    model = shards.finish(total)
     shards.close()
     return model
 
@@ -207,15 +211,22 @@ def _both_rows(X, y, lo: int, hi: int):
     return _rows(X, lo, hi), _rows(y, lo, hi)
 
 
-def _learn_window(model: bytes, X, y, lo: int, hi: int, seed: int, classes):
-    """One shard's window: learn rows ``lo:hi`` of its stream from ``model``
-    (:func:`~sklearn_localregret.merging._core.dumps`), its draws seeded by
-    ``seed``; the shard's model, as bytes (a cluster sends them back)."""
-    est = pickle.loads(model)
-    if hasattr(est, "_rng"):
-        est._rng = np.random.default_rng(seed)
-    est.partial_fit(_rows(X, lo, hi), _rows(y, lo, hi), classes=classes)
-    return dumps(est)
+def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
+    """One shard's window: take in the last sync's ``total`` (None: none yet),
+    learn rows ``lo:hi`` of its stream; the shard, for the next window."""
+    if total is not None:
+        state.apply(total)
+    state.learn(_rows(X, lo, hi), _rows(y, lo, hi), classes)
+    return state
+
+
+def _delta(state: ShardState):
+    return state.delta()
+
+
+def _finish(state: ShardState, total) -> bytes:
+    state.apply(total)
+    return dumps(state.model)
 
 
 class _Shards:
@@ -262,38 +273,64 @@ class _Shards:
         part = self.client.submit(_both_rows, x, y, lo, hi, workers=where)
         return part.result()
 
-    def learn(self, model, rows: int, seed: int, classes) -> list:
-        """Every shard's next window learnt from ``model``: the shards' models."""
-        jobs = [(i, *self._next(i, rows)) for i in range(len(self.lengths))]
-        jobs = [(i, lo, hi) for i, lo, hi in jobs if lo < hi]
-        seeds = np.random.default_rng(seed).integers(2**63, size=len(self.lengths))
-        sent = dumps(model)
+    def start(self, model: bytes, seeds) -> None:
+        """Every shard starts from the common model, its draws seeded."""
         if self.client is None:
-            return [
-                pickle.loads(_learn_window(sent, x, y, lo, hi, int(seeds[i]), classes))
-                for i, lo, hi in jobs
-                for x, y in [self.data[i]]
-            ]
-        shared = self.client.scatter(sent, broadcast=True)
-        futures = [
+            self.states = [ShardState(model, int(seed)) for seed in seeds]
+            return
+        shared = self.client.scatter(model, broadcast=True)
+        self.states = [
             self.client.submit(
-                _learn_window,
-                shared,
+                ShardState, shared, int(seed), workers=self._where(i), pure=False
+            )
+            for i, seed in enumerate(seeds)
+        ]
+
+    def _where(self, i: int) -> list:
+        return [self.workers[i % len(self.workers)]]
+
+    def window(self, rows: int, classes, total) -> list:
+        """Every shard's next window (after the last sync); their deltas."""
+        bounds = [self._next(i, rows) for i in range(len(self.lengths))]
+        if self.client is None:
+            for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds):
+                _window(state, x, y, lo, hi, classes, total)
+            return [state.delta() for state in self.states]
+        client = self.client
+        shared = None if total is None else client.scatter(total, broadcast=True)
+        self.states = [
+            client.submit(
+                _window,
+                state,
                 *self.data[i],
                 lo,
                 hi,
-                int(seeds[i]),
                 classes,
-                workers=[self.workers[i % len(self.workers)]],
+                shared,
+                workers=self._where(i),
                 pure=False,
             )
-            for i, lo, hi in jobs
+            for i, (state, (lo, hi)) in enumerate(zip(self.states, bounds))
         ]
-        return [pickle.loads(learnt) for learnt in self.client.gather(futures)]
+        deltas = [
+            client.submit(_delta, state, workers=self._where(i), pure=False)
+            for i, state in enumerate(self.states)
+        ]
+        return client.gather(deltas)
+
+    def finish(self, total):
+        """The first shard after the last sync: the learner of all the rows."""
+        if self.client is None:
+            return pickle.loads(_finish(self.states[0], total))
+        done = self.client.submit(
+            _finish, self.states[0], total, workers=self._where(0), pure=False
+        )
+        return pickle.loads(done.result())
 
     def close(self) -> None:
         if self.client is not None:
-            self.client.cancel([f for pair in self.data for f in pair])
+            futures = [f for pair in self.data for f in pair]
+            self.client.cancel(futures + list(getattr(self, "states", [])))
 
 
 def _compute(parts: list):
@@ -311,7 +348,10 @@ def _workers(client) -> list:
 
 
 def _ready(model) -> bool:
-    """Whether the shards may learn apart: the model's tests are settled."""
+    """Whether the shards may learn apart: the model is fitted, its tests
+    settled."""
+    if not hasattr(model, "n_rounds_"):
+        return False
     if "max_thresholds" in model.get_params():  # a learner of threshold tests
         tests = model.__dict__.get("_tests")
         return tests is not None and bool(tests.complete)

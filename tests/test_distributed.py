@@ -131,3 +131,58 @@ def test_dask_dataframe_with_feature_names():
     assert list(clf.feature_names_in_) == list(frame.columns)
     assert clf.n_samples_seen_ == 2000
     assert clf.score(frame, y) == 1.0
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: LocalRegretTreeClassifier(discount=0.9, random_state=0),
+        lambda: LocalRegretTreeClassifier(regret="swap", L=2, random_state=0),
+        lambda: LocalRegretDisjunctClassifier(discount=0.95, random_state=0),
+    ],
+    ids=["tree", "swap-tree", "disjunct"],
+)
+def test_a_sync_gives_every_shard_the_sum_of_the_window(make):
+    # The increments the shards exchange add up to absorb_shards of the
+    # window: lambda^S base + sum_i (shard_i - lambda^(s_i) base).
+    from sklearn_localregret.merging import absorb_shards
+    from sklearn_localregret.merging._core import copy_model, dumps
+    from sklearn_localregret.merging._sync import ShardState, SyncDelta
+
+    X, y = _data(1500)
+    base = make().fit(X[:500], y[:500])
+    shards = [ShardState(dumps(base), seed) for seed in (1, 2)]
+    shards[0].learn(X[500:1000], y[500:1000], [0, 1])
+    shards[1].learn(X[1000:1300], y[1000:1300], [0, 1])
+    ends = [copy_model(s.model) for s in shards]
+    total = SyncDelta.sum([s.delta() for s in shards], shards[0].merger)
+    for shard in shards:
+        shard.apply(total)
+    want = absorb_shards(base, ends)
+    for shard in shards:
+        keys, values, rounds, mistakes = _state(shard.model)
+        w_keys, w_values, w_rounds, w_mistakes = _state(want)
+        assert sorted(map(repr, keys)) == sorted(map(repr, w_keys))
+        order = [keys.index(k) for k in w_keys]
+        table = shard.merger.tables(shard.model)[0]
+        top = np.abs(w_values).max()
+        got = _true_rows(table, order)
+        np.testing.assert_allclose(
+            got, _true_rows(shard.merger.tables(want)[0]), atol=1e-12 * top, rtol=0
+        )
+        assert (rounds, mistakes) == (w_rounds, w_mistakes)
+        assert rounds == 1300 // base.batch_size
+        assert table.n_rounds == shard.merger.tables(want)[0].n_rounds
+
+
+def _true_rows(table, order=None):
+    if hasattr(table, "factors"):
+        f = table.factors()
+        rows = np.concatenate(
+            [f[n].reshape(len(f[n]), -1) for n in ("leaf", "true", "false", "cost")],
+            axis=1,
+        )
+    else:
+        rows = np.concatenate([table.biased, table.unbiased], axis=1)
+    rows = rows / table.scale
+    return rows if order is None else rows[order]

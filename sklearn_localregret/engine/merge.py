@@ -29,7 +29,7 @@ from .keyed_rows import KeyedRows
 from .regret_table import RegretTable
 from .stump_table import StumpRegretTable
 
-__all__ = ["add_rows", "check_same_layout"]
+__all__ = ["add_rows", "changed_rows_difference", "check_same_layout", "empty_like"]
 
 
 def check_same_layout(dst: KeyedRows, src: KeyedRows) -> None:
@@ -144,3 +144,54 @@ def _add_stump_rows(
         # A model leaf reads its counts in the units of the row's last update:
         # the sums are in today's units now.
         dst._model_scale[dst_rows] = dst.clock.scale
+
+
+def empty_like(table: KeyedRows) -> KeyedRows:
+    """A table of the same layout as ``table``, with no rows, at scale 1."""
+    if isinstance(table, StumpRegretTable):
+        return StumpRegretTable(
+            table.n_classes, table.n_tests, table.discount, table.leaf_model
+        )
+    assert isinstance(table, RegretTable)
+    return RegretTable(table.width, discount=table.discount)
+
+
+def changed_rows_difference(
+    now: KeyedRows, before: KeyedRows, coef: float = 1.0
+) -> KeyedRows:
+    """``now - coef * before`` on the rows ``now`` changed since ``before``.
+
+    ``before`` is an earlier copy of ``now``; a row changed if it is new or
+    its version moved on (every update increases it). The other rows of
+    ``now`` are ``before``'s decayed by the discount of the rounds between, so
+    with ``coef = lambda^rounds`` their difference is zero and they are left
+    out: the result is a new table (true units) holding the increments of the
+    rounds between, in the rows they touched.
+
+    Examples
+    --------
+    >>> from sklearn_localregret.engine import RegretTable
+    >>> now = RegretTable(width=1)
+    >>> for key in "ab":
+    ...     now.update_entries([now.row(key)], [0], [1.0])
+    >>> before = RegretTable(width=1)
+    >>> add_rows(before, now)
+    array([0, 1])
+    >>> before._versions[:2] = now._versions[:2]  # an exact copy
+    >>> now.update_entries([now.row("b"), now.row("c")], [0, 0], [2.0, 5.0])
+    >>> delta = changed_rows_difference(now, before)
+    >>> delta.keys(), delta.biased.ravel().tolist()
+    (['b', 'c'], [2.0, 5.0])
+    """
+    versions = now.versions
+    keys = now.keys()
+    changed = set()
+    for row, key in enumerate(keys):
+        old = before.find(key)
+        if old < 0 or before.versions[old] != versions[row]:
+            changed.add(key)
+    out = empty_like(now)
+    pick = changed.__contains__
+    add_rows(out, now, 1.0, lambda key: key if pick(key) else None)
+    add_rows(out, before, -coef, lambda key: key if pick(key) else None)
+    return out

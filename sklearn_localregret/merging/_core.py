@@ -38,13 +38,32 @@ class Merger:
     def check(self, dst, src) -> None:
         """Raise ``ValueError`` unless ``src`` can be merged into ``dst``."""
 
-    def tables(self, est) -> list[KeyedRows]:
-        """The learner's regret tables (one discount clock each)."""
+    def state(self, est):
+        """The object that holds the learner's regrets (a table, a graph)."""
         raise NotImplementedError
 
-    def add(self, dst, src, coef: float) -> None:
-        """Add ``coef`` times ``src``'s tables into ``dst``'s."""
+    def table(self, state) -> KeyedRows:
+        """The regret table of a :meth:`state` (its discount clock)."""
+        return state
+
+    def add_state(self, dst, src, coef: float) -> None:
+        """Add ``coef`` times the regrets of state ``src`` into state ``dst``."""
         raise NotImplementedError
+
+    def difference(self, now, before, coef: float):
+        """A new state holding ``now - coef * before`` (true units); rows with
+        nothing to add may be left out."""
+        out = pickle.loads(dumps(now))
+        self.add_state(out, before, -coef)
+        return out
+
+    def tables(self, est) -> list[KeyedRows]:
+        """The learner's regret tables (one discount clock each)."""
+        return [self.table(self.state(est))]
+
+    def add(self, dst, src, coef: float) -> None:
+        """Add ``coef`` times ``src``'s regrets into ``dst``'s."""
+        self.add_state(self.state(dst), self.state(src), coef)
 
     def refresh(self, est) -> None:
         """Renew what the learner derives from its tables (its caches)."""

@@ -24,11 +24,14 @@ class DisjunctMerger(Merger):
         check_same_task(dst, src)
         check_same_graph(dst._graph, src._graph)
 
-    def tables(self, est):
-        return [est._graph.table]
+    def state(self, est):
+        return est._graph
 
-    def add(self, dst, src, coef: float) -> None:
-        add_graph(dst._graph, src._graph, coef)
+    def table(self, state):
+        return state.table
+
+    def add_state(self, dst, src, coef: float) -> None:
+        add_graph(dst, src, coef)
 
     def refresh(self, est) -> None:
         refresh_graph(est._graph)

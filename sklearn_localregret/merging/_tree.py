@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.merge import add_rows, check_same_layout
+from ..engine.merge import add_rows, changed_rows_difference, check_same_layout
+from ..locality.decision_tree import compile_tree
 from ._core import Merger, check_same_task
 
 __all__ = ["TreeMerger"]
@@ -53,20 +54,26 @@ class TreeMerger(Merger):
             )
         check_same_layout(dst._table, src._table)
 
-    def tables(self, est):
-        return [est._table]
+    def state(self, est):
+        return est._table
 
-    def add(self, dst, src, coef: float) -> None:
-        if dst.regret == "swap":
-            # The rate graph knows the played trees (the chain's vertices with
-            # out-edges): the other's become this learner's too.
-            for entry in src._graph._played.values():
-                dst._graph.rows(entry[0])
-        add_rows(dst._table, src._table, coef)
+    def add_state(self, dst, src, coef: float) -> None:
+        add_rows(dst, src, coef)
+
+    def difference(self, now, before, coef: float):
+        # Sparse: a window of rounds touches the rows of the trees it played.
+        return changed_rows_difference(now, before, coef)
 
     def refresh(self, est) -> None:
         table = est._table
         if est.regret == "swap":
+            # The rate graph knows the played trees (the chain's vertices with
+            # out-edges): those whose rows came from the other are added.
+            graph, seen = est._graph, set()
+            for tree, _ in table.keys():
+                if tree not in graph._played and tree not in seen:
+                    seen.add(tree)
+                    graph.rows(compile_tree(tree))
             est._sampler.invalidate()
             est._sampler.refresh()
         else:
