@@ -33,7 +33,7 @@ Run::
         [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
         [--streams kr-vs-kp shuttle]
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
-        [--sync-every 200]
+        [--sync-every 1000]
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.cluster:
         args.rows = args.rows or 1_000_000
-        args.sync_every = args.sync_every or [200]
+        args.sync_every = args.sync_every or [1000]
         cluster(args)
     else:
         args.rows = args.rows or 20_000
