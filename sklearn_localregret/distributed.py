@@ -3,18 +3,20 @@
 :func:`fit_sharded` splits a stream into shards (a Dask array's or
 DataFrame's partitions, dealt to the shards in turn), and learns them in
 *windows*: in each window every shard learns its next ``sync_every`` rounds
-from a copy of the common model, then the shards' increments (regret tables,
-counters) are summed into the common model (:func:`~sklearn_localregret.
-merging.absorb_shards`), which every shard starts the next window from. The
-shards run on the workers of a ``dask.distributed`` client, or one after the
-other in this process when no client is given (the same result: it is a
-function of the data, the partitioning, ``sync_every`` and ``random_state``,
-never of timing).
+on its own learner, then the shards' increments (the regret rows the window
+touched, the counters) are summed and every shard takes in the others'
+(:mod:`sklearn_localregret.merging._sync`): after each sync all shards hold
+the regrets of :func:`~sklearn_localregret.merging.absorb_shards` of the
+window. The shards run on the workers of a ``dask.distributed`` client,
+where their learners and rows stay, or one after the other in this process
+when no client is given (the same result: it is a function of the data, the
+partitioning, ``sync_every`` and ``random_state``, never of timing).
 
 The guarantee with stale tables is in the user guide ("Learning on a
-cluster"): every shard plays from a model that misses at most
-``(n_shards - 1) * sync_every`` rounds of the other shards and its own
-``sync_every``, and the local regret bound pays for that delay additively.
+cluster"): every shard plays from a table that misses at most
+``(n_shards - 1) * sync_every`` rounds of the other shards, and the local
+regret bound pays a factor ``sqrt(1 + 2 tau)`` on its vanishing term for a
+delay of ``tau`` rounds.
 """
 
 from __future__ import annotations
@@ -84,10 +86,13 @@ def fit_sharded(
     comes after that is a ``ValueError`` at the next sync (its new tests
     differ between shards): encode such columns, or set ``binarize``.
 
-    Each sync copies the model to every shard and back: its cost is about
-    the size of the regret table (``regret_nbytes_``) per shard, so a
-    ``sync_every`` of tens to hundreds of rounds keeps it small beside the
-    rounds' own work.
+    A sync sends each shard's increments to the client and their sum back:
+    the regret rows the window touched (a tree's played paths), not the
+    whole table, so its cost grows with ``sync_every`` far more slowly than
+    the rounds' own work. The shards' learners differ only in what is not a
+    sum (the window of recent rows of the tree's warm start, the last
+    played action, the random state); the learner returned is the first
+    shard's.
 
     Examples
     --------
