@@ -21,6 +21,7 @@ its state holds, is :mod:`sklearn_localregret.merging`'s.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Hashable
 
 import numpy as np
@@ -29,7 +30,13 @@ from .keyed_rows import KeyedRows
 from .regret_table import RegretTable
 from .stump_table import StumpRegretTable
 
-__all__ = ["add_rows", "changed_rows_difference", "check_same_layout", "empty_like"]
+__all__ = [
+    "add_rows",
+    "changed_rows_difference",
+    "check_same_layout",
+    "empty_like",
+    "snapshot",
+]
 
 
 def check_same_layout(dst: KeyedRows, src: KeyedRows) -> None:
@@ -147,7 +154,14 @@ def _add_stump_rows(
 
 
 def empty_like(table: KeyedRows) -> KeyedRows:
-    """A table of the same layout as ``table``, with no rows, at scale 1."""
+    """A table of the same layout as ``table``, with no rows, at scale 1.
+
+    Examples
+    --------
+    >>> from sklearn_localregret.engine import StumpRegretTable
+    >>> empty_like(StumpRegretTable(n_classes=3, n_tests=4)).n_tests
+    4
+    """
     if isinstance(table, StumpRegretTable):
         return StumpRegretTable(
             table.n_classes, table.n_tests, table.discount, table.leaf_model
@@ -194,4 +208,32 @@ def changed_rows_difference(
     pick = changed.__contains__
     add_rows(out, now, 1.0, lambda key: key if pick(key) else None)
     add_rows(out, before, -coef, lambda key: key if pick(key) else None)
+    return out
+
+
+def snapshot(table: KeyedRows) -> KeyedRows:
+    """A read-only copy of a table's keys, versions and regrets, for
+    :func:`changed_rows_difference` and :func:`add_rows` (as ``src``).
+
+    Only the rows in use and the arrays that hold regrets are copied (no
+    cache, no spare capacity): a memory copy of the regrets.
+
+    Examples
+    --------
+    >>> from sklearn_localregret.engine import RegretTable
+    >>> table = RegretTable(width=1)
+    >>> table.update_entries([table.row("a")], [0], [1.0])
+    >>> before = snapshot(table)
+    >>> table.update_entries([table.row("a")], [0], [2.0])
+    >>> before.biased.ravel().tolist(), table.biased.ravel().tolist()
+    ([1.0], [3.0])
+    """
+    n = table.n_rows
+    out = object.__new__(type(table))
+    out.__dict__.update(table.__dict__)
+    out._keys = list(table._keys)
+    out._row_of = dict(table._row_of)
+    out.clock = copy.copy(table.clock)
+    for name in (*type(table)._SCALED, "_versions"):
+        setattr(out, name, getattr(table, name)[:n].copy())
     return out

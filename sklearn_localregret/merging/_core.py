@@ -50,6 +50,11 @@ class Merger:
         """Add ``coef`` times the regrets of state ``src`` into state ``dst``."""
         raise NotImplementedError
 
+    def snapshot(self, state):
+        """A copy of a state that :meth:`difference` and :meth:`add_state`
+        read (never learnt with)."""
+        return pickle.loads(dumps(state))
+
     def difference(self, now, before, coef: float):
         """A new state holding ``now - coef * before`` (true units); rows with
         nothing to add may be left out."""

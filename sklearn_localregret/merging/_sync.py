@@ -82,7 +82,7 @@ class ShardState:
     def _mark(self) -> None:
         """Remember the regrets and counters as they are now (a sync)."""
         merger, model = self.merger, self.model
-        self._before = pickle.loads(dumps(merger.state(model)))
+        self._before = merger.snapshot(merger.state(model))
         self._counters = [
             {name: getattr(obj, name) for name in merger.counters}
             for obj in merger.objects(model)

@@ -24,7 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.merge import add_rows, changed_rows_difference, check_same_layout
+from ..engine.merge import (
+    add_rows,
+    changed_rows_difference,
+    check_same_layout,
+    snapshot,
+)
 from ..locality.decision_tree import compile_tree
 from ._core import Merger, check_same_task
 
@@ -59,6 +64,9 @@ class TreeMerger(Merger):
 
     def add_state(self, dst, src, coef: float) -> None:
         add_rows(dst, src, coef)
+
+    def snapshot(self, state):
+        return snapshot(state)
 
     def difference(self, now, before, coef: float):
         # Sparse: a window of rounds touches the rows of the trees it played.
