@@ -33,7 +33,7 @@ Run::
         [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
         [--streams kr-vs-kp shuttle]
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
-        [--sync-every 1000]
+        [--sync-every 1000] [--discount 0.99]
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def cluster(args) -> None:
     X, y = _concept(args.rows + args.holdout)
     X_test, y_test = X[args.rows :], y[args.rows :]
     X, y = X[: args.rows], y[: args.rows]
-    params = dict(random_state=0)
+    params = dict(random_state=0, discount=args.discount)
     LocalRegretTreeClassifier(**params).fit(X[:2000], y[:2000])  # warm
 
     start = time.perf_counter()
@@ -178,9 +178,12 @@ def cluster(args) -> None:
     one_error = 1 - one.score(X_test, y_test)
     sharded_error = 1 - sharded.score(X_test, y_test)
     print(
-        f"holdout error: one process {one_error:.4f}, sharded {sharded_error:.4f} "
-        f"(difference {sharded_error - one_error:+.4f}); online error "
-        f"{one.online_error_:.4f} and {sharded.online_error_:.4f}"
+        f"online error: one process {one.online_error_:.4f}, sharded "
+        f"{sharded.online_error_:.4f} (difference "
+        f"{sharded.online_error_ - one.online_error_:+.4f}); holdout error "
+        f"{one_error:.4f} and {sharded_error:.4f}; regret table "
+        f"{one.regret_nbytes_ / 2**20:,.0f} and "
+        f"{sharded.regret_nbytes_ / 2**20:,.0f} MiB"
     )
     for worker in sorted(after):
         print(
@@ -201,6 +204,7 @@ def main() -> None:
     )
     parser.add_argument("--sync-every", type=int, nargs="+", default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--discount", type=float, default=0.99)
     parser.add_argument("--streams", nargs="+", default=["kr-vs-kp", "shuttle"])
     args = parser.parse_args()
     if args.cluster:
