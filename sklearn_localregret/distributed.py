@@ -22,6 +22,7 @@ delay of ``tau`` rounds.
 from __future__ import annotations
 
 import pickle
+import uuid
 from numbers import Integral
 from typing import Any
 
@@ -144,14 +145,15 @@ def fit_sharded(
     if shards.done():
         return model
     seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
-    shards.start(dumps(model), seeds)
-    merger = merger_of(model)
-    total = None
-    while not shards.done():
-        total = SyncDelta.sum(shards.window(rows, classes, total), merger)
-    model = shards.finish(total)
-    shards.close()
-    return model
+    try:
+        shards.start(dumps(model), seeds)
+        merger = merger_of(model)
+        total = None
+        while not shards.done():
+            total = SyncDelta.sum(shards.window(rows, classes, total), merger)
+        return shards.finish(total)
+    finally:
+        shards.close()
 
 
 # -- the shards' streams --------------------------------------------------
@@ -218,20 +220,34 @@ def _both_rows(X, y, lo: int, hi: int):
 
 def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
     """One shard's window: take in the last sync's ``total`` (None: none yet),
-    learn rows ``lo:hi`` of its stream; the shard, for the next window."""
+    learn rows ``lo:hi`` of its stream; its delta."""
     if total is not None:
         state.apply(total)
     state.learn(_rows(X, lo, hi), _rows(y, lo, hi), classes)
-    return state
-
-
-def _delta(state: ShardState):
     return state.delta()
 
 
-def _finish(state: ShardState, total) -> bytes:
+# The shards' learners on a worker, by (fit, shard): they stay where their
+# rows are between windows, so that a window is one task and one reply.
+_ON_WORKER: dict[tuple[str, int], ShardState] = {}
+
+
+def _start_on_worker(key: tuple[str, int], model: bytes, seed: int) -> None:
+    _ON_WORKER[key] = ShardState(model, seed)
+
+
+def _window_on_worker(key, X, y, lo: int, hi: int, classes, total):
+    return _window(_ON_WORKER[key], X, y, lo, hi, classes, total)
+
+
+def _finish_on_worker(key, total) -> bytes:
+    state = _ON_WORKER.pop(key)
     state.apply(total)
     return dumps(state.model)
+
+
+def _drop_on_worker(key) -> None:
+    _ON_WORKER.pop(key, None)
 
 
 class _Shards:
@@ -283,13 +299,22 @@ class _Shards:
         if self.client is None:
             self.states = [ShardState(model, int(seed)) for seed in seeds]
             return
+        fit = uuid.uuid4().hex
+        self.keys = [(fit, i) for i in range(len(seeds))]
         shared = self.client.scatter(model, broadcast=True)
-        self.states = [
-            self.client.submit(
-                ShardState, shared, int(seed), workers=self._where(i), pure=False
-            )
-            for i, seed in enumerate(seeds)
-        ]
+        self.client.gather(
+            [
+                self.client.submit(
+                    _start_on_worker,
+                    key,
+                    shared,
+                    int(seed),
+                    workers=self._where(i),
+                    pure=False,
+                )
+                for i, (key, seed) in enumerate(zip(self.keys, seeds))
+            ]
+        )
 
     def _where(self, i: int) -> list:
         return [self.workers[i % len(self.workers)]]
@@ -298,44 +323,49 @@ class _Shards:
         """Every shard's next window (after the last sync); their deltas."""
         bounds = [self._next(i, rows) for i in range(len(self.lengths))]
         if self.client is None:
-            for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds):
+            return [
                 _window(state, x, y, lo, hi, classes, total)
-            return [state.delta() for state in self.states]
-        client = self.client
-        shared = None if total is None else client.scatter(total, broadcast=True)
-        self.states = [
-            client.submit(
-                _window,
-                state,
+                for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds)
+            ]
+        futures = [
+            self.client.submit(
+                _window_on_worker,
+                key,
                 *self.data[i],
                 lo,
                 hi,
                 classes,
-                shared,
+                total,
                 workers=self._where(i),
                 pure=False,
             )
-            for i, (state, (lo, hi)) in enumerate(zip(self.states, bounds))
+            for i, (key, (lo, hi)) in enumerate(zip(self.keys, bounds))
         ]
-        deltas = [
-            client.submit(_delta, state, workers=self._where(i), pure=False)
-            for i, state in enumerate(self.states)
-        ]
-        return client.gather(deltas)
+        return self.client.gather(futures)
 
     def finish(self, total):
         """The first shard after the last sync: the learner of all the rows."""
         if self.client is None:
-            return pickle.loads(_finish(self.states[0], total))
+            state = self.states[0]
+            state.apply(total)
+            return state.model
         done = self.client.submit(
-            _finish, self.states[0], total, workers=self._where(0), pure=False
+            _finish_on_worker, self.keys[0], total, workers=self._where(0), pure=False
         )
         return pickle.loads(done.result())
 
     def close(self) -> None:
-        if self.client is not None:
-            futures = [f for pair in self.data for f in pair]
-            self.client.cancel(futures + list(getattr(self, "states", [])))
+        if self.client is None:
+            return
+        self.client.cancel([f for pair in self.data for f in pair])
+        self.client.gather(
+            [
+                self.client.submit(
+                    _drop_on_worker, key, workers=self._where(i), pure=False
+                )
+                for i, key in enumerate(getattr(self, "keys", []))
+            ]
+        )
 
 
 def _compute(parts: list):
