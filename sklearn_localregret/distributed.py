@@ -143,6 +143,7 @@ def fit_sharded(
             if part is not None:
                 model.partial_fit(*part, classes=classes)
     if shards.done():
+        shards.close()
         return model
     seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
     try:
