@@ -84,7 +84,8 @@ def check_instances():
     # The tree learner at its defaults (real-valued features, thresholds from
     # the stream; the checks seed random_state themselves), with swap regret
     # (default L, and the paper's L=3), and with its main options: fixed
-    # thresholds (binarize), the paper's algorithm (no warm start).
+    # thresholds (binarize), the paper's algorithm (no warm start), and
+    # forgetting that adapts (a learner per discount).
     return [
         LocalRegretDisjunctClassifier(random_state=0),
         LocalRegretDisjunctClassifier(regret="swap", random_state=0),
@@ -93,6 +94,7 @@ def check_instances():
         LocalRegretTreeClassifier(regret="swap", L=3),
         LocalRegretTreeClassifier(binarize=0.0),
         LocalRegretTreeClassifier(warm_start=0, discount=1.0),
+        LocalRegretTreeClassifier(discount="auto"),
         LocalRegretForestClassifier(),
         Winnow2Classifier(),
     ]

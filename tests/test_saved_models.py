@@ -76,8 +76,14 @@ def _mushroom(rows):
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"discount": 1.0}, {"regret": "swap", "L": 3}],
-    ids=["external", "external-undiscounted", "swap-L3"],
+    [
+        {},
+        {"discount": 1.0},
+        {"regret": "swap", "L": 3},
+        {"discount": "auto"},
+        {"regret": "swap", "L": 3, "discount": (0.95, 1.0)},
+    ],
+    ids=["external", "external-undiscounted", "swap-L3", "auto", "swap-two"],
 )
 def test_a_loaded_tree_is_the_saved_one_and_learns_on_identically(params):
     X, y = _mushroom(900)
