@@ -9,10 +9,14 @@ import numpy as np
 import pytest
 from malformed_dimacs import MALFORMED, OS_ERRORS, make
 
-from sklearn_localregret._clause_matrix import ClauseMatrix, clause_matrix, satisfied
-from sklearn_localregret._dimacs import (
-    DimacsError,
-    WeightedFormula,
+from sklearn_localregret.maxsat.clause_matrix import (
+    ClauseMatrix,
+    clause_matrix,
+    satisfied,
+)
+from sklearn_localregret.maxsat.dimacs import DimacsError
+from sklearn_localregret.maxsat.formula import WeightedFormula
+from sklearn_localregret.maxsat.reading import (
     as_clauses,
     as_formula,
     read_dimacs,

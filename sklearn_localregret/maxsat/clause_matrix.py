@@ -1,66 +1,164 @@
-"""Clauses as sparse literal-incidence matrices: evaluate assignments in bulk.
+"""Clauses as flat signed incidence entries: the one form that scores them.
 
-Used by the Max-SAT learner's gains, by WalkSAT and by the command line.
+:class:`ClauseMatrix` holds validated clauses as the non-zero entries of their
+signed literal-incidence matrix, clause by clause. Everything that evaluates
+clauses reads it: the rounds of :class:`~sklearn_localregret.OnlineMaxSAT`
+(:meth:`ClauseMatrix.round` gives :func:`~sklearn_localregret.maxsat.rounds.
+maxsat_round` its arguments), WalkSAT (its occurrence lists, from
+:attr:`ClauseMatrix.signed`), and ``solve`` and ``walksat`` scoring whole
+assignments (:func:`satisfied`). It is built with numpy alone; scipy views of
+the same entries are made on first request.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp
 
-from ._dimacs import as_formula
+from .formula import Clauses
+from .reading import as_formula
 
 __all__ = ["ClauseMatrix", "clause_matrix", "satisfied"]
 
 
-@dataclass(frozen=True, eq=False)
 class ClauseMatrix:
-    """Clauses as sparse literal-incidence matrices, for bulk evaluation.
+    """Validated clauses as the entries of their signed incidence matrix.
 
-    Built by :func:`clause_matrix`; repeated literals count once.
+    Entry ``e`` says clause ``clause_of[e]`` holds variable ``var_of[e]``
+    positively (``sign_of[e] = 1``) or negated (-1); the entries run clause by
+    clause and by variable within a clause (CSR order, ``indptr``). A literal
+    repeated in a clause counts once, and ``x or not x`` leaves no entry (the
+    clause is always true: its negative literal still counts in ``n_neg``), so
+    the true-literal count of clause ``c`` under a 0/1 assignment ``a`` is
+    ``n_neg[c] + sum_e sign_of[e] * a[var_of[e]]``.
+
+    Built by :func:`clause_matrix` from any clause input, or directly from
+    clauses already validated (a :class:`~sklearn_localregret.WeightedFormula`'s).
+
+    Parameters
+    ----------
+    clauses : tuple of tuple of int
+        Validated clauses: non-zero literals within ``n_vars``.
+    n_vars : int
+        Number of variables (columns).
+    weights : ndarray of shape (n_clauses,)
+        The clauses' weights, which :meth:`round` hands on.
 
     Attributes
     ----------
-    pos, neg : scipy.sparse.csr_array of int8 of shape (n_clauses, n_vars)
-        ``pos[c, i] = 1`` when clause ``c`` holds the literal ``i + 1``, ``neg[c,
-        i] = 1`` when it holds ``-(i + 1)``.
-    signed : scipy.sparse.csr_array of int8 of shape (n_clauses, n_vars)
-        ``pos - neg`` without explicit zeros (a tautology ``x or not x`` cancels).
-    n_neg : ndarray of int of shape (n_clauses,)
+    indptr : ndarray of intp of shape (n_clauses + 1,)
+        The entries of clause ``c`` are ``indptr[c]:indptr[c + 1]``.
+    clause_of, var_of : ndarray of intp of shape (n_entries,)
+    sign_of : ndarray of float64 of shape (n_entries,)
+    n_neg : ndarray of int64 of shape (n_clauses,)
         Negative literals per clause: the clause's true-literal count at the
-        all-zero assignment, so that ``count(a) = signed @ a + n_neg``.
+        all-zero assignment.
+    weights : ndarray of shape (n_clauses,)
     """
 
-    pos: sp.csr_array
-    neg: sp.csr_array
-    signed: sp.csr_array = field(init=False)
-    n_neg: np.ndarray = field(init=False)
+    def __init__(self, clauses: Clauses, n_vars: int, weights: np.ndarray):
+        self.weights = weights
+        self.n_vars = n_vars
+        self._clauses = clauses
+        m = len(clauses)
+        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=m)
+        lits = np.fromiter(
+            chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum())
+        )
+        rows = np.repeat(np.arange(m, dtype=np.int64), lengths)
+        # One key per distinct (clause, variable, sign), sorted by clause,
+        # then variable: repeated literals count once.
+        width = max(n_vars, 1)
+        keys = np.unique((rows * width + np.abs(lits) - 1) * 2 + (lits < 0))
+        cells, negative = keys >> 1, (keys & 1).astype(bool)
+        self.n_neg = np.bincount(cells[negative] // width, minlength=m).astype(np.int64)
+        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]][: len(cells)])
+        signs = (
+            np.add.reduceat(np.where(negative, -1.0, 1.0), starts)
+            if len(cells)
+            else np.zeros(0)
+        )
+        kept = signs != 0  # x or not x: no entry
+        cells, self.sign_of = cells[starts][kept], signs[kept]
+        self.clause_of = (cells // width).astype(np.intp)
+        self.var_of = (cells % width).astype(np.intp)
+        self.indptr = np.zeros(m + 1, dtype=np.intp)
+        np.cumsum(np.bincount(self.clause_of, minlength=m), out=self.indptr[1:])
 
-    def __post_init__(self):
-        signed = (self.pos.astype(np.int8) - self.neg.astype(np.int8)).tocsr()
-        signed.eliminate_zeros()
-        object.__setattr__(self, "signed", signed)
-        n_neg = np.asarray(self.neg.sum(axis=1)).ravel().astype(np.int64)
-        object.__setattr__(self, "n_neg", n_neg)
+    def __len__(self) -> int:
+        return len(self.n_neg)
 
     @property
     def shape(self) -> tuple[int, int]:
         """``(n_clauses, n_vars)``."""
-        return self.pos.shape
+        return len(self), self.n_vars
+
+    def round(self, start: int, stop: int):
+        """Arguments of :func:`~sklearn_localregret.maxsat.rounds.maxsat_round`
+        for clauses ``start:stop``: ``(clause_of, var_of, sign_of, n_neg,
+        weights)``, the clauses numbered from 0."""
+        lo, hi = self.indptr[start], self.indptr[stop]
+        return (
+            self.clause_of[lo:hi] - start,
+            self.var_of[lo:hi],
+            self.sign_of[lo:hi],
+            self.n_neg[start:stop],
+            self.weights[start:stop],
+        )
+
+    @cached_property
+    def signed(self) -> sp.csr_array:
+        """The entries as a ``scipy.sparse.csr_array`` of int8 ``pos - neg``."""
+        return sp.csr_array(
+            (self.sign_of.astype(np.int8), self.var_of, self.indptr),
+            shape=self.shape,
+        )
+
+    @cached_property
+    def pos(self) -> sp.csr_array:
+        """``pos[c, i] = 1`` when clause ``c`` holds the literal ``i + 1``
+        (tautologies included), as int8."""
+        return self._incidence(positive=True)
+
+    @cached_property
+    def neg(self) -> sp.csr_array:
+        """``neg[c, i] = 1`` when clause ``c`` holds the literal ``-(i + 1)``
+        (tautologies included), as int8."""
+        return self._incidence(positive=False)
+
+    def _incidence(self, positive: bool) -> sp.csr_array:
+        clauses = self._clauses
+        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+        lits = np.fromiter(
+            chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum())
+        )
+        rows = np.repeat(np.arange(len(clauses)), lengths)
+        mask = lits > 0 if positive else lits < 0
+        mat = sp.csr_array(
+            (
+                np.ones(int(mask.sum()), dtype=np.int8),
+                (rows[mask], abs(lits[mask]) - 1),
+            ),
+            shape=self.shape,
+        )
+        mat.sum_duplicates()
+        mat.data[:] = 1
+        return mat
 
 
 def clause_matrix(clauses, n_vars: int | None = None) -> ClauseMatrix:
-    """Sparse ``pos``/``neg`` incidence matrices of clauses (see :class:`ClauseMatrix`).
+    """The :class:`ClauseMatrix` of clauses of any supported shape.
 
     Parameters
     ----------
     clauses : clause, clauses, WeightedFormula or PySAT formula
-        Anything :func:`as_formula` accepts.
+        Anything :func:`~sklearn_localregret.maxsat.reading.as_formula`
+        accepts; its weights (ones when it carries none) go with the matrix.
     n_vars : int, default=None
-        Number of columns; inferred as in :func:`as_formula` when None.
+        Number of columns; inferred as in ``as_formula`` when None.
 
     Returns
     -------
@@ -75,24 +173,11 @@ def clause_matrix(clauses, n_vars: int | None = None) -> ClauseMatrix:
     >>> m.neg.toarray()
     array([[0, 1, 0],
            [0, 0, 0]], dtype=int8)
+    >>> m.var_of, m.sign_of, m.n_neg
+    (array([0, 1, 1, 2]), array([ 1., -1.,  1.,  1.]), array([1, 0]))
     """
     formula = as_formula(clauses, n_vars=n_vars)
-    lengths = np.fromiter(map(len, formula), dtype=np.int64, count=len(formula))
-    lits = np.fromiter(
-        chain.from_iterable(formula), dtype=np.int64, count=int(lengths.sum())
-    )
-    rows = np.repeat(np.arange(len(formula)), lengths)
-    mats = []
-    for mask in (lits > 0, lits < 0):
-        data = np.ones(int(mask.sum()), dtype=np.int8)
-        mat = sp.csr_array(
-            (data, (rows[mask], np.abs(lits[mask]) - 1)),
-            shape=(len(formula), formula.n_vars),
-        )
-        mat.sum_duplicates()
-        mat.data[:] = 1
-        mats.append(mat)
-    return ClauseMatrix(*mats)
+    return ClauseMatrix(formula.clauses, formula.n_vars, formula.weights)
 
 
 def satisfied(assignments, matrix) -> np.ndarray:
