@@ -65,8 +65,8 @@ def install_moved_modules() -> None:
             setattr(sys.modules[parent], child, module)
 
 
-def old_names(cls: type) -> list[str]:
-    """The names ``cls`` had in saved files before its module moved.
+def old_names(cls) -> list[str]:
+    """The names a class (or function) had in saved files before its module moved.
 
     Examples
     --------
