@@ -28,7 +28,7 @@ import numpy as np
 
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
-from ._maxsat import OnlineMaxSAT
+from ._moved import old_names
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .datasets._base import _boolean_feature_name
@@ -46,6 +46,7 @@ from .locality.recent_rows import RecentRows
 from .locality.removal_sets import RemovalSetColoring
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
+from .maxsat import OnlineMaxSAT
 from .thresholds import (
     ColumnEncoder,
     FixedThresholds,
@@ -96,7 +97,9 @@ _NAMED_TYPES = ("sklearn_localregret.river.RiverAdapter", "collections.deque")
 def trusted_types() -> list[str]:
     """Names of the types to trust when loading a model of ours with skops.
 
-    They cover every estimator of the package, the River adapter
+    They cover every estimator of the package (under its current module
+    path, and under an old one for files saved before a module moved), the
+    River adapter
     (:class:`~sklearn_localregret.river.RiverAdapter`, with the
     ``collections.deque`` of its recent rows) and pipelines that use
     :func:`~sklearn_localregret.datasets.boolean_encoder`; scikit-learn's own
@@ -118,7 +121,9 @@ def trusted_types() -> list[str]:
     ['collections.deque']
     """
     ours = [f"{cls.__module__}.{cls.__qualname__}" for cls in _OUR_TYPES]
-    return ours + list(_NAMED_TYPES)
+    # Files saved before a module moved name the class by its old path.
+    moved = [name for cls in _OUR_TYPES for name in old_names(cls)]
+    return ours + moved + list(_NAMED_TYPES)
 
 
 def load(file, *, check: bool = True):
