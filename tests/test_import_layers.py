@@ -32,7 +32,7 @@ FLOORS = [
     ("random numbers", {"_pcg64_skip", "_random", "_sparse_blocks"}),
     ("threshold tests", {"thresholds"}),
     ("locality graphs", {"locality", "_river_rows"}),
-    ("the classifiers' base", {"_base"}),
+    ("the classifiers' base", {"_base", "_discount_players"}),
     ("learners", {"_disjunct", "_tree_classifier", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
     ("public API", {"__init__", "persistence", "evaluate", "datasets", "river"}),
