@@ -1100,7 +1100,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _predicted_indices(self, X) -> np.ndarray:
         """Indices into ``classes_`` that :meth:`predict` gives for encoded
         rows (dense or sparse) that passed validation."""
-        check_is_fitted(self)
+        if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
+            check_is_fitted(self)
         out = []
         for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():

@@ -26,6 +26,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._discount_players import DiscountPlayers
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
 from ._moved import old_names
@@ -67,6 +68,7 @@ _OUR_TYPES = (
     OnlineMaxSAT,
     Winnow2Classifier,
     AdaHedge,
+    DiscountPlayers,
     RegretTable,
     DiscountClock,
     StumpRegretTable,
