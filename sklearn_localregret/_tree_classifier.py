@@ -237,7 +237,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     discounts_ : tuple of float
         The discounts learnt at, one learner each (one value unless
         ``discount`` is ``"auto"`` or a tuple).
-    discount_weights_ : ndarray of shape (len(discounts_),)
+    discount_weights_ : ndarray of shape (n_discounts,)
         Each discount's weight in the probabilities (AdaHedge over their
         play losses).
     discount_regret_bound_ : float
@@ -1246,6 +1246,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     # -- diagnostics --------------------------------------------------------
     @property
     def discounts_(self) -> tuple[float, ...]:
+        """The discounts learnt at, one player each."""
         check_is_fitted(self)
         if self._players is None:
             return (float(self._table.clock.discount),)
@@ -1253,6 +1254,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     @property
     def discount_weights_(self) -> np.ndarray:
+        """Each discount's weight in the probabilities (AdaHedge's)."""
         check_is_fitted(self)
         if self._players is None:
             return np.ones(1)
@@ -1260,6 +1262,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     @property
     def discount_regret_bound_(self) -> float:
+        """``2 Delta`` of the hedge over the discounts (0 with one)."""
         check_is_fitted(self)
         if self._players is None:
             return 0.0
