@@ -38,6 +38,11 @@ class ADWIN:
         Fewest values on either side of a cut.
     grace_period : int, default=10
         Values before the first test.
+    rising_only : bool, default=False
+        Report only cuts after which the mean rose (a one-sided test). For a
+        stream of losses, a learner whose error falls is learning, not
+        drifting; MOA's ARF acts only on a rise of its trees' error too.
+        River's ADWIN tests both sides (False).
 
     Attributes
     ----------
@@ -59,13 +64,20 @@ class ADWIN:
     """
 
     def __init__(
-        self, delta=0.002, clock=32, max_buckets=5, min_window_length=5, grace_period=10
+        self,
+        delta=0.002,
+        clock=32,
+        max_buckets=5,
+        min_window_length=5,
+        grace_period=10,
+        rising_only=False,
     ):
         self.delta = float(delta)
         self.clock = int(clock)
         self.max_buckets = int(max_buckets)
         self.min_window_length = int(min_window_length)
         self.grace_period = int(grace_period)
+        self.rising_only = bool(rising_only)
         self.n_detections = 0
         self._empty()
 
@@ -143,6 +155,8 @@ class ADWIN:
         return False
 
     def _separates(self, n0: float, n1: float, gap: float) -> bool:
+        if self.rising_only and gap >= 0.0:  # gap: older mean minus newer
+            return False
         w = self.min_window_length
         log_term = math.log(2.0 * math.log(self.width) / self.delta)
         m = 1.0 / (n0 - w + 1.0) + 1.0 / (n1 - w + 1.0)

@@ -17,13 +17,15 @@ from .._random import check_generator, generator_key
 from .._tree_classifier import LocalRegretTreeClassifier
 from .._weights import MAX_WEIGHT
 from ..engine.compiled.row_uniforms import row_uniforms
-from ._bagging import draw_subspaces, poisson_weights, subspace_size
+from ..thresholds.columns import ColumnEncoder
+from ._bagging import draw_subspaces, poisson_weights, subspace_encoder, subspace_size
 from ._combination import (
     draw_classes,
     expert_losses,
     mixture_proba,
     prediction_distribution,
 )
+from ._drift import DRIFT_DETECTORS, make_detector, next_seed, round_of_drift
 from ._threads import map_in_threads, n_threads
 
 __all__ = ["LocalRegretForestClassifier"]
@@ -38,7 +40,20 @@ _TREE_PARAMS = (
     "n_mcmc_steps",
     "predict_tolerance",
     "discount",
+    "max_categories",
 )
+
+def _coded_by(member, encoder: ColumnEncoder):
+    """A member's ``_encode_columns`` for rows the forest has coded: they are
+    read as they are, and the member keeps ``encoder`` as its own."""
+
+    def encode_columns(X, *, learning: bool, first_call: bool = False, names=None):
+        if learning:
+            member._columns = encoder
+        return X
+
+    return encode_columns
+
 
 # Rows below which a prediction asks the members one after the other: a
 # thread pool's hand-over costs more than a few rows' walks.
@@ -186,12 +201,17 @@ predict_tolerance, discount
             None,
         ],
         "lambda_value": [Interval(Real, 0, None, closed="neither")],
+        "drift_detector": [StrOptions(set(DRIFT_DETECTORS)), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
 
     # The members read real values (their threshold tests).
     _block_dtype = np.float64
+    # As the tree: missing values and categories are tests, categories coded
+    # by the forest's ColumnEncoder; each member gets its columns' part of it.
+    _allow_nan = True
+    _reads_categories = True
 
     def __init__(
         self,
@@ -199,6 +219,7 @@ predict_tolerance, discount
         *,
         max_features=None,
         lambda_value=6.0,
+        drift_detector="adwin",
         batch_size=5,
         binarize=None,
         L=100,
@@ -209,12 +230,14 @@ predict_tolerance, discount
         n_mcmc_steps=200,
         predict_tolerance=0.0,
         discount=0.99,
+        max_categories=16,
         n_jobs=None,
         random_state=None,
     ):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.lambda_value = lambda_value
+        self.drift_detector = drift_detector
         self.batch_size = batch_size
         self.binarize = binarize
         self.L = L
@@ -225,6 +248,7 @@ predict_tolerance, discount
         self.n_mcmc_steps = n_mcmc_steps
         self.predict_tolerance = predict_tolerance
         self.discount = discount
+        self.max_categories = max_categories
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -247,21 +271,77 @@ predict_tolerance, discount
         size = subspace_size(self.max_features, n_features)
         self.estimators_features_ = draw_subspaces(rng, n_features, size, k)
         seeds = rng.integers(2**32, size=(2, k))  # the trees' random_state range
-        params = {name: getattr(self, name) for name in _TREE_PARAMS}
-        self.estimators_ = [
-            LocalRegretTreeClassifier(
-                "external",
-                batch_size=self.batch_size,
-                binarize=self.binarize,
-                prediction="hedge",
-                random_state=int(seed),
-                **params,
-            )
-            for seed in seeds[0]
-        ]
+        self.estimators_ = [self._new_member(int(seed)) for seed in seeds[0]]
         self._bagging_rngs = [np.random.default_rng(int(s)) for s in seeds[1]]
+        self._detectors = [make_detector(self.drift_detector) for _ in range(k)]
+        self.n_drifts_ = np.zeros(k, dtype=np.int64)
         # Experts: the vote, then each member (handicapped: see _combination).
         self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k)
+
+    def _new_member(self, seed: int) -> LocalRegretTreeClassifier:
+        params = {name: getattr(self, name) for name in _TREE_PARAMS}
+        return LocalRegretTreeClassifier(
+            "external",
+            batch_size=self.batch_size,
+            binarize=self.binarize,
+            prediction="hedge",
+            random_state=seed,
+            **params,
+        )
+
+    def _encode_columns(
+        self, X, *, learning: bool, first_call: bool = False, names=None
+    ):
+        # As the tree: categories become codes, missing values NaN; the
+        # encoder kept is put back by a call that fails.
+        columns: ColumnEncoder
+        if first_call:
+            columns = ColumnEncoder(self.max_categories)
+        else:
+            columns = self._columns
+            if not columns.has_categories and (
+                type(X) is np.ndarray and X.dtype.kind in "biuf"
+            ):
+                return X  # the streaming case: nothing to encode
+        X, columns = columns.encode(
+            X, learning=learning, name=type(self).__name__, names=names
+        )
+        if learning:
+            self._columns = columns
+        return X
+
+    def _numeric_rows_read_as_is(self) -> bool:
+        return not self._columns.has_categories
+
+    def _member_columns(self) -> list[ColumnEncoder]:
+        """Each member's part of the forest's encoder (remade when it changes:
+        a column typed, a category coded; read by the learning thread)."""
+        if self.__dict__.get("_member_columns_of") is not self._columns:
+            self._member_encoders = [
+                subspace_encoder(self._columns, columns)
+                for columns in self.estimators_features_
+            ]
+            self._member_columns_of = self._columns
+        return self._member_encoders
+
+    # -- persistence ------------------------------------------------------
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: never the live __dict__
+        state.pop("_member_encoders", None)  # remade from _columns
+        state.pop("_member_columns_of", None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "max_categories" not in state:  # saved before categories
+            self.max_categories = 16
+            if "n_features_in_" in state:
+                self._columns = ColumnEncoder.numeric(self.n_features_in_)
+        if "drift_detector" not in state:  # saved before drift detection
+            self.drift_detector = None
+            if "estimators_" in state:
+                self._detectors = [None] * len(self.estimators_)
+                self.n_drifts_ = np.zeros(len(self.estimators_), dtype=np.int64)
 
     # -- learning -----------------------------------------------------------
     def _map_members(self, task, n_rows: int) -> list:
@@ -271,12 +351,47 @@ predict_tolerance, discount
 
     def _learn_member(self, k: int, X, y, weight) -> list:
         """Member ``k`` learns the block; its rounds' ``(proba, vote weight)``
-        before each was learnt (the recorder in ``_score_predictions``)."""
-        member = self.estimators_[k]
+        before each was learnt (the recorder in ``_score_predictions``).
+
+        With a drift detector, the member's rounds feed it; if it fires in a
+        round, the member is replaced after that round by a fresh one, which
+        learns the block's later rounds (the old member's learning of them
+        is dropped: a detection costs at most one block of extra learning).
+        """
         columns = np.ascontiguousarray(X[:, self.estimators_features_[k]])
         bagged = poisson_weights(
             self._bagging_rngs[k], float(self.lambda_value), weight, MAX_WEIGHT
         )
+        batch, start, records = self.batch_size, 0, []
+        while True:
+            part = self._learn_rows(k, columns[start:], y[start:], bagged[start:])
+            detector = self._detectors[k]
+            drift = None
+            if detector is not None:
+                drift = round_of_drift(
+                    detector, part, y[start:], weight[start:], batch
+                )
+            if drift is None:
+                return records + part
+            records += part[: drift + 1]
+            start += (drift + 1) * batch
+            self._replace_member(k)
+            if start >= len(y):
+                return records
+
+    def _replace_member(self, k: int) -> None:
+        """A fresh member and detector in slot ``k`` (a detected drift)."""
+        self.estimators_[k] = self._new_member(
+            next_seed(self.estimators_[k].random_state)
+        )
+        self._detectors[k] = make_detector(self.drift_detector)
+        self.n_drifts_[k] += 1
+
+    def _learn_rows(self, k: int, columns, y, bagged) -> list:
+        """Member ``k`` learns rows of its columns weighted ``bagged``; its
+        rounds' records."""
+        member = self.estimators_[k]
+        encoder = self._member_columns()[k]
         records: list = []
         member._round_recorder = lambda proba, vote: records.append((proba, vote))
         try:
@@ -296,6 +411,9 @@ predict_tolerance, discount
                 records += [self._fresh_record(self.batch_size)] * (
                     start // self.batch_size
                 )
+                # The rows are coded already: the member takes its part of the
+                # forest's encoder instead of typing the columns itself.
+                member._encode_columns = _coded_by(member, encoder)
                 member.partial_fit(
                     columns[start:],
                     self.classes_[y[start:]],
@@ -303,10 +421,12 @@ predict_tolerance, discount
                     sample_weight=bagged[start:],
                 )
             else:
+                member._columns = encoder  # a column typed, a category coded
                 # Rows validated by the forest (skips ~0.6 ms of checks a call).
                 member._learn(columns, y, bagged)
         finally:
             del member._round_recorder
+            member.__dict__.pop("_encode_columns", None)
         return records
 
     def _fitted(self, k: int) -> bool:
