@@ -39,6 +39,7 @@ from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.stump_table import StumpRegretTable
 from .ensemble import LocalRegretForestClassifier
+from .ensemble._adwin import ADWIN
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
@@ -66,6 +67,7 @@ _OUR_TYPES = (
     OnlineMaxSAT,
     Winnow2Classifier,
     AdaHedge,
+    ADWIN,
     RegretTable,
     DiscountClock,
     StumpRegretTable,
@@ -276,6 +278,8 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         raise _Inconsistent(
             f"{len(members)} members and {len(features)} subspaces for n_estimators={k}"
         )
+    if not (len(model._detectors) == len(model.n_drifts_) == k):
+        raise _Inconsistent(f"{len(model._detectors)} drift detectors for {k} members")
     if len(model._hedge.losses) != k + 1:
         raise _Inconsistent(
             f"the combination weighs {len(model._hedge.losses)} "

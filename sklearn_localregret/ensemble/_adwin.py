@@ -12,8 +12,9 @@ part ``W1``: if their means differ by more than
 ``var`` the window's variance, ``n`` its width) a drift is reported and the
 window starts again empty (River drops old buckets until no cut separates,
 then empties it at the next value: the same detections). It detects the same
-drifts as River's ``river.drift.ADWIN`` with the same parameters (``tests/test_forest_drift.py``
-compares them), written here so that the package does not depend on River.
+drifts as River's ``river.drift.ADWIN`` with the same parameters
+(``tests/test_forest_drift.py`` compares them), written here so that the
+package does not depend on River.
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ _TREE_PARAMS = (
     "max_categories",
 )
 
+
 def _coded_by(member, encoder: ColumnEncoder):
     """A member's ``_encode_columns`` for rows the forest has coded: they are
     read as they are, and the member keeps ``encoder`` as its own."""
@@ -212,6 +213,7 @@ predict_tolerance, discount
     # by the forest's ColumnEncoder; each member gets its columns' part of it.
     _allow_nan = True
     _reads_categories = True
+    _columns: ColumnEncoder  # made by the first call (_encode_columns)
 
     def __init__(
         self,
@@ -362,15 +364,14 @@ predict_tolerance, discount
         bagged = poisson_weights(
             self._bagging_rngs[k], float(self.lambda_value), weight, MAX_WEIGHT
         )
-        batch, start, records = self.batch_size, 0, []
+        batch, start = self.batch_size, 0
+        records: list = []
         while True:
             part = self._learn_rows(k, columns[start:], y[start:], bagged[start:])
             detector = self._detectors[k]
             drift = None
             if detector is not None:
-                drift = round_of_drift(
-                    detector, part, y[start:], weight[start:], batch
-                )
+                drift = round_of_drift(detector, part, y[start:], weight[start:], batch)
             if drift is None:
                 return records + part
             records += part[: drift + 1]
@@ -413,7 +414,7 @@ predict_tolerance, discount
                 )
                 # The rows are coded already: the member takes its part of the
                 # forest's encoder instead of typing the columns itself.
-                member._encode_columns = _coded_by(member, encoder)
+                member._encode_columns = _coded_by(member, encoder)  # type: ignore[method-assign]
                 member.partial_fit(
                     columns[start:],
                     self.classes_[y[start:]],
@@ -445,6 +446,7 @@ predict_tolerance, discount
         # on what the members predicted before they learnt it.
         n_rows, batch = X.shape[0], self.batch_size
         with self._model_lock():  # readers see complete blocks
+            self._member_columns()  # made here, read by the members' threads
             records = self._map_members(
                 lambda k: self._learn_member(k, X, y, weight), n_rows
             )
@@ -549,6 +551,14 @@ predict_tolerance, discount
         """The experts' cumulative losses (the members' handicap included)."""
         check_is_fitted(self)
         return self._hedge.losses
+
+    @property
+    def categories_(self) -> list:
+        """Categories of each categorical column in code order (None: the
+        missing value); None for a numeric column. A member's
+        ``categories_`` are those of its columns, in the same codes."""
+        check_is_fitted(self)
+        return [None if c is None else list(c) for c in self._columns.categories]
 
     @property
     def combination_regret_bound_(self) -> float:
