@@ -113,14 +113,43 @@ class ADWIN:
         self._empty()
         return True
 
+    def update_many(self, values) -> int | None:
+        """Add ``values`` in order until a drift; the index of the value it
+        was detected at (the later ones are not added), or None.
+
+        The same as calling :meth:`update` on each, faster.
+
+        Examples
+        --------
+        >>> losses = [0.0] * 400 + [1.0] * 100
+        >>> ADWIN().update_many(losses)
+        415
+        """
+        clock, grace = self.clock, self.grace_period
+        insert = self._insert
+        for i, value in enumerate(values):
+            insert(float(value))
+            self._tick += 1
+            if self._tick % clock == 0 and self.width > grace and self._separated():
+                self.n_detections += 1
+                self._empty()
+                return i
+        return None
+
     def _insert(self, value: float) -> None:
-        if self.width:
-            deviation = value - self.total / self.width
-            self.variance += self.width * deviation * deviation / (self.width + 1)
-        self.width += 1
+        width = self.width
+        if width:
+            deviation = value - self.total / width
+            self.variance += width * deviation * deviation / (width + 1)
+        self.width = width + 1
         self.total += value
-        self.rows[0].append([value, 0.0])
-        # A full row passes its two oldest buckets, merged, to the next row.
+        row = self.rows[0]
+        row.append([value, 0.0])
+        if len(row) > self.max_buckets:
+            self._merge()
+
+    def _merge(self) -> None:
+        """Each full row passes its two oldest buckets, merged, to the next."""
         i = 0
         while len(self.rows[i]) > self.max_buckets:
             (t0, v0), (t1, v1) = self.rows[i][0], self.rows[i][1]

@@ -82,11 +82,12 @@ def round_of_drift(
     >>> round_of_drift(ADWIN(), records, np.zeros(500, int), np.ones(500), 1)
     415
     """
-    votes = np.concatenate([np.argmax(proba, axis=1) for proba, _ in records])
-    wrong = (votes != y[: len(votes)]).tolist()
-    evidence = (weight[: len(votes)] > 0).tolist()
-    update = detector.update
-    for i, (loss, counts) in enumerate(zip(wrong, evidence)):
-        if counts and update(float(loss)):
-            return i // batch
-    return None
+    n = sum(len(proba) for proba, _ in records)
+    if len(records) == 1:  # a streaming call: one round
+        votes = np.argmax(records[0][0], axis=1)
+    else:
+        votes = np.concatenate([np.argmax(proba, axis=1) for proba, _ in records])
+    rows = np.flatnonzero(weight[:n] > 0)
+    losses = (votes[rows] != y[rows]).tolist()
+    at = detector.update_many(losses)
+    return None if at is None else int(rows[at]) // batch
