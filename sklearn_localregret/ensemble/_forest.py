@@ -69,7 +69,9 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
     (chosen at the first fit, ``max_features``) and with each row weighted by
     its ``sample_weight`` times a Poisson(``lambda_value``) draw (online
     bagging, as River's adaptive random forest does). Each member forgets as
-    the tree does (``discount``). The forest predicts with AdaHedge over
+    the tree does (``discount``) and is replaced by a fresh tree when a drift
+    detector on its own mistakes fires (``drift_detector``). Missing values
+    and categorical columns are read as the tree reads them. The forest predicts with AdaHedge over
     ``n_estimators + 1`` experts: its *vote* (the class the members' mean
     probability favours) and each member's own hedged prediction, all scored
     on each round's rows before the members learn it (test-then-train). Its
@@ -97,10 +99,20 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
         and leveraging bagging's 6; 1 is Oza's online bagging, whose members
         skip a third of the rows). 6 was lower than or level with 1 on 5 of
         6 streams of ``benchmarks/bench_forest.py``.
+    drift_detector : {"adwin"} or None, default="adwin"
+        A detector per member, fed with the member's 0/1 loss on each row
+        (of positive weight) before it learnt it: ``"adwin"`` is ADWIN with
+        ``delta=0.001`` (ARF's), acting only when the error rises. When it
+        fires, the member is replaced, after that round, by a fresh tree.
+        None: the members only forget (``discount``). On
+        ``benchmarks/bench_forest.py`` the detectors lowered the error on
+        STAGGER, ``inverted``, LED with drift and Agrawal and changed nothing
+        on the stationary streams, where they never fired (the user guide,
+        "The forest").
     batch_size : int, default=5
         Rows per round, of the forest and of every member.
     binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
-predict_tolerance, discount
+predict_tolerance, discount, max_categories
         Passed to every member: see
         :class:`~sklearn_localregret.LocalRegretTreeClassifier`. The members
         learn local external regret and predict with their hedge.
@@ -124,6 +136,11 @@ predict_tolerance, discount
         The members, each fitted on its columns ``estimators_features_[k]``.
     estimators_features_ : list of ndarray of int
         The columns each member reads, sorted.
+    n_drifts_ : ndarray of int of shape (n_estimators,)
+        How many times each member was replaced on a detected drift.
+    categories_ : list of length ``n_features_in_``
+        For a categorical column, its categories in the order of their codes
+        (None for the missing value); None for a numeric column.
     n_rounds_ : int
         Rounds learnt.
     n_samples_seen_ : int
@@ -159,6 +176,13 @@ predict_tolerance, discount
     its columns). The members learn each call's rows in one pass each, in
     ``n_jobs`` threads; the combination then scores the recorded rounds.
 
+    **Drift.** A replaced member is a new expert in its slot of the
+    combination: the slot's loss goes on with the new tree's predictions,
+    and the combination's bound holds against each slot's actual sequence of
+    predictions (a replacement decided in a round first predicts in the
+    next). The fresh tree's own local-regret guarantee starts from its first
+    round.
+
     **Zero weights.** A row whose Poisson draw is 0 is learnt by that member
     with weight 0: it changes no regret, so the member's rounds stay aligned
     with the forest's (and it still counts for the member's thresholds).
@@ -186,6 +210,15 @@ predict_tolerance, discount
            [0.27, 0.73]])
     >>> forest.predict(X[:2])
     array([0, 1])
+
+    When the concept inverts, each member's detector sees its error rise and
+    the member is replaced by a fresh tree, which learns the new concept.
+
+    >>> forest.n_drifts_.tolist()
+    [0, 0, 0, 0, 0]
+    >>> forest = forest.partial_fit(X, 1 - y)
+    >>> forest.n_drifts_.tolist(), forest.estimators_[0].n_samples_seen_
+    ([1, 1, 1, 1, 1], 975)
     """
 
     _parameter_constraints: dict = {
