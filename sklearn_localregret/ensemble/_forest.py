@@ -71,10 +71,11 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
     bagging, as River's adaptive random forest does). Each member forgets as
     the tree does (``discount``) and is replaced by a fresh tree when a drift
     detector on its own mistakes fires (``drift_detector``). Missing values
-    and categorical columns are read as the tree reads them. The forest predicts with AdaHedge over
-    ``n_estimators + 1`` experts: its *vote* (the class the members' mean
-    probability favours) and each member's own hedged prediction, all scored
-    on each round's rows before the members learn it (test-then-train). Its
+    and categorical columns are read as the tree reads them. The forest
+    predicts with AdaHedge over ``n_estimators + 1`` experts: its *vote* (the
+    class the members' mean probability favours) and each member's own
+    hedged prediction, all scored on each round's rows before the members
+    learn it (test-then-train). Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     the members; the user guide, "The forest").
