@@ -128,7 +128,7 @@ def _state(model):
     return (
         [pickle.dumps(m) for m in model.estimators_],
         model.n_drifts_.tolist(),
-        [d.__dict__ for d in model._detectors],
+        [pickle.dumps(d) for d in model._detectors],
         model.combination_losses_.tolist(),
         model.n_online_mistakes_,
     )
@@ -158,7 +158,7 @@ def test_a_saved_forest_keeps_its_detectors(tmp_path):
 
     skops.dump(model, tmp_path / "forest.skops")
     loaded = load(tmp_path / "forest.skops")
-    assert [d.__dict__ for d in loaded._detectors] == _state(model)[2]
+    assert [pickle.dumps(d) for d in loaded._detectors] == _state(model)[2]
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
 
 

@@ -87,7 +87,11 @@ def round_of_drift(
         votes = np.argmax(records[0][0], axis=1)
     else:
         votes = np.concatenate([np.argmax(proba, axis=1) for proba, _ in records])
-    rows = np.flatnonzero(weight[:n] > 0)
-    losses = (votes[rows] != y[rows]).tolist()
-    at = detector.update_many(losses)
+    wrong = votes != y[:n]
+    evidence = weight[:n] > 0
+    if evidence.all():  # the usual case: every row counts
+        at = detector.update_many(wrong)
+        return None if at is None else at // batch
+    rows = np.flatnonzero(evidence)
+    at = detector.update_many(wrong[rows])
     return None if at is None else int(rows[at]) // batch
