@@ -280,6 +280,12 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         )
     if not (len(model._detectors) == len(model.n_drifts_) == k):
         raise _Inconsistent(f"{len(model._detectors)} drift detectors for {k} members")
+    for i, detector in enumerate(model._detectors):
+        if detector is not None and not isinstance(detector, ADWIN):
+            raise _Inconsistent(f"member {i}'s drift detector is a {type(detector)}")
+        wrong = None if detector is None else detector.inconsistency()
+        if wrong is not None:
+            raise _Inconsistent(f"member {i}'s drift detector: {wrong}")
     if len(model._hedge.losses) != k + 1:
         raise _Inconsistent(
             f"the combination weighs {len(model._hedge.losses)} "

@@ -162,6 +162,20 @@ def test_a_saved_forest_keeps_its_detectors(tmp_path):
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
 
 
+def test_a_forged_detector_is_refused_on_load():
+    from sklearn_localregret.persistence import check_consistency
+
+    X, y = flipped_stream(n=200)
+    model = forest().fit(X, y)
+    check_consistency(model)
+    model._detectors[1]._counts[0] = 99  # the kernel would write out of bounds
+    with pytest.raises(ValueError, match="member 1's drift detector: bucket"):
+        check_consistency(model)
+    model._detectors[1] = 3
+    with pytest.raises(ValueError, match="member 1's drift detector is a"):
+        check_consistency(model)
+
+
 def test_a_forest_saved_before_detection_loads_and_learns_on():
     X, y = flipped_stream()
     model = forest(drift_detector=None).partial_fit(X[:300], y[:300], classes=[0, 1])

@@ -240,6 +240,41 @@ class ADWIN:
         self._empty()
         return int(at)
 
+    def inconsistency(self) -> str | None:
+        """What in a loaded detector's state the kernel could not read safely
+        (a forged or damaged file), or None.
+
+        Examples
+        --------
+        >>> adwin = ADWIN()
+        >>> adwin.inconsistency() is None
+        True
+        >>> adwin._counts[3] = 9
+        >>> adwin.inconsistency()
+        'bucket counts outside 0..5 or rows in use outside 1..63'
+        """
+        shape = (_ROWS, self.max_buckets + 1)
+        if not (
+            self.max_buckets >= 2
+            and self.clock >= 1
+            and self._totals.shape == self._variances.shape == shape
+            and self._counts.shape == (_ROWS,)
+            and self._scalars.shape == (3,)
+            and self._counters.shape == (2,)
+        ):
+            return f"histogram arrays not of shape {shape}"
+        rows = int(self._counters[_N_ROWS])
+        if not (
+            0 <= self._counts.min()
+            and self._counts.max() <= self.max_buckets
+            and 1 <= rows < _ROWS
+        ):
+            return (
+                f"bucket counts outside 0..{self.max_buckets} or rows in use "
+                f"outside 1..{_ROWS - 1}"
+            )
+        return None
+
     @property
     def width(self) -> int:
         """Values in the window."""
