@@ -119,6 +119,19 @@ def test_a_drift_replaces_members_by_ones_that_learnt_after_it():
     assert after[0] < 0.75 * after[1]
 
 
+def test_the_combination_bound_holds_across_replacements():
+    # The slots are the experts: a replaced member's slot keeps its loss, and
+    # the forest's expected mistakes stay within 2 Delta of every slot's.
+    X, y = flipped_stream()
+    model = forest().fit(X, y)
+    assert model.n_drifts_.sum() == 3
+    losses = model.combination_losses_
+    bound = model.combination_regret_bound_
+    assert model.n_online_mistakes_ <= losses.min() + bound + 1e-9
+    # 2 Delta <= S sqrt(T ln(K + 1)) + 2 S, rounds of S = 5 rows.
+    assert bound <= 5 * np.sqrt(model.n_rounds_ * np.log(4)) + 10
+
+
 def test_no_false_alarm_on_a_stationary_stream():
     X, y = flipped_stream(n=DRIFT_AT)
     assert forest(n_estimators=5).fit(X, y).n_drifts_.tolist() == [0] * 5
