@@ -10,6 +10,7 @@ stream into calls, saved and loaded midway, old saved models without it).
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ import pytest
 from sklearn_localregret import LocalRegretForestClassifier
 from sklearn_localregret.ensemble._adwin import ADWIN
 from sklearn_localregret.ensemble._drift import round_of_drift
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 DRIFT_AT = 600
 
@@ -205,3 +208,17 @@ def test_a_forest_saved_before_detection_loads_and_learns_on():
     model.partial_fit(X[300:], y[300:])
     assert old.n_online_mistakes_ == model.n_online_mistakes_
     assert old.n_drifts_.tolist() == [0, 0, 0]
+
+
+def test_a_forest_pickled_by_the_previous_release_predicts_and_learns_on():
+    from fixtures.record_saved_forest import stream
+
+    with open(FIXTURES / "forest_saved_fed0507.pkl", "rb") as f:
+        saved = pickle.load(f)
+    model = pickle.loads(saved["model"])
+    assert model.drift_detector is None and model.n_drifts_.tolist() == [0, 0, 0]
+    X, y = stream()
+    np.testing.assert_array_equal(model.predict_proba(X[200:]), saved["proba"])
+    model.partial_fit(X[200:], y[200:])  # the rounds it would have played
+    assert model.n_online_mistakes_ == saved["mistakes_after"]
+    np.testing.assert_array_equal(model.predict_proba(X[200:]), saved["proba_after"])
