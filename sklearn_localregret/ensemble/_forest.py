@@ -409,7 +409,7 @@ predict_tolerance, discount, max_categories
         learns the block's later rounds (the old member's learning of them
         is dropped: a detection costs at most one block of extra learning).
         """
-        columns = np.ascontiguousarray(X[:, self.estimators_features_[k]])
+        columns = self._columns_of(X, k)
         bagged = poisson_weights(
             self._bagging_rngs[k], float(self.lambda_value), weight, MAX_WEIGHT
         )
@@ -428,6 +428,14 @@ predict_tolerance, discount, max_categories
             self._replace_member(k)
             if start >= len(y):
                 return records
+
+    def _columns_of(self, X: np.ndarray, k: int) -> np.ndarray:
+        """Member ``k``'s columns of ``X`` (``X`` itself when it has them all,
+        the default: no copy per member)."""
+        features = self.estimators_features_[k]
+        if len(features) == X.shape[1]:  # sorted and distinct: all, in order
+            return np.ascontiguousarray(X)
+        return np.ascontiguousarray(X[:, features])
 
     def _replace_member(self, k: int) -> None:
         """A fresh member and detector in slot ``k`` (a detected drift)."""
@@ -523,7 +531,7 @@ predict_tolerance, discount, max_categories
         def proba(k: int) -> np.ndarray:
             if not self._fitted(k):
                 return self._fresh_record(block.shape[0])[0]
-            columns = np.ascontiguousarray(block[:, self.estimators_features_[k]])
+            columns = self._columns_of(block, k)
             # Validated by the forest: the members' own walk, no checks.
             return self.estimators_[k]._predict_proba_checked(columns)
 
