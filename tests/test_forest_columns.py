@@ -78,10 +78,10 @@ def test_categories_are_coded_once_and_each_member_has_all_of_its_columns():
     assert model.score(frame, y) > 0.95
 
 
-def test_chunks_and_object_arrays_give_the_frames_model():
+def test_chunks_threads_and_object_arrays_give_the_frames_model():
     frame, y = table_stream(n=300, seed=1)
     whole = forest().fit(frame, y)
-    chunks = forest()
+    chunks = forest(n_jobs=2)  # and in threads
     for lo in range(0, 300, 35):
         chunks.partial_fit(frame.iloc[lo : lo + 35], y[lo : lo + 35], classes=[0, 1])
     objects = forest().fit(frame.to_numpy(object), y)
