@@ -135,6 +135,17 @@ def test_the_combination_bound_holds_across_replacements():
     assert bound <= 5 * np.sqrt(model.n_rounds_ * np.log(4)) + 10
 
 
+def test_set_params_starts_and_stops_the_detection():
+    X, y = flipped_stream()
+    model = forest(drift_detector=None).partial_fit(X[:300], y[:300], classes=[0, 1])
+    # Started before the drift, the detectors see the error rise at it.
+    model.set_params(drift_detector="adwin").partial_fit(X[300:], y[300:])
+    assert model.n_drifts_.tolist() == [1, 1, 1]
+    model.set_params(drift_detector=None).partial_fit(X[:DRIFT_AT], y[:DRIFT_AT])
+    assert model.n_drifts_.tolist() == [1, 1, 1]
+    assert model._detectors == [None, None, None]
+
+
 def test_no_false_alarm_on_a_stationary_stream():
     X, y = flipped_stream(n=DRIFT_AT)
     assert forest(n_estimators=5).fit(X, y).n_drifts_.tolist() == [0] * 5

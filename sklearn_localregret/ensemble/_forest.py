@@ -105,7 +105,9 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
         (of positive weight) before it learnt it: ``"adwin"`` is ADWIN with
         ``delta=0.001`` (ARF's), acting only when the error rises. When it
         fires, the member is replaced, after that round, by a fresh tree.
-        None: the members only forget (``discount``). On
+        None: the members only forget (``discount``). Changed between calls
+        (``set_params``), it starts the detection (with empty windows) or
+        stops it. On
         ``benchmarks/bench_forest.py`` the detectors lowered the error on
         STAGGER, ``inverted``, LED with drift and Agrawal and changed nothing
         on the stationary streams, where they never fired (the user guide,
@@ -417,7 +419,7 @@ predict_tolerance, discount, max_categories
         records: list = []
         while True:
             part = self._learn_rows(k, columns[start:], y[start:], bagged[start:])
-            detector = self._detectors[k]
+            detector = self._detector(k)
             drift = None
             if detector is not None:
                 drift = round_of_drift(detector, part, y[start:], weight[start:], batch)
@@ -436,6 +438,15 @@ predict_tolerance, discount, max_categories
         if len(features) == X.shape[1]:  # sorted and distinct: all, in order
             return np.ascontiguousarray(X)
         return np.ascontiguousarray(X[:, features])
+
+    def _detector(self, k: int):
+        """Member ``k``'s detector as ``drift_detector`` now says (set_params
+        between calls starts or stops the detection; a new one starts empty)."""
+        if self.drift_detector is None:
+            self._detectors[k] = None
+        elif self._detectors[k] is None:
+            self._detectors[k] = make_detector(self.drift_detector)
+        return self._detectors[k]
 
     def _replace_member(self, k: int) -> None:
         """A fresh member and detector in slot ``k`` (a detected drift)."""
