@@ -40,6 +40,7 @@ from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.stump_table import StumpRegretTable
 from .ensemble import LocalRegretForestClassifier
+from .ensemble._adwin import ADWIN
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
@@ -69,6 +70,7 @@ _OUR_TYPES = (
     Winnow2Classifier,
     AdaHedge,
     DiscountPlayers,
+    ADWIN,
     RegretTable,
     DiscountClock,
     StumpRegretTable,
@@ -283,6 +285,14 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         raise _Inconsistent(
             f"{len(members)} members and {len(features)} subspaces for n_estimators={k}"
         )
+    if not (len(model._detectors) == len(model.n_drifts_) == k):
+        raise _Inconsistent(f"{len(model._detectors)} drift detectors for {k} members")
+    for i, detector in enumerate(model._detectors):
+        if detector is not None and not isinstance(detector, ADWIN):
+            raise _Inconsistent(f"member {i}'s drift detector is a {type(detector)}")
+        wrong = None if detector is None else detector.inconsistency()
+        if wrong is not None:
+            raise _Inconsistent(f"member {i}'s drift detector: {wrong}")
     if len(model._hedge.losses) != k + 1:
         raise _Inconsistent(
             f"the combination weighs {len(model._hedge.losses)} "

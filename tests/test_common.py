@@ -358,8 +358,9 @@ NOT_BINARY_CALLS = [
 
 
 def _bad_for(name, case) -> bool:
-    # The tree learner reads NaN as a missing value (tests/test_tree_missing.py).
-    return not (name.startswith("tree") and case[0] == "nan")
+    # The tree learner and the forest read NaN as a missing value
+    # (tests/test_tree_missing.py, tests/test_forest_columns.py).
+    return not (name.startswith(("tree", "forest")) and case[0] == "nan")
 
 
 _BAD_CASES = [
@@ -445,8 +446,8 @@ def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
 def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
     if match == "0/1" and name.startswith(("tree", "forest")):
         pytest.skip("the tree learner reads real-valued features")
-    if match == "NaN" and name.startswith("tree"):
-        pytest.skip("the tree learner reads missing values")
+    if match == "NaN" and name.startswith(("tree", "forest")):
+        pytest.skip("the tree learner and the forest read missing values")
     est = fitted(name)
     if not hasattr(est, method):
         pytest.skip(f"{type(est).__name__} has no {method}")
