@@ -792,12 +792,15 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
 
     # -- prediction -------------------------------------------------------
     def _is_clean_row(self, X) -> bool:
-        """Whether predicting on ``X`` may skip validation: one finite row of a
+        """Whether predicting on ``X`` may skip validation: finite rows (one or
+        a chunk: a test-then-train loop predicts every round's rows) of a
         plain numeric ndarray, of the width of a model fitted without feature
-        names (the full validation would pass it unchanged)."""
+        names (the full validation would pass them unchanged)."""
         return (
             type(X) is np.ndarray
-            and X.shape == (1, getattr(self, "n_features_in_", None))
+            and X.ndim == 2
+            and X.shape[0] > 0
+            and X.shape[1] == getattr(self, "n_features_in_", None)
             and X.dtype.kind in "biuf"
             and not hasattr(self, "feature_names_in_")
             and (X.dtype.kind != "f" or self._finite_enough(X))

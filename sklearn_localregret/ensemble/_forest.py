@@ -351,21 +351,6 @@ predict_tolerance, discount, max_categories
     def _numeric_rows_read_as_is(self) -> bool:
         return not self._columns.has_categories
 
-    def _is_clean_row(self, X) -> bool:
-        # Any plain numeric chunk, not only one row, skips validation when the
-        # full path would pass it unchanged: a test-then-train loop predicts
-        # every round's rows, and check_array cost ~7% of its time.
-        return (
-            type(X) is np.ndarray
-            and X.ndim == 2
-            and X.shape[0] > 0
-            and X.shape[1] == getattr(self, "n_features_in_", None)
-            and X.dtype.kind in "biuf"
-            and not hasattr(self, "feature_names_in_")
-            and (X.dtype.kind != "f" or self._finite_enough(X))
-            and self._numeric_rows_read_as_is()
-        )
-
     def _member_columns(self) -> list[ColumnEncoder]:
         """Each member's part of the forest's encoder (remade when it changes:
         a column typed, a category coded; read by the learning thread)."""
