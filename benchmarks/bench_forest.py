@@ -15,7 +15,8 @@ Printed per stream: the error over the whole stream (mean over ``--seeds``,
 each seed a new stream order and learner seed), its 95% interval (Wilson, on
 the rows of all seeds), and rows per second of the whole loop (predict and
 learn). ``--reset`` instead measures item 3 of issue 27 on the drifting
-streams: the forest as it is (forgetting by discounting) against an oracle
+streams: the forest forgetting by discounting only (``drift_detector=None``),
+with its members' drift detectors (``"adwin"``, the default), and an oracle
 that replaces the whole forest by a fresh one at every true drift point (the
 best any drift detector that resets members could do), on the error of the
 ``--window`` rows after each drift and over the stream.
@@ -169,36 +170,47 @@ def run_suite(args, variants):
 
 
 def run_reset(args, variants):
-    """Item 3: discounting alone against an oracle reset at the true drifts."""
+    """Item 3: discounting alone, the members' drift detectors, and an oracle
+    that resets the whole forest at the true drifts."""
     spec = variants[0]
+    modes = {
+        "kept": ({**spec, "drift_detector": None}, False),
+        "detector": ({**spec, "drift_detector": "adwin"}, False),
+        "reset": ({**spec, "drift_detector": None}, True),
+    }
     print(
-        f"forest({spec}) with discounting only vs replaced by a fresh forest at "
-        f"every true drift point; error of the {args.window} rows after each "
-        f"drift and of the whole stream, seeds {args.seeds}"
+        f"forest({spec}): discounting only (kept), with ADWIN per member "
+        f"(detector), and replaced by a fresh forest at every true drift point "
+        f"(reset); error of the {args.window} rows after each drift and of the "
+        f"whole stream, seeds {args.seeds}"
     )
     print(
-        f"{'stream':12s} {'drifts':>8s} {'after: kept':>12s} {'reset':>7s} "
-        f"{'all: kept':>10s} {'reset':>7s}"
+        f"{'stream':12s} {'drifts':>6s} {'after: kept':>12s} {'detector':>9s} "
+        f"{'reset':>6s} {'all: kept':>10s} {'detector':>9s} {'reset':>6s}"
     )
     for stream in args.streams:
-        after = {"kept": [], "reset": []}
-        whole = {"kept": [], "reset": []}
+        after = {mode: [] for mode in modes}
+        whole = {mode: [] for mode in modes}
         points = ()
         for seed in args.seeds:
             s = load_stream(stream, n_rows=args.rows, seed=seed)
             points = tuple(int(p) for p in s.drift_points)
+            for mode, (params, oracle) in modes.items():
 
-            def fresh(s=s, seed=seed):
-                return make_learner("forest", spec, s.classes, seed, args.n_estimators)
+                def fresh(s=s, seed=seed, params=params):
+                    return make_learner(
+                        "forest", params, s.classes, seed, args.n_estimators
+                    )
 
-            for mode, cuts in (("kept", ()), ("reset", points)):
+                cuts = points if oracle else ()
                 w, _ = progressive(fresh(), s.X, s.y, args.batch, cuts, fresh)
                 whole[mode].append(w.mean())
                 after[mode] += [w[p : p + args.window].mean() for p in points]
+        a = [np.mean(after[m]) for m in modes]
+        w = [np.mean(whole[m]) for m in modes]
         print(
-            f"{stream:12s} {len(points):8d} {np.mean(after['kept']):12.3f} "
-            f"{np.mean(after['reset']):7.3f} {np.mean(whole['kept']):10.3f} "
-            f"{np.mean(whole['reset']):7.3f}",
+            f"{stream:12s} {len(points):6d} {a[0]:12.3f} {a[1]:9.3f} {a[2]:6.3f} "
+            f"{w[0]:10.3f} {w[1]:9.3f} {w[2]:6.3f}",
             flush=True,
         )
 

@@ -49,14 +49,14 @@ makers = {
     "winnow2": lambda: Winnow2Classifier(),
 }
 if name.startswith("maxsat"):
-    from sklearn_localregret._maxsat import _read_clauses
+    from sklearn_localregret.maxsat.reading import as_formula
 
     rng = np.random.default_rng(0)
     lits = rng.integers(1, 21, (200_000, 3)) * rng.choice([-1, 1], (200_000, 3))
     model = OnlineMaxSAT(20, regret=name.split()[-1], random_state=0)
     # run() reads and validates every clause first (numpy calls that Python
     # interrupts only when they return); the rounds are what is timed here.
-    formula = _read_clauses(lits.tolist(), 20, None)
+    formula = as_formula(lits.tolist(), n_vars=20)
     print("ready", flush=True)
     try:
         model._play_all(formula, 1)

@@ -341,9 +341,9 @@ def bulk_as_before():
     """OnlineMaxSAT's bulk rounds as they were played before issue 14: the
     clauses flattened through scipy's incidence matrix, every round scored by
     numpy (``maxsat_round``)."""
-    from sklearn_localregret import _maxsat
-    from sklearn_localregret._clause_matrix import clause_matrix
-    from sklearn_localregret.locality.clause_rounds import maxsat_round
+    from sklearn_localregret.maxsat import online
+    from sklearn_localregret.maxsat.clause_matrix import clause_matrix
+    from sklearn_localregret.maxsat.rounds import maxsat_round
 
     def rounds(formula, batch_size):
         signed = clause_matrix(formula.clauses, n_vars=formula.n_vars)
@@ -368,12 +368,12 @@ def bulk_as_before():
                 float(weights[start:stop].sum()),
             )
 
-    saved = _maxsat._rounds
-    _maxsat._rounds = rounds
+    saved = online.formula_rounds
+    online.formula_rounds = rounds
     try:
         yield
     finally:
-        _maxsat._rounds = saved
+        online.formula_rounds = saved
 
 
 def maxsat_section(seed: int) -> None:

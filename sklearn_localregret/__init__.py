@@ -10,21 +10,31 @@
 All three play, every round, an action drawn from the stationary distribution
 of colored regret matching over a locality graph
 (:mod:`sklearn_localregret.engine`, :mod:`sklearn_localregret.locality`).
-Baselines of the paper live in :mod:`sklearn_localregret.baselines`, its data
+Max-SAT (the formula type, DIMACS reading, the learner, WalkSAT and the
+``solve`` search) lives in :mod:`sklearn_localregret.maxsat`. Baselines of
+the paper live in :mod:`sklearn_localregret.baselines`, its data
 sets in :mod:`sklearn_localregret.datasets` and its experiments in
 :mod:`sklearn_localregret.experiments`.
 """
 
 from ._base import BinarizeWarning
-from ._dimacs import WeightedFormula, read_dimacs
-from ._dimacs_reader import DimacsError
 from ._disjunct import LocalRegretDisjunctClassifier
-from ._maxsat import OnlineMaxSAT
-from ._solve import solve_formula
+from ._moved import install_moved_modules
 from ._tree_classifier import LocalRegretTreeClassifier
 from .ensemble import LocalRegretForestClassifier
+from .maxsat import (
+    DimacsError,
+    OnlineMaxSAT,
+    WeightedFormula,
+    read_dimacs,
+    solve_formula,
+)
 
 __version__ = "0.1.0.dev0"
+
+# Saved models name the modules their classes were defined in: the old paths
+# keep loading (pickle, skops) after a move.
+install_moved_modules()
 
 __all__ = [
     "BinarizeWarning",

@@ -46,6 +46,7 @@ from ._interrupts import deferred_interrupt, deliver_held
 from ._random import check_generator, generator_key
 from ._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ._weights import MAX_WEIGHT, first_too_large
+from .engine.bias import paper_bias
 from .engine.compiled.row_uniforms import row_uniforms
 
 __all__ = ["BaseLocalRegretClassifier", "BaseOnlineClassifier", "paper_bias"]
@@ -98,29 +99,6 @@ def _one_blas_thread() -> _OneBlasThread:
     already runs on one thread.
     """
     return _OneBlasThread()
-
-
-def paper_bias(bias, L, round_weight: float) -> float:
-    """The bias ``b`` of a round whose utilities span ``round_weight``.
-
-    The one rule of every learner of the package (the classifiers'
-    ``round_bias`` and :class:`~sklearn_localregret.OnlineMaxSAT`): a given
-    ``bias`` as it is; ``bias=None`` means the paper's ``Delta / (L + 1)`` for
-    finite ``L`` and 0 for ``L=None``, with ``Delta = round_weight``, the
-    round's total weight.
-
-    Examples
-    --------
-    >>> paper_bias(None, 4, 10.0), paper_bias(None, None, 10.0)
-    (2.0, 0.0)
-    >>> paper_bias(0.5, 4, 10.0)
-    0.5
-    """
-    if bias is not None:
-        return float(bias)
-    if L is None:
-        return 0.0
-    return float(round_weight) / (L + 1)
 
 
 # Labels the one-row path reads as they are; a label of any other type (a
@@ -814,12 +792,15 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
 
     # -- prediction -------------------------------------------------------
     def _is_clean_row(self, X) -> bool:
-        """Whether predicting on ``X`` may skip validation: one finite row of a
+        """Whether predicting on ``X`` may skip validation: finite rows (one or
+        a chunk: a test-then-train loop predicts every round's rows) of a
         plain numeric ndarray, of the width of a model fitted without feature
-        names (the full validation would pass it unchanged)."""
+        names (the full validation would pass them unchanged)."""
         return (
             type(X) is np.ndarray
-            and X.shape == (1, getattr(self, "n_features_in_", None))
+            and X.ndim == 2
+            and X.shape[0] > 0
+            and X.shape[1] == getattr(self, "n_features_in_", None)
             and X.dtype.kind in "biuf"
             and not hasattr(self, "feature_names_in_")
             and (X.dtype.kind != "f" or self._finite_enough(X))
@@ -1122,7 +1103,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
     def _predicted_indices(self, X) -> np.ndarray:
         """Indices into ``classes_`` that :meth:`predict` gives for encoded
         rows (dense or sparse) that passed validation."""
-        check_is_fitted(self)
+        if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
+            check_is_fitted(self)
         out = []
         for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():

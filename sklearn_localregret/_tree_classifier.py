@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections import Counter
 from contextlib import nullcontext
@@ -12,7 +13,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BaseLocalRegretClassifier
+from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier
+from ._discount_players import DiscountPlayers, resolve_discounts
 from .engine import (
     FiniteChainSampler,
     HierarchicalLabels,
@@ -159,7 +161,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         hedge's scores of the rounds use the same walk.
     random_state : int, Generator, RandomState instance or None, default=None
         Seeds the draws of the played trees.
-    discount : float, default=0.99
+    discount : float, "auto" or tuple of float, default=0.99
         ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
         so the learner forgets old rounds, with an effective window of
         ``1 / (1 - lambda)`` rounds (see Notes). 1 is the paper's undiscounted
@@ -168,6 +170,15 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         where 1 stays wrong, on stationary ones and on the paper's protocol it
         is no worse; on labels that alternate on one instance it does worse
         than 1, which stays at the best tree's 50%.
+        ``"auto"`` (0.99 and 1) or a tuple of distinct discounts: forgetting
+        that adapts. One learner per discount learns every round from the
+        same rows, and the probabilities are theirs mixed by AdaHedge over
+        their play losses on the stream, so that the plays make at most
+        :attr:`discount_regret_bound_` more expected mistakes than the best
+        discount's in hindsight (the user guide, "Forgetting that adapts").
+        Each round costs one round per discount. The inspection methods and
+        attributes (``export_text``, ``regret_table_``, ``last_tree_``, ...)
+        show the learner with the largest weight.
     prediction : {"auto", "hedge", "vote", "sample"}, default="auto"
         What :meth:`predict` gives. ``"vote"``: the most probable class under
         ``pi`` (deterministic; best on stationary streams, exploitable by an
@@ -224,6 +235,16 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the better
         of the vote and the play, over the rounds learnt (sample weight).
+    discounts_ : tuple of float
+        The discounts learnt at, one learner each (one value unless
+        ``discount`` is ``"auto"`` or a tuple).
+    discount_weights_ : ndarray of shape (n_discounts,)
+        Each discount's weight in the probabilities (AdaHedge over their
+        play losses).
+    discount_regret_bound_ : float
+        Bound on the plays' expected mistakes beyond those of the best
+        discount's plays, over the rounds learnt (sample weight; 0 with one
+        discount).
     last_tree_ : Leaf or Split
         The tree played in the last round; a :class:`~sklearn_localregret.
         locality.decision_tree.Split` holds the number of its test (see
@@ -432,6 +453,11 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         "max_categories": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
+        "discount": [
+            Interval(Real, 0, 1, closed="right"),
+            StrOptions({"auto"}),
+            "array-like",
+        ],
     }
 
     # The rounds read real values: the tests x_j > t are evaluated on them.
@@ -521,16 +547,47 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return self.leaf_model == "naive_bayes"
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
-        model = self._model_leaves(n_classes)
+        discounts = resolve_discounts(self.discount)
         source: ThresholdSource
         if self.binarize is None:
             source = QuantileThresholds(self.max_thresholds)
         else:
             source = FixedThresholds(self.binarize)
         self._tests = ThresholdTests(source, n_features)
-        self._table = StumpRegretTable(
-            n_classes, discount=self.discount, leaf_model=model
+        self._window = RecentRows(self.warm_start, n_features)
+        # One player per discount (_discount_players): the same tests and
+        # recent rows, each its own table and samplers.
+        names = self._PLAYER_STATE[self.regret]
+        states = []
+        rng, start = self._rng, copy.deepcopy(self._rng)
+        for j, discount in enumerate(discounts):
+            # Each player draws from its own copy of the seeded generator:
+            # player j plays the trees the learner at discount j alone would.
+            self._rng = rng if j == 0 else copy.deepcopy(start)
+            self._init_player(n_classes, discount)
+            states.append({name: self.__dict__[name] for name in names})
+        self.__dict__.update(states[0])
+        self._players = (
+            DiscountPlayers(discounts, names, states) if len(discounts) > 1 else None
         )
+
+    # What one player (one discount) owns; the estimator holds the active one's.
+    _PLAYER_STATE = {
+        "external": (
+            "_table", "_coloring", "_graph", "_sampler", "_chain", "_labels",
+            "_flat", "last_tree_", "n_mcmc_draws_", "_largest_round", "_rng",
+        ),
+        "swap": (
+            "_table", "_coloring", "_graph", "_sampler", "last_tree_",
+            "n_mcmc_draws_", "_largest_round", "_rng",
+        ),
+    }  # fmt: skip
+
+    def _init_player(self, n_classes: int, discount: float) -> None:
+        """A new player's state, made the estimator's: its regret table at
+        ``discount``, colouring, rate graph and samplers."""
+        model = self._model_leaves(n_classes)
+        self._table = StumpRegretTable(n_classes, discount=discount, leaf_model=model)
         self._coloring = TreeColoring(
             self._tests, n_classes, self.max_depth, leaf_model=model
         )
@@ -553,7 +610,6 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         self.last_tree_: Tree = Leaf(0)
         self.n_mcmc_draws_ = 0
         self._largest_round = 0.0  # Delta so far, the scale of forgetting
-        self._window = RecentRows(self.warm_start, n_features)
 
     # -- persistence ------------------------------------------------------
     # The samplers and the rate graph only refer to the table and colouring
@@ -567,8 +623,13 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         if "_table" in state:
-            for name in self._REBUILT[self.regret]:
+            rebuilt = self._REBUILT[self.regret]
+            for name in rebuilt:
                 state.pop(name, None)
+            players = state.get("_players")
+            if players is not None:
+                players.sync(self)
+                state["_players"] = players.saved(rebuilt)
         return state
 
     def __setstate__(self, state):
@@ -581,10 +642,30 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self.max_categories = 16
             if "_tests" in state:
                 self._columns = ColumnEncoder.numeric(self._tests.n_features)
+        if "_tests" in state and "_players" not in state:  # saved before them
+            self._players = None
         if "_coloring" not in state or "_graph" in state:
             return  # not fitted, or saved before this layout
+        self._rebuild_player()
+        players = self._players
+        if players is None:
+            return
+        # The estimator held the active player's state; rebuild the others'.
+        active = {name: self.__dict__[name] for name in players.names}
+        for j, saved in enumerate(players.states):
+            if j != players.active:
+                self.__dict__.update(saved)
+                self._rebuild_player()
+                players.states[j] = {n: self.__dict__[n] for n in players.names}
+        self.__dict__.update(active)
+        players.states[players.active] = active
+
+    def _rebuild_player(self) -> None:
+        """Rebuild the active player's samplers around its saved table and
+        colouring (:attr:`_REBUILT`)."""
         if self.regret == "swap":
-            self._graph = self._sampler.graph
+            sampler = cast(FiniteChainSampler, self._sampler)
+            self._graph = cast(TreeRateGraph, sampler.graph)
             self._table = self._graph.table
             return
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=False)
@@ -665,8 +746,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                     if watch:
                         added = tests.observe(X[lo:hi], categorical)
                         if added:
-                            self._table.add_tests(added)
-                            self._group_label_tests()
+                            self._each_player(lambda: self._add_tests(added))
                             self._window.follow(tests)
                             outcomes = None
                     if outcomes is None or lo >= end:
@@ -676,14 +756,14 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
                         if self.regret == "swap":  # routing reads lists faster
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
-                    if hedging:  # pi's predictions of the round, before it is learnt
-                        proba = self._round_proba_from(X[lo:hi], outcomes[at])
-                    if self.regret == "external":
-                        wrong = self._play_external_round(
-                            outcomes[at], y[lo:hi], weight[lo:hi]
+                    if self._players is not None:
+                        proba, wrong = self._play_players_round(
+                            X[lo:hi], outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
                         )
                     else:
-                        wrong = self._play_tree_round(
+                        if hedging:  # pi's predictions, before the round is learnt
+                            proba = self._round_proba_from(X[lo:hi], outcomes[at])
+                        wrong = self._play_round_on(
                             outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
                         )
                     self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
@@ -695,13 +775,75 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             raise
         self._finish_call()
 
+    def _play_round_on(self, outcomes, rows, y, weight) -> float:
+        """One round of the active player; its weight of mistakes."""
+        if self.regret == "external":
+            return self._play_external_round(outcomes, y, weight)
+        return self._play_tree_round(outcomes, rows, y, weight)
+
+    def _add_tests(self, added) -> None:
+        """Give the active player's table the tests that entered."""
+        self._table.add_tests(added)
+        self._group_label_tests()
+
+    def _each_player(self, step) -> list:
+        """``step()`` with each player active in turn (one call without
+        several discounts); the active player is the same afterwards."""
+        players = self._players
+        if players is None:
+            return [step()]
+        start = players.active
+        try:
+            out = []
+            for j in range(len(players)):
+                players.activate(self, j)
+                out.append(step())
+            return out
+        finally:
+            players.activate(self, start)
+
+    def _play_players_round(self, X, outcomes, rows, y, weight):
+        """A round of every player (several discounts): the mixture's
+        probabilities of the round's rows before it is learnt, and the
+        mixture's expected weight of mistakes in its plays."""
+        players = self._players
+        probas = self._remembered_player_probas(X)
+        if probas is None:
+            probas = np.stack(self._each_player(lambda: self._player_proba(outcomes)))
+        weights = players.weights()
+        wrongs = self._each_player(
+            lambda: self._play_round_on(outcomes, rows, y, weight)
+        )
+        players.score(probas, y, weight)
+        return players.mix(probas, weights), float(weights @ np.asarray(wrongs))
+
+    def _remembered_player_probas(self, X) -> np.ndarray | None:
+        """The players' probabilities of rows ``X`` if the last prediction was
+        of these rows (its first ones) under this very model."""
+        assert self._players is not None  # several discounts
+        last = self._players.last
+        if last is None:
+            return None
+        version, block, probas = last
+        n = X.shape[0]
+        if (
+            version == self._proba_version()
+            and block.shape[0] >= n
+            and block.shape[1:] == X.shape[1:]
+            and np.array_equal(block[:n], X, equal_nan=True)
+        ):
+            return probas[:, :n]
+        return None
+
     def _finish_call(self) -> None:
         """What a call does once after its rounds (also when Ctrl-C stops it)."""
         if self._tests.complete:
             self._window.forget_features(self._tests)
         if self.regret == "external":
             # Once a call, so that predicting (from other threads) only reads.
-            self._labels.refresh()
+            self._each_player(lambda: self._labels.refresh())
+        if self._players is not None:  # inspection shows the leading player
+            self._players.activate(self, self._players.leader())
 
     def _proba_version(self) -> tuple:
         return (*super()._proba_version(), self.predict_tolerance, self.n_predict_trees)
@@ -915,13 +1057,24 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     def _predict_proba_now(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)
+        players = self._players
+        if players is None:
+            return self._player_proba(outcomes)
+        probas = np.stack(self._each_player(lambda: self._player_proba(outcomes)))
+        if X.shape[0] <= _REMEMBERED_ROWS:  # for the round that learns them
+            players.last = (self._proba_version(), X.copy(), probas)
+        return players.mix(probas)
+
+    def _player_proba(self, outcomes: np.ndarray) -> np.ndarray:
+        """The active player's class probabilities of rows with these test
+        outcomes."""
         if self.regret == "external" and self.n_predict_trees is None:
             return self._labels.probabilities(
                 outcomes, tolerance=self.predict_tolerance
             )
         trees, probs = self._tree_distribution()
-        proba = np.zeros((X.shape[0], len(self.classes_)))
-        rows = np.arange(X.shape[0])
+        proba = np.zeros((outcomes.shape[0], len(self.classes_)))
+        rows = np.arange(outcomes.shape[0])
         for tree, p in zip(trees, probs):
             proba[rows, self._tree_labels(tree, outcomes)] += p
         return proba
@@ -1137,6 +1290,30 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         return n_leaves(self.representative_tree())
 
     # -- diagnostics --------------------------------------------------------
+    @property
+    def discounts_(self) -> tuple[float, ...]:
+        """The discounts learnt at, one player each."""
+        check_is_fitted(self)
+        if self._players is None:
+            return (float(self._table.clock.discount),)
+        return self._players.discounts
+
+    @property
+    def discount_weights_(self) -> np.ndarray:
+        """Each discount's weight in the probabilities (AdaHedge's)."""
+        check_is_fitted(self)
+        if self._players is None:
+            return np.ones(1)
+        return self._players.weights()
+
+    @property
+    def discount_regret_bound_(self) -> float:
+        """``2 Delta`` of the hedge over the discounts (0 with one)."""
+        check_is_fitted(self)
+        if self._players is None:
+            return 0.0
+        return self._players.hedge.regret_bound
+
     @property
     def local_regret_(self) -> float:
         """Time-averaged local colored (external) or local swap regret."""

@@ -19,31 +19,10 @@ import threading
 import time
 from pathlib import Path
 
-from . import _solve
+from ._arguments import non_negative_int, positive_int
+from .maxsat import command as solve_command
 
 __all__ = ["main", "build_parser"]
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a non-negative integer, got {text!r}"
-        )
-    return value
 
 
 def _add_experiment_commands(sub) -> None:
@@ -75,20 +54,22 @@ def _add_experiment_commands(sub) -> None:
         )
         cmd.add_argument(
             "--trials",
-            type=_positive_int,
+            type=positive_int,
             default=None,
             help="trials (instances for maxsat); default: the scale's",
         )
         cmd.add_argument(
             "--rounds",
-            type=_positive_int,
+            type=positive_int,
             default=None,
             help="rounds per trial; default: the paper's 1000",
         )
-        cmd.add_argument("--seed", type=_seed, default=0, help="random seed (0)")
+        cmd.add_argument(
+            "--seed", type=non_negative_int, default=0, help="random seed (0)"
+        )
         cmd.add_argument(
             "--jobs",
-            type=_positive_int,
+            type=positive_int,
             default=os.cpu_count() or 1,
             help="worker processes (default: one per core, "
             f"{os.cpu_count() or 1} here); the numbers do not "
@@ -119,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .experiments._streams_cli import add_streams_parser
 
     add_streams_parser(sub)
-    _solve.add_parser(sub)
+    solve_command.add_parser(sub)
     return parser
 
 
@@ -327,8 +308,9 @@ def run_experiments(args) -> int:
 
 
 def solve(args) -> int:
-    """The ``solve`` command (:mod:`sklearn_localregret._solve`); the exit code."""
-    return _solve.run(args)
+    """The ``solve`` command (:mod:`sklearn_localregret.maxsat.command`); the
+    exit code."""
+    return solve_command.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -145,11 +145,12 @@ def fit_sharded(
     if shards.done():
         shards.close()
         return model
+    merger_of(model).check(model, model)  # what cannot be merged cannot shard
     seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
     try:
         shards.start(dumps(model), seeds)
         merger = merger_of(model)
-        total = None
+        total: SyncDelta | None = None
         while not shards.done():
             total = SyncDelta.sum(shards.window(rows, classes, total), merger)
         return shards.finish(total)

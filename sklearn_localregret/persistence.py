@@ -26,9 +26,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._discount_players import DiscountPlayers
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
-from ._maxsat import OnlineMaxSAT
+from ._moved import old_names
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .datasets._base import _boolean_feature_name
@@ -39,6 +40,7 @@ from .engine.hierarchical_sampler import HierarchicalSampler
 from .engine.mcmc import UniformizedChainSampler
 from .engine.stump_table import StumpRegretTable
 from .ensemble import LocalRegretForestClassifier
+from .ensemble._adwin import ADWIN
 from .locality.decision_tree import Leaf, Split, TreeLayout
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
@@ -46,6 +48,7 @@ from .locality.recent_rows import RecentRows
 from .locality.removal_sets import RemovalSetColoring
 from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
+from .maxsat import OnlineMaxSAT
 from .thresholds import (
     ColumnEncoder,
     FixedThresholds,
@@ -66,6 +69,8 @@ _OUR_TYPES = (
     OnlineMaxSAT,
     Winnow2Classifier,
     AdaHedge,
+    DiscountPlayers,
+    ADWIN,
     RegretTable,
     DiscountClock,
     StumpRegretTable,
@@ -96,7 +101,9 @@ _NAMED_TYPES = ("sklearn_localregret.river.RiverAdapter", "collections.deque")
 def trusted_types() -> list[str]:
     """Names of the types to trust when loading a model of ours with skops.
 
-    They cover every estimator of the package, the River adapter
+    They cover every estimator of the package (under its current module
+    path, and under an old one for files saved before a module moved), the
+    River adapter
     (:class:`~sklearn_localregret.river.RiverAdapter`, with the
     ``collections.deque`` of its recent rows) and pipelines that use
     :func:`~sklearn_localregret.datasets.boolean_encoder`; scikit-learn's own
@@ -118,7 +125,9 @@ def trusted_types() -> list[str]:
     ['collections.deque']
     """
     ours = [f"{cls.__module__}.{cls.__qualname__}" for cls in _OUR_TYPES]
-    return ours + list(_NAMED_TYPES)
+    # Files saved before a module moved name the class by its old path.
+    moved = [name for cls in _OUR_TYPES for name in old_names(cls)]
+    return ours + moved + list(_NAMED_TYPES)
 
 
 def load(file, *, check: bool = True):
@@ -276,6 +285,14 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         raise _Inconsistent(
             f"{len(members)} members and {len(features)} subspaces for n_estimators={k}"
         )
+    if not (len(model._detectors) == len(model.n_drifts_) == k):
+        raise _Inconsistent(f"{len(model._detectors)} drift detectors for {k} members")
+    for i, detector in enumerate(model._detectors):
+        if detector is not None and not isinstance(detector, ADWIN):
+            raise _Inconsistent(f"member {i}'s drift detector is a {type(detector)}")
+        wrong = None if detector is None else detector.inconsistency()
+        if wrong is not None:
+            raise _Inconsistent(f"member {i}'s drift detector: {wrong}")
     if len(model._hedge.losses) != k + 1:
         raise _Inconsistent(
             f"the combination weighs {len(model._hedge.losses)} "

@@ -84,7 +84,8 @@ def check_instances():
     # The tree learner at its defaults (real-valued features, thresholds from
     # the stream; the checks seed random_state themselves), with swap regret
     # (default L, and the paper's L=3), and with its main options: fixed
-    # thresholds (binarize), the paper's algorithm (no warm start).
+    # thresholds (binarize), the paper's algorithm (no warm start), and
+    # forgetting that adapts (a learner per discount).
     return [
         LocalRegretDisjunctClassifier(random_state=0),
         LocalRegretDisjunctClassifier(regret="swap", random_state=0),
@@ -93,6 +94,7 @@ def check_instances():
         LocalRegretTreeClassifier(regret="swap", L=3),
         LocalRegretTreeClassifier(binarize=0.0),
         LocalRegretTreeClassifier(warm_start=0, discount=1.0),
+        LocalRegretTreeClassifier(discount="auto"),
         LocalRegretForestClassifier(),
         Winnow2Classifier(),
     ]
@@ -356,8 +358,9 @@ NOT_BINARY_CALLS = [
 
 
 def _bad_for(name, case) -> bool:
-    # The tree learner reads NaN as a missing value (tests/test_tree_missing.py).
-    return not (name.startswith("tree") and case[0] == "nan")
+    # The tree learner and the forest read NaN as a missing value
+    # (tests/test_tree_missing.py, tests/test_forest_columns.py).
+    return not (name.startswith(("tree", "forest")) and case[0] == "nan")
 
 
 _BAD_CASES = [
@@ -443,8 +446,8 @@ def test_bad_fit_raises_and_loses_nothing(name, kwargs, error, match):
 def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
     if match == "0/1" and name.startswith(("tree", "forest")):
         pytest.skip("the tree learner reads real-valued features")
-    if match == "NaN" and name.startswith("tree"):
-        pytest.skip("the tree learner reads missing values")
+    if match == "NaN" and name.startswith(("tree", "forest")):
+        pytest.skip("the tree learner and the forest read missing values")
     est = fitted(name)
     if not hasattr(est, method):
         pytest.skip(f"{type(est).__name__} has no {method}")

@@ -21,6 +21,7 @@ import sklearn_localregret
 LEARNERS = {
     "tree": ("LocalRegretTreeClassifier(random_state=0)", 800, 1),
     "tree-swap": ("LocalRegretTreeClassifier('swap', L=3, random_state=0)", 70, 1),
+    "tree-auto": ("LocalRegretTreeClassifier(discount='auto', random_state=0)", 400, 1),
     "disjunct": (
         "LocalRegretDisjunctClassifier(prediction='hedge', random_state=0)",
         500,

@@ -9,10 +9,14 @@ import numpy as np
 import pytest
 from malformed_dimacs import MALFORMED, OS_ERRORS, make
 
-from sklearn_localregret._clause_matrix import ClauseMatrix, clause_matrix, satisfied
-from sklearn_localregret._dimacs import (
-    DimacsError,
-    WeightedFormula,
+from sklearn_localregret.maxsat.clause_matrix import (
+    ClauseMatrix,
+    clause_matrix,
+    satisfied,
+)
+from sklearn_localregret.maxsat.dimacs import DimacsError
+from sklearn_localregret.maxsat.formula import WeightedFormula
+from sklearn_localregret.maxsat.reading import (
     as_clauses,
     as_formula,
     read_dimacs,
@@ -491,6 +495,31 @@ def test_clause_matrix_against_python_evaluation():
             np.testing.assert_array_equal(
                 satisfied(a.astype(bool), clauses), python_satisfied(a, clauses)
             )
+
+
+def test_clause_matrix_entries_are_pos_minus_neg():
+    """The flat entries (built with numpy) against scipy's pos - neg, built
+    independently from the literals, on formulas with repeats and
+    tautologies; and round() cuts them clause by clause."""
+    rng = np.random.default_rng(3)
+    for n_vars in (1, 4, 9):
+        sizes = rng.integers(1, 6, 40)
+        clauses = [
+            list(rng.integers(1, n_vars + 1, k) * rng.choice([-1, 1], k)) for k in sizes
+        ]
+        m = clause_matrix(clauses, n_vars=n_vars)
+        expected = (m.pos.astype(np.int8) - m.neg.astype(np.int8)).tocsr()
+        expected.eliminate_zeros()
+        np.testing.assert_array_equal(m.signed.toarray(), expected.toarray())
+        np.testing.assert_array_equal(m.indptr, expected.indptr)
+        np.testing.assert_array_equal(m.var_of, expected.indices)
+        np.testing.assert_array_equal(m.sign_of, expected.data)
+        np.testing.assert_array_equal(m.n_neg, m.neg.sum(axis=1))
+        clause_of, var_of, sign_of, n_neg, w = m.round(5, 12)
+        lo, hi = m.indptr[5], m.indptr[12]
+        np.testing.assert_array_equal(clause_of, m.clause_of[lo:hi] - 5)
+        np.testing.assert_array_equal(n_neg, m.n_neg[5:12])
+        np.testing.assert_array_equal(w, np.ones(7))
 
 
 def test_clause_matrix_repeats_and_tautologies():

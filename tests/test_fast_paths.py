@@ -124,8 +124,8 @@ _BAD_CASES = [(name, case) for name in ESTIMATOR_IDS for case in BAD_CALLS] + [
 def test_bad_partial_fit_same_error_on_both_paths(
     name, case_id, kwargs, error, match, rows, full_path, monkeypatch
 ):
-    if case_id == "nan" and name.startswith("tree"):
-        pytest.skip("NaN is a missing value for the tree learner")
+    if case_id == "nan" and name.startswith(("tree", "forest")):
+        pytest.skip("NaN is a missing value for the tree learner and the forest")
     if rows == "one-row":
         kwargs = one_row(case_id, kwargs)
     before = pickle.dumps(fitted_copy(name))
@@ -158,7 +158,8 @@ def test_one_row_label_near_misses_same_outcome(
 
 _BAD_PREDICT_ROWS = {  # one bad row, and the learners that accept it
     # NaN is a missing value for the tree learner (tests/test_tree_missing.py)
-    "nan": (np.where(X_OK[:1] == 1, np.nan, 0.0), ("tree",)),
+    # and the forest (tests/test_forest_columns.py)
+    "nan": (np.where(X_OK[:1] == 1, np.nan, 0.0), ("tree", "forest")),
     "inf": (np.where(X_OK[:1] == 1, np.inf, 0.0), ()),
     "n_features": (X_OK[:1, :3], ()),
     "dates": (X_OK[:1].astype("datetime64[D]"), ()),

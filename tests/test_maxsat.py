@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from sklearn_localregret._maxsat import OnlineMaxSAT
+from sklearn_localregret.maxsat.online import OnlineMaxSAT
 
 
 def planted_3sat(n=20, n_clauses=201, seed=0):
@@ -296,8 +296,9 @@ def brute_force_gains(a, clause, weight):
 
 
 def test_one_clause_scores_as_maxsat_round_and_by_brute_force():
-    from sklearn_localregret._maxsat import _Clause, _FlatClauses
-    from sklearn_localregret.locality.clause_rounds import maxsat_round
+    from sklearn_localregret.maxsat.clause_matrix import ClauseMatrix as _FlatClauses
+    from sklearn_localregret.maxsat.rounds import OneClause as _Clause
+    from sklearn_localregret.maxsat.rounds import maxsat_round
 
     rng = np.random.default_rng(0)
     n = 5
@@ -316,8 +317,8 @@ def test_one_clause_scores_as_maxsat_round_and_by_brute_force():
 
 
 def test_flat_clauses_are_the_clause_matrix_entries():
-    from sklearn_localregret._clause_matrix import clause_matrix
-    from sklearn_localregret._maxsat import _FlatClauses
+    from sklearn_localregret.maxsat.clause_matrix import ClauseMatrix as _FlatClauses
+    from sklearn_localregret.maxsat.clause_matrix import clause_matrix
 
     rng = np.random.default_rng(1)
     n = 6

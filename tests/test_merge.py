@@ -401,3 +401,13 @@ def test_discounted_shards_decay_the_base_by_all_their_rounds():
         np.testing.assert_allclose(got[key], want[key], rtol=0, atol=RTOL * top)
     assert merged._table.n_rounds == base._table.n_rounds + 60
     assert merged.n_rounds_ == 80 + 60
+
+
+def test_tree_with_several_discount_players_is_refused():
+    X, y = _stream(0)
+    a = LocalRegretTreeClassifier(discount="auto", random_state=0).fit(X, y)
+    b = LocalRegretTreeClassifier(discount="auto", random_state=1).fit(X, y)
+    rounds = a.n_rounds_
+    with pytest.raises(ValueError, match="several discount players"):
+        a.merge(b)
+    assert a.n_rounds_ == rounds

@@ -76,8 +76,14 @@ def _mushroom(rows):
 
 @pytest.mark.parametrize(
     "params",
-    [{}, {"discount": 1.0}, {"regret": "swap", "L": 3}],
-    ids=["external", "external-undiscounted", "swap-L3"],
+    [
+        {},
+        {"discount": 1.0},
+        {"regret": "swap", "L": 3},
+        {"discount": "auto"},
+        {"regret": "swap", "L": 3, "discount": (0.95, 1.0)},
+    ],
+    ids=["external", "external-undiscounted", "swap-L3", "auto", "swap-two"],
 )
 def test_a_loaded_tree_is_the_saved_one_and_learns_on_identically(params):
     X, y = _mushroom(900)
@@ -120,3 +126,103 @@ def test_a_400_row_mushroom_tree_pickles_small():
     X, y = _mushroom(400)
     model = LocalRegretTreeClassifier(random_state=0).fit(X, y)
     assert len(pickle.dumps(model)) < 50_000
+
+
+# -- Max-SAT saved before it moved into sklearn_localregret.maxsat (issue 30) --
+def _maxsat_saved():
+    with open(FIXTURES / "maxsat_saved_v0.1.pkl", "rb") as f:
+        return pickle.load(f)
+
+
+def _maxsat_stream():
+    from fixtures.record_saved_maxsat import clauses
+
+    return clauses()
+
+
+def test_files_name_the_old_max_sat_modules():
+    """The fixtures are what they claim: saved under the old paths."""
+    saved = _maxsat_saved()
+    assert b"sklearn_localregret._maxsat" in saved["model"]
+    assert b"sklearn_localregret._dimacs" in saved["formula"]
+    assert b"sklearn_localregret.baselines.walksat" in saved["walksat"]
+    assert b"sklearn_localregret._solve" in saved["answer"]
+    assert b"sklearn_localregret._dimacs_reader" in saved["error"]
+
+
+def test_an_online_max_sat_pickled_under_the_old_path_loads_and_plays_on():
+    from sklearn_localregret import OnlineMaxSAT
+
+    saved = _maxsat_saved()
+    model = pickle.loads(saved["model"])
+    assert type(model) is OnlineMaxSAT
+    np.testing.assert_array_equal(model.probabilities_, saved["proba"])
+    model.partial_fit(_maxsat_stream()[40:])  # the same rounds, the same pi
+    np.testing.assert_array_equal(model.probabilities_, saved["proba_after"])
+
+
+def test_max_sat_values_pickled_under_the_old_paths_load():
+    import sklearn_localregret as slr
+    from sklearn_localregret.baselines import WalkSATResult, walksat
+    from sklearn_localregret.maxsat import MaxSATAnswer
+
+    saved = _maxsat_saved()
+    stream = _maxsat_stream()
+    formula = pickle.loads(saved["formula"])
+    assert formula == slr.WeightedFormula(
+        stream[:10], weights=np.arange(10), hard=[1] + [0] * 9
+    )
+    result = pickle.loads(saved["walksat"])
+    assert type(result) is WalkSATResult
+    np.testing.assert_array_equal(
+        result.assignment, walksat(stream, random_state=0).assignment
+    )
+    answer = pickle.loads(saved["answer"])
+    assert type(answer) is MaxSATAnswer and answer.status in (
+        "OPTIMUM FOUND",
+        "SATISFIABLE",
+    )
+    error = pickle.loads(saved["error"])
+    assert (
+        type(error) is slr.DimacsError and str(error) == "f.cnf: line 3: empty clause"
+    )
+    # New pickles name the new modules.
+    assert b"sklearn_localregret.maxsat.online" in pickle.dumps(slr.OnlineMaxSAT(2))
+
+
+def test_a_max_sat_skops_file_saved_under_the_old_path_loads_trusted():
+    pytest.importorskip("skops")
+    from sklearn_localregret import OnlineMaxSAT
+    from sklearn_localregret.persistence import load, trusted_types
+
+    assert "sklearn_localregret._maxsat.OnlineMaxSAT" in trusted_types()
+    model = load(FIXTURES / "maxsat_saved_v0.1.skops")
+    assert type(model) is OnlineMaxSAT
+    saved = _maxsat_saved()
+    np.testing.assert_array_equal(model.probabilities_, saved["proba"])
+    model.partial_fit(_maxsat_stream()[40:])
+    np.testing.assert_array_equal(model.probabilities_, saved["proba_after"])
+
+
+def test_old_module_paths_forward_to_the_new_modules():
+    """``locality.clause_rounds`` was a documented module; the private ones
+    are kept for saved files. ``baselines.walksat`` stays the function."""
+    import importlib
+
+    from sklearn_localregret.baselines import walksat
+    from sklearn_localregret.maxsat import online, rounds
+
+    old = importlib.import_module("sklearn_localregret.locality.clause_rounds")
+    assert old.maxsat_gains is rounds.maxsat_gains
+    from sklearn_localregret.locality.clause_rounds import maxsat_round
+
+    assert maxsat_round is rounds.maxsat_round
+    assert importlib.import_module("sklearn_localregret._maxsat").OnlineMaxSAT is (
+        online.OnlineMaxSAT
+    )
+    importlib.import_module("sklearn_localregret.baselines.walksat")
+    import sklearn_localregret.baselines
+
+    assert sklearn_localregret.baselines.walksat is walksat
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        importlib.import_module("sklearn_localregret._dimacs").nothing

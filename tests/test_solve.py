@@ -10,9 +10,10 @@ import pytest
 from malformed_dimacs import MALFORMED, make
 
 from sklearn_localregret import WeightedFormula, read_dimacs
-from sklearn_localregret import _solve as solve_module
-from sklearn_localregret._solve import _unit_propagate, solve_formula
 from sklearn_localregret.cli import main
+from sklearn_localregret.maxsat import command as solve_module
+from sklearn_localregret.maxsat import search as search_module
+from sklearn_localregret.maxsat.search import _unit_propagate, solve_formula
 
 
 def run_main(capsys, *argv):
@@ -353,13 +354,13 @@ def test_unit_propagation_is_sound_and_complete():
 
 def test_learner_and_walksat_see_only_the_variables_used(monkeypatch):
     sizes = []
-    original = solve_module.OnlineMaxSAT
+    original = search_module.OnlineMaxSAT
 
     def spy(n_vars, **kwargs):
         sizes.append(n_vars)
         return original(n_vars, **kwargs)
 
-    monkeypatch.setattr(solve_module, "OnlineMaxSAT", spy)
+    monkeypatch.setattr(search_module, "OnlineMaxSAT", spy)
     formula = WeightedFormula([[1, -(10**7)], [10**7, 5], [-1]], n_vars=10**7)
     # The learner plays at a plateau or once the flips are spent: here at once.
     answer = solve_formula(formula, passes=2, flips=0)
@@ -375,22 +376,22 @@ def test_walksat_first_then_the_learner_once_the_flips_are_spent(monkeypatch):
     signs = itertools.product((1, -1), repeat=3)
     formula = WeightedFormula([[a * 1, b * 2, c * 3] for a, b, c in signs])
     calls = []
-    original = solve_module._Walk.step
+    original = search_module.Walk.step
 
     def spy(walk, n):
         calls.append(("walk", solve_module_state.n_rounds))
         return original(walk, n)
 
     solve_module_state = None
-    real_state = solve_module._SearchState
+    real_state = search_module._SearchState
 
     def keep_state(*args):
         nonlocal solve_module_state
         solve_module_state = real_state(*args)
         return solve_module_state
 
-    monkeypatch.setattr(solve_module._Walk, "step", spy)
-    monkeypatch.setattr(solve_module, "_SearchState", keep_state)
+    monkeypatch.setattr(search_module.Walk, "step", spy)
+    monkeypatch.setattr(search_module, "_SearchState", keep_state)
     answer = solve_formula(formula, passes=3, flips=5000, seed=0)
     assert (answer.n_flips, answer.n_rounds) == (5000, 3 * 8)
     # Every flip came before the first round of the learner.

@@ -3,8 +3,10 @@
 :class:`LocalRegretForestClassifier` bags
 :class:`~sklearn_localregret.LocalRegretTreeClassifier` members online, each
 on a random subspace of the features and on Poisson weights of the rows
-(:mod:`._bagging`), and predicts with a no-regret combination of its vote and
-its members (:mod:`._combination`). The members are used through the tree's
+(:mod:`._bagging`), replaces a member when a drift detector on its own
+mistakes fires (:mod:`._drift`, with our ADWIN in :mod:`._adwin`), and
+predicts with a no-regret combination of its vote and its members
+(:mod:`._combination`). The members are used through the tree's
 estimator interface; nothing here reaches into the engine.
 """
 

@@ -7,6 +7,10 @@ leveraging bagging use rate 6). The draws come from one generator per
 member, seeded from the forest's: a member's weights depend on the rows it
 has seen, never on how the stream was cut into calls nor on which thread
 learns it.
+
+A member's subspace picks columns of the table as the forest reads it, a
+categorical column once, coded (:func:`subspace_encoder`): a member that gets
+it gets all its categories, never a part of a one-hot encoding.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from numbers import Integral, Real
 
 import numpy as np
 
-__all__ = ["draw_subspaces", "poisson_weights", "subspace_size"]
+from ..thresholds.columns import ColumnEncoder
+
+__all__ = ["draw_subspaces", "poisson_weights", "subspace_encoder", "subspace_size"]
 
 
 def subspace_size(max_features, n_features: int) -> int:
@@ -91,3 +97,36 @@ def poisson_weights(
     """
     draws = rng.poisson(rate, size=sample_weight.shape[0])
     return np.minimum(draws * sample_weight, cap)
+
+
+def subspace_encoder(encoder: ColumnEncoder, columns: np.ndarray) -> ColumnEncoder:
+    """The part of the forest's ``encoder`` that describes ``columns``.
+
+    A member reads the forest's coded rows restricted to its columns; this
+    encoder tells it which of them are categorical (and names their
+    categories), so that it offers their equality tests ``x_j == c``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, "a", "x"], [2.0, "b", None]], dtype=object)
+    >>> encoder = ColumnEncoder().encode(X, learning=True)[1]
+    >>> part = subspace_encoder(encoder, np.array([0, 2]))
+    >>> part.n_features, part.categorical.tolist(), part.categories
+    (2, [False, True], [None, ['x', None]])
+    """
+    columns = np.asarray(columns)
+    part = ColumnEncoder.__new__(ColumnEncoder)
+    part.__setstate__(
+        {
+            "max_categories": encoder.max_categories,
+            "n_features": len(columns),
+            "kinds": encoder.kinds[columns].copy(),
+            "categories": [
+                None if encoder.categories[j] is None else list(encoder.categories[j])
+                for j in columns
+            ],
+            "numbers": [encoder.numbers[j] for j in columns],
+        }
+    )
+    return part

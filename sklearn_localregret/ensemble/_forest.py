@@ -17,13 +17,15 @@ from .._random import check_generator, generator_key
 from .._tree_classifier import LocalRegretTreeClassifier
 from .._weights import MAX_WEIGHT
 from ..engine.compiled.row_uniforms import row_uniforms
-from ._bagging import draw_subspaces, poisson_weights, subspace_size
+from ..thresholds.columns import ColumnEncoder
+from ._bagging import draw_subspaces, poisson_weights, subspace_encoder, subspace_size
 from ._combination import (
     draw_classes,
     expert_losses,
     mixture_proba,
     prediction_distribution,
 )
+from ._drift import DRIFT_DETECTORS, make_detector, next_seed, round_of_drift
 from ._threads import map_in_threads, n_threads
 
 __all__ = ["LocalRegretForestClassifier"]
@@ -38,7 +40,21 @@ _TREE_PARAMS = (
     "n_mcmc_steps",
     "predict_tolerance",
     "discount",
+    "max_categories",
 )
+
+
+def _coded_by(member, encoder: ColumnEncoder):
+    """A member's ``_encode_columns`` for rows the forest has coded: they are
+    read as they are, and the member keeps ``encoder`` as its own."""
+
+    def encode_columns(X, *, learning: bool, first_call: bool = False, names=None):
+        if learning:
+            member._columns = encoder
+        return X
+
+    return encode_columns
+
 
 # Rows below which a prediction asks the members one after the other: a
 # thread pool's hand-over costs more than a few rows' walks.
@@ -53,10 +69,13 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
     (chosen at the first fit, ``max_features``) and with each row weighted by
     its ``sample_weight`` times a Poisson(``lambda_value``) draw (online
     bagging, as River's adaptive random forest does). Each member forgets as
-    the tree does (``discount``). The forest predicts with AdaHedge over
-    ``n_estimators + 1`` experts: its *vote* (the class the members' mean
-    probability favours) and each member's own hedged prediction, all scored
-    on each round's rows before the members learn it (test-then-train). Its
+    the tree does (``discount``) and is replaced by a fresh tree when a drift
+    detector on its own mistakes fires (``drift_detector``). Missing values
+    and categorical columns are read as the tree reads them. The forest
+    predicts with AdaHedge over ``n_estimators + 1`` experts: its *vote* (the
+    class the members' mean probability favours) and each member's own
+    hedged prediction, all scored on each round's rows before the members
+    learn it (test-then-train). Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     the members; the user guide, "The forest").
@@ -81,10 +100,22 @@ class LocalRegretForestClassifier(BaseOnlineClassifier):
         and leveraging bagging's 6; 1 is Oza's online bagging, whose members
         skip a third of the rows). 6 was lower than or level with 1 on 5 of
         6 streams of ``benchmarks/bench_forest.py``.
+    drift_detector : {"adwin"} or None, default="adwin"
+        A detector per member, fed with the member's 0/1 loss on each row
+        (of positive weight) before it learnt it: ``"adwin"`` is ADWIN with
+        ``delta=0.001`` (ARF's), acting only when the error rises. When it
+        fires, the member is replaced, after that round, by a fresh tree.
+        None: the members only forget (``discount``). Changed between calls
+        (``set_params``), it starts the detection (with empty windows) or
+        stops it. On
+        ``benchmarks/bench_forest.py`` the detectors lowered the error on
+        STAGGER, ``inverted``, LED with drift and Agrawal and changed nothing
+        on the stationary streams, where they never fired (the user guide,
+        "The forest").
     batch_size : int, default=5
         Rows per round, of the forest and of every member.
     binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
-predict_tolerance, discount
+predict_tolerance, discount, max_categories
         Passed to every member: see
         :class:`~sklearn_localregret.LocalRegretTreeClassifier`. The members
         learn local external regret and predict with their hedge.
@@ -108,6 +139,11 @@ predict_tolerance, discount
         The members, each fitted on its columns ``estimators_features_[k]``.
     estimators_features_ : list of ndarray of int
         The columns each member reads, sorted.
+    n_drifts_ : ndarray of int of shape (n_estimators,)
+        How many times each member was replaced on a detected drift.
+    categories_ : list of length ``n_features_in_``
+        For a categorical column, its categories in the order of their codes
+        (None for the missing value); None for a numeric column.
     n_rounds_ : int
         Rounds learnt.
     n_samples_seen_ : int
@@ -143,6 +179,13 @@ predict_tolerance, discount
     its columns). The members learn each call's rows in one pass each, in
     ``n_jobs`` threads; the combination then scores the recorded rounds.
 
+    **Drift.** A replaced member is a new expert in its slot of the
+    combination: the slot's loss goes on with the new tree's predictions,
+    and the combination's bound holds against each slot's actual sequence of
+    predictions (a replacement decided in a round first predicts in the
+    next). The fresh tree's own local-regret guarantee starts from its first
+    round.
+
     **Zero weights.** A row whose Poisson draw is 0 is learnt by that member
     with weight 0: it changes no regret, so the member's rounds stay aligned
     with the forest's (and it still counts for the member's thresholds).
@@ -170,6 +213,15 @@ predict_tolerance, discount
            [0.27, 0.73]])
     >>> forest.predict(X[:2])
     array([0, 1])
+
+    When the concept inverts, each member's detector sees its error rise and
+    the member is replaced by a fresh tree, which learns the new concept.
+
+    >>> forest.n_drifts_.tolist()
+    [0, 0, 0, 0, 0]
+    >>> forest = forest.partial_fit(X, 1 - y)
+    >>> forest.n_drifts_.tolist(), forest.estimators_[0].n_samples_seen_
+    ([1, 1, 1, 1, 1], 975)
     """
 
     _parameter_constraints: dict = {
@@ -186,12 +238,18 @@ predict_tolerance, discount
             None,
         ],
         "lambda_value": [Interval(Real, 0, None, closed="neither")],
+        "drift_detector": [StrOptions(set(DRIFT_DETECTORS)), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
 
     # The members read real values (their threshold tests).
     _block_dtype = np.float64
+    # As the tree: missing values and categories are tests, categories coded
+    # by the forest's ColumnEncoder; each member gets its columns' part of it.
+    _allow_nan = True
+    _reads_categories = True
+    _columns: ColumnEncoder  # made by the first call (_encode_columns)
 
     def __init__(
         self,
@@ -199,6 +257,7 @@ predict_tolerance, discount
         *,
         max_features=None,
         lambda_value=6.0,
+        drift_detector="adwin",
         batch_size=5,
         binarize=None,
         L=100,
@@ -209,12 +268,14 @@ predict_tolerance, discount
         n_mcmc_steps=200,
         predict_tolerance=0.0,
         discount=0.99,
+        max_categories=16,
         n_jobs=None,
         random_state=None,
     ):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.lambda_value = lambda_value
+        self.drift_detector = drift_detector
         self.batch_size = batch_size
         self.binarize = binarize
         self.L = L
@@ -225,6 +286,7 @@ predict_tolerance, discount
         self.n_mcmc_steps = n_mcmc_steps
         self.predict_tolerance = predict_tolerance
         self.discount = discount
+        self.max_categories = max_categories
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -247,21 +309,77 @@ predict_tolerance, discount
         size = subspace_size(self.max_features, n_features)
         self.estimators_features_ = draw_subspaces(rng, n_features, size, k)
         seeds = rng.integers(2**32, size=(2, k))  # the trees' random_state range
-        params = {name: getattr(self, name) for name in _TREE_PARAMS}
-        self.estimators_ = [
-            LocalRegretTreeClassifier(
-                "external",
-                batch_size=self.batch_size,
-                binarize=self.binarize,
-                prediction="hedge",
-                random_state=int(seed),
-                **params,
-            )
-            for seed in seeds[0]
-        ]
+        self.estimators_ = [self._new_member(int(seed)) for seed in seeds[0]]
         self._bagging_rngs = [np.random.default_rng(int(s)) for s in seeds[1]]
+        self._detectors = [make_detector(self.drift_detector) for _ in range(k)]
+        self.n_drifts_ = np.zeros(k, dtype=np.int64)
         # Experts: the vote, then each member (handicapped: see _combination).
         self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k)
+
+    def _new_member(self, seed: int) -> LocalRegretTreeClassifier:
+        params = {name: getattr(self, name) for name in _TREE_PARAMS}
+        return LocalRegretTreeClassifier(
+            "external",
+            batch_size=self.batch_size,
+            binarize=self.binarize,
+            prediction="hedge",
+            random_state=seed,
+            **params,
+        )
+
+    def _encode_columns(
+        self, X, *, learning: bool, first_call: bool = False, names=None
+    ):
+        # As the tree: categories become codes, missing values NaN; the
+        # encoder kept is put back by a call that fails.
+        columns: ColumnEncoder
+        if first_call:
+            columns = ColumnEncoder(self.max_categories)
+        else:
+            columns = self._columns
+            if not columns.has_categories and (
+                type(X) is np.ndarray and X.dtype.kind in "biuf"
+            ):
+                return X  # the streaming case: nothing to encode
+        X, columns = columns.encode(
+            X, learning=learning, name=type(self).__name__, names=names
+        )
+        if learning:
+            self._columns = columns
+        return X
+
+    def _numeric_rows_read_as_is(self) -> bool:
+        return not self._columns.has_categories
+
+    def _member_columns(self) -> list[ColumnEncoder]:
+        """Each member's part of the forest's encoder (remade when it changes:
+        a column typed, a category coded; read by the learning thread)."""
+        if self.__dict__.get("_member_columns_of") is not self._columns:
+            self._member_encoders = [
+                subspace_encoder(self._columns, columns)
+                for columns in self.estimators_features_
+            ]
+            self._member_columns_of = self._columns
+        return self._member_encoders
+
+    # -- persistence ------------------------------------------------------
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: never the live __dict__
+        state.pop("_member_encoders", None)  # remade from _columns
+        state.pop("_member_columns_of", None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "max_categories" not in state:  # saved before categories
+            self.max_categories = 16
+            if "n_features_in_" in state:
+                self._columns = ColumnEncoder.numeric(self.n_features_in_)
+        if "drift_detector" not in state:  # saved before drift detection
+            self.drift_detector = None
+            if "estimators_" in state:
+                self._detectors = [None] * len(self.estimators_)
+                self.n_drifts_ = np.zeros(len(self.estimators_), dtype=np.int64)
 
     # -- learning -----------------------------------------------------------
     def _map_members(self, task, n_rows: int) -> list:
@@ -271,12 +389,63 @@ predict_tolerance, discount
 
     def _learn_member(self, k: int, X, y, weight) -> list:
         """Member ``k`` learns the block; its rounds' ``(proba, vote weight)``
-        before each was learnt (the recorder in ``_score_predictions``)."""
-        member = self.estimators_[k]
-        columns = np.ascontiguousarray(X[:, self.estimators_features_[k]])
+        before each was learnt (the recorder in ``_score_predictions``).
+
+        With a drift detector, the member's rounds feed it; if it fires in a
+        round, the member is replaced after that round by a fresh one, which
+        learns the block's later rounds (the old member's learning of them
+        is dropped: a detection costs at most one block of extra learning).
+        """
+        columns = self._columns_of(X, k)
         bagged = poisson_weights(
             self._bagging_rngs[k], float(self.lambda_value), weight, MAX_WEIGHT
         )
+        batch, start = self.batch_size, 0
+        records: list = []
+        while True:
+            part = self._learn_rows(k, columns[start:], y[start:], bagged[start:])
+            detector = self._detector(k)
+            drift = None
+            if detector is not None:
+                drift = round_of_drift(detector, part, y[start:], weight[start:], batch)
+            if drift is None:
+                return records + part
+            records += part[: drift + 1]
+            start += (drift + 1) * batch
+            self._replace_member(k)
+            if start >= len(y):
+                return records
+
+    def _columns_of(self, X: np.ndarray, k: int) -> np.ndarray:
+        """Member ``k``'s columns of ``X`` (``X`` itself when it has them all,
+        the default: no copy per member)."""
+        features = self.estimators_features_[k]
+        if len(features) == X.shape[1]:  # sorted and distinct: all, in order
+            return np.ascontiguousarray(X)
+        return np.ascontiguousarray(X[:, features])
+
+    def _detector(self, k: int):
+        """Member ``k``'s detector as ``drift_detector`` now says (set_params
+        between calls starts or stops the detection; a new one starts empty)."""
+        if self.drift_detector is None:
+            self._detectors[k] = None
+        elif self._detectors[k] is None:
+            self._detectors[k] = make_detector(self.drift_detector)
+        return self._detectors[k]
+
+    def _replace_member(self, k: int) -> None:
+        """A fresh member and detector in slot ``k`` (a detected drift)."""
+        self.estimators_[k] = self._new_member(
+            next_seed(self.estimators_[k].random_state)
+        )
+        self._detectors[k] = make_detector(self.drift_detector)
+        self.n_drifts_[k] += 1
+
+    def _learn_rows(self, k: int, columns, y, bagged) -> list:
+        """Member ``k`` learns rows of its columns weighted ``bagged``; its
+        rounds' records."""
+        member = self.estimators_[k]
+        encoder = self._member_columns()[k]
         records: list = []
         member._round_recorder = lambda proba, vote: records.append((proba, vote))
         try:
@@ -296,6 +465,9 @@ predict_tolerance, discount
                 records += [self._fresh_record(self.batch_size)] * (
                     start // self.batch_size
                 )
+                # The rows are coded already: the member takes its part of the
+                # forest's encoder instead of typing the columns itself.
+                member._encode_columns = _coded_by(member, encoder)  # type: ignore[method-assign]
                 member.partial_fit(
                     columns[start:],
                     self.classes_[y[start:]],
@@ -303,10 +475,12 @@ predict_tolerance, discount
                     sample_weight=bagged[start:],
                 )
             else:
+                member._columns = encoder  # a column typed, a category coded
                 # Rows validated by the forest (skips ~0.6 ms of checks a call).
                 member._learn(columns, y, bagged)
         finally:
             del member._round_recorder
+            member.__dict__.pop("_encode_columns", None)
         return records
 
     def _fitted(self, k: int) -> bool:
@@ -325,6 +499,7 @@ predict_tolerance, discount
         # on what the members predicted before they learnt it.
         n_rows, batch = X.shape[0], self.batch_size
         with self._model_lock():  # readers see complete blocks
+            self._member_columns()  # made here, read by the members' threads
             records = self._map_members(
                 lambda k: self._learn_member(k, X, y, weight), n_rows
             )
@@ -352,7 +527,7 @@ predict_tolerance, discount
         def proba(k: int) -> np.ndarray:
             if not self._fitted(k):
                 return self._fresh_record(block.shape[0])[0]
-            columns = np.ascontiguousarray(block[:, self.estimators_features_[k]])
+            columns = self._columns_of(block, k)
             # Validated by the forest: the members' own walk, no checks.
             return self.estimators_[k]._predict_proba_checked(columns)
 
@@ -429,6 +604,14 @@ predict_tolerance, discount
         """The experts' cumulative losses (the members' handicap included)."""
         check_is_fitted(self)
         return self._hedge.losses
+
+    @property
+    def categories_(self) -> list:
+        """Categories of each categorical column in code order (None: the
+        missing value); None for a numeric column. A member's
+        ``categories_`` are those of its columns, in the same codes."""
+        check_is_fitted(self)
+        return [None if c is None else list(c) for c in self._columns.categories]
 
     @property
     def combination_regret_bound_(self) -> float:

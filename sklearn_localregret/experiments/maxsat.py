@@ -17,8 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._maxsat import OnlineMaxSAT
-from ..baselines.walksat import walksat
+from ..maxsat import OnlineMaxSAT, walksat
 from ._report import CurveSet, format_table, sliding_mean, window_outcomes
 from ._runner import Experiment, Task
 

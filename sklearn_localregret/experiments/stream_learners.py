@@ -248,7 +248,8 @@ LEARNERS: dict[str, Learner] = {
     "lr-forest": Learner(
         lambda seed: LocalRegretForestClassifier(random_state=seed),
         "LocalRegretForestClassifier(): 10 local-regret trees, online bagging, "
-        "AdaHedge over their vote and their own predictions",
+        "a drift detector each, AdaHedge over their vote and their own "
+        "predictions",
         family="local regret",
     ),
     "river-ht": Learner(

@@ -9,8 +9,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 * :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
   flips and the 2n colouring; :mod:`~sklearn_localregret.locality.hypercube_swap`
   -- per-edge (swap) regrets on it; :mod:`~sklearn_localregret.locality.
-  disjunct_rounds` and :mod:`~sklearn_localregret.locality.clause_rounds` -- the
-  gains of a round of rows (disjunctions) or clauses (Max-SAT).
+  disjunct_rounds` -- the gains of a round of rows (disjunctions). The gains of
+  a round of clauses live with the clauses, in
+  :mod:`sklearn_localregret.maxsat.rounds`.
 * :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees as
   immutable nodes: routing, subtree replacement, text export.
 * :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph

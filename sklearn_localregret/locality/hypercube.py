@@ -25,9 +25,9 @@ Two ways of keeping regret on it:
 The utilities, ``u(flip_k a) - u(a)`` for every ``k`` vectorised with numpy,
 have modules of their own: :mod:`~sklearn_localregret.locality.disjunct_rounds`
 (rows classified by a disjunction) and
-:mod:`~sklearn_localregret.locality.clause_rounds` (weighted clauses satisfied
-by an assignment). This module keeps what they share: vertices, their keys and
-levels, and the colouring.
+:mod:`sklearn_localregret.maxsat.rounds` (weighted clauses satisfied by an
+assignment, beside the clauses). This module keeps what they share: vertices,
+their keys and levels, and the colouring.
 """
 
 from __future__ import annotations

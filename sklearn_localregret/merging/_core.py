@@ -82,7 +82,7 @@ def merger_of(est) -> Merger:
     """The :class:`Merger` of a learner, by its type."""
     # Imported here: the learners' modules import this package's entry points.
     from .._disjunct import LocalRegretDisjunctClassifier
-    from .._maxsat import OnlineMaxSAT
+    from ..maxsat.online import OnlineMaxSAT
     from .._tree_classifier import LocalRegretTreeClassifier
     from ._disjunct import DisjunctMerger
     from ._maxsat import MaxSATMerger

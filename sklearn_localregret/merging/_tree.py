@@ -47,6 +47,13 @@ class TreeMerger(Merger):
     largest = ("_largest_round",)
 
     def check(self, dst, src) -> None:
+        for est in (dst, src):
+            if est.__dict__.get("_players") is not None:
+                raise ValueError(
+                    "cannot merge a tree with several discount players "
+                    f"(discount={est.discount!r}): each player has its own table "
+                    "and plays; merge learners of one discount"
+                )
         check_same_task(dst, src)
         _check_same_tests(dst._tests, src._tests)
         mine, theirs = dst._columns, src._columns

@@ -4,9 +4,9 @@ import time
 import numpy as np
 import pytest
 
-from sklearn_localregret._clause_matrix import clause_matrix, satisfied
-from sklearn_localregret._dimacs import WeightedFormula
 from sklearn_localregret.baselines import WalkSATResult, walksat
+from sklearn_localregret.maxsat.clause_matrix import clause_matrix, satisfied
+from sklearn_localregret.maxsat.formula import WeightedFormula
 
 
 def random_ksat(rng, n_vars, n_clauses, k=3):
@@ -197,7 +197,8 @@ def test_time_limit_stops_the_search():
 
 
 def test_a_walk_continued_is_the_walk_run_at_once():
-    from sklearn_localregret.baselines.walksat import _Search, _Walk
+    from sklearn_localregret.maxsat.walksat import Walk as _Walk
+    from sklearn_localregret.maxsat.walksat import WalkSATClauses as _Search
 
     clauses = random_ksat(np.random.default_rng(0), 60, 300)
     search = _Search(clauses, np.ones(len(clauses)), 60)

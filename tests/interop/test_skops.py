@@ -54,6 +54,9 @@ CLASSIFIERS = {
     "tree-swap-L3": lambda: LocalRegretTreeClassifier(
         regret="swap", L=3, batch_size=2, random_state=0
     ),
+    "tree-auto-discount": lambda: LocalRegretTreeClassifier(
+        discount="auto", batch_size=2, random_state=0
+    ),
     "forest": lambda: LocalRegretForestClassifier(
         n_estimators=3, batch_size=2, random_state=0
     ),

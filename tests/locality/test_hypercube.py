@@ -8,7 +8,6 @@ import pytest
 from scipy.linalg import expm
 
 from sklearn_localregret.engine import site_distributions
-from sklearn_localregret.locality.clause_rounds import maxsat_gains
 from sklearn_localregret.locality.disjunct_rounds import (
     disjunction_gains,
     disjunction_round,
@@ -16,6 +15,7 @@ from sklearn_localregret.locality.disjunct_rounds import (
 )
 from sklearn_localregret.locality.hypercube import HypercubeColoring, vertex_key
 from sklearn_localregret.locality.hypercube_swap import HypercubeSwapRegrets
+from sklearn_localregret.maxsat.rounds import maxsat_gains
 
 
 def tv_bound(p, n_draws, delta=1e-6):

@@ -25,7 +25,7 @@ from io import BufferedIOBase
 
 import numpy as np
 
-from ._weights import MAX_WEIGHT
+from .._weights import MAX_WEIGHT
 
 __all__ = ["DimacsError", "parse_dimacs", "read_source"]
 

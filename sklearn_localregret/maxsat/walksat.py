@@ -14,15 +14,15 @@ from numbers import Real
 import numpy as np
 
 from .._checks import check_positive_int
-from .._clause_matrix import clause_matrix, satisfied
-from .._dimacs import as_formula
 from .._random import check_generator
+from .clause_matrix import ClauseMatrix, satisfied
+from .reading import as_formula
 
-__all__ = ["WalkSATResult", "walksat"]
+__all__ = ["FLIP_BLOCK", "Walk", "WalkSATClauses", "WalkSATResult", "walksat"]
 
 # Uniform numbers drawn per block of flips: one call to the generator instead of
 # three per flip, without holding max_flips * 3 of them at once.
-_BLOCK = 4096
+FLIP_BLOCK = 4096
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,9 @@ def walksat(
     n = formula.n_vars
     # Zero-weight clauses can neither be picked nor broken: leave them out.
     keep = np.flatnonzero(formula.weights > 0)
-    search = _Search([formula.clauses[c] for c in keep], formula.weights[keep], n)
+    search = WalkSATClauses(
+        [formula.clauses[c] for c in keep], formula.weights[keep], n
+    )
 
     if time_limit is not None and not (
         isinstance(time_limit, Real) and float(time_limit) > 0
@@ -137,22 +139,22 @@ def walksat(
         if tries and stop is not None and time.monotonic() >= stop:
             break
         tries += 1
-        walk = _Walk(search, rng.random(n) < 0.5, noise, rng)
+        walk = Walk(search, rng.random(n) < 0.5, noise, rng)
         if stop is None:
             walk.step(max_flips)
         else:
             while walk.n_flips < max_flips and time.monotonic() < stop:
-                if walk.step(min(_BLOCK, max_flips - walk.n_flips)) == 0:
+                if walk.step(min(FLIP_BLOCK, max_flips - walk.n_flips)) == 0:
                     break
         n_flips += walk.n_flips
         if walk.best_cost < best_cost:
             best, best_cost = walk.best_assignment(), walk.best_cost
     assert best is not None  # max_restarts >= 1: at least one try ran
-    unsat = ~satisfied(best, clause_matrix(formula, n_vars=n))
+    unsat = ~satisfied(best, ClauseMatrix(formula.clauses, n, formula.weights))
     return WalkSATResult(best, float(formula.weights[unsat].sum()), n_flips, tries)
 
 
-class _Search:
+class WalkSATClauses:
     """Incremental WalkSAT state for positive-weight clauses over ``n`` variables.
 
     Literal ``2 * v + s`` (``s = 1`` positive, ``0`` negated) indexes the clauses
@@ -169,7 +171,7 @@ class _Search:
         self.occurs: list[list[int]] = [[] for _ in range(2 * n)]
         if not self.m:
             return
-        matrix = clause_matrix(clauses, n_vars=n)
+        matrix = ClauseMatrix(clauses, n, weights)
         self.signed, self.n_neg = matrix.signed, matrix.n_neg
         ptr, idx = self.signed.indptr, self.signed.indices
         self.clause_vars = [idx[ptr[c] : ptr[c + 1]].tolist() for c in range(self.m)]
@@ -182,13 +184,13 @@ class _Search:
 
     def run(self, start: np.ndarray, noise: float, max_flips: int, rng):
         """One try from ``start``: (best assignment, its cost, flips made)."""
-        walk = _Walk(self, start, noise, rng)
+        walk = Walk(self, start, noise, rng)
         made = walk.step(max_flips)
         return walk.best_assignment(), walk.best_cost, made
 
 
-class _Walk:
-    """One WalkSAT walk over a :class:`_Search`'s clauses, continued on demand.
+class Walk:
+    """One WalkSAT walk over a :class:`WalkSATClauses`'s clauses, continued on demand.
 
     :meth:`step` makes flips from where the last call stopped, so that a caller
     can check a clock between calls without restarting the walk (restarting
@@ -197,7 +199,7 @@ class _Walk:
     are the best seen since the start.
     """
 
-    def __init__(self, search: _Search, start: np.ndarray, noise: float, rng):
+    def __init__(self, search: WalkSATClauses, start: np.ndarray, noise: float, rng):
         self.search, self.noise, self.rng = search, noise, rng
         self.a = start.astype(int).tolist()
         self.best, self.best_cost, self.n_flips = list(self.a), np.inf, 0
@@ -241,7 +243,7 @@ class _Walk:
         cost = self._cost()
         while unsat and flips < max_flips:
             if next_u == len(u):
-                u = rng.random((min(_BLOCK, max_flips - flips), 3)).tolist()
+                u = rng.random((min(FLIP_BLOCK, max_flips - flips), 3)).tolist()
                 next_u = 0
             u_clause, u_noise, u_var = u[next_u]
             next_u += 1

@@ -2,160 +2,22 @@
 
 from __future__ import annotations
 
-from itertools import chain
 from numbers import Integral, Real
 
 import numpy as np
 
-from ._base import paper_bias
-from ._checks import check_positive_int
-from ._dimacs import _check_weights, _clause, as_formula, split_weighted
-from ._interrupts import deferred_interrupt
-from ._random import check_generator
-from .locality.clause_rounds import maxsat_round
-from .locality.hypercube import HypercubeColoring
-from .locality.hypercube_swap import HypercubeSwapRegrets
-from .merging import merge_into
+from .._checks import check_positive_int
+from .._interrupts import deferred_interrupt
+from .._random import check_generator
+from ..engine.bias import paper_bias
+from ..locality.hypercube import HypercubeColoring
+from ..locality.hypercube_swap import HypercubeSwapRegrets
+from ..merging import merge_into
+from .clause_matrix import ClauseMatrix
+from .reading import as_formula, split_weighted
+from .rounds import formula_rounds, one_clause, round_score
 
 __all__ = ["OnlineMaxSAT"]
-
-
-def _read_clauses(clauses, n_vars: int, weights=None):
-    """Validate clause input once: the :class:`WeightedFormula` of
-    :func:`~sklearn_localregret._dimacs.as_formula`, the one reading of
-    clauses everywhere in the package."""
-    return as_formula(clauses, n_vars=n_vars, weights=weights)
-
-
-def _plain_clause(clause, n_vars: int, weights=None) -> _Clause | None:
-    """One clause of plain ``int`` literals (an interactive round), or None.
-
-    The common case of :meth:`OnlineMaxSAT.observe`, read without building a
-    formula: a valid clause is taken as it is; an invalid one is handed to
-    :func:`~sklearn_localregret._dimacs.as_formula`'s own per-clause and
-    weight checks, so its errors are word for word those of
-    :func:`_read_clauses`. Anything else (nested clauses, numpy or float
-    literals, PySAT formulas) returns None and takes :func:`_read_clauses`.
-    """
-    if type(clause) not in (list, tuple) or not clause:
-        return None
-    for lit in clause:
-        if type(lit) is not int:
-            return None
-        if not (0 < lit <= n_vars or 0 < -lit <= n_vars):
-            _clause(clause, 0, n_vars)  # raises the error of as_formula
-    if weights is None:
-        return _Clause(clause, n_vars, 1.0)
-    weight = float(_check_weights(weights, (tuple(clause),))[0])
-    return _Clause(clause, n_vars, weight)
-
-
-def _rounds(formula, batch_size: int):
-    """``(score, weight)`` of every round of ``batch_size`` clauses of a
-    validated formula, in order, for :meth:`OnlineMaxSAT._play`."""
-    weights = formula.weights
-    if batch_size == 1:  # one clause a round: plain Python is faster
-        for clause, weight in zip(formula.clauses, weights.tolist()):
-            yield _Clause(clause, formula.n_vars, weight).score, weight
-        return
-    flat = _FlatClauses(formula.clauses, formula.n_vars, weights)
-    for start in range(0, len(flat), batch_size):
-        yield flat.score(start, min(start + batch_size, len(flat)))
-
-
-class _Clause:
-    """One validated clause and its weight: :func:`maxsat_round` on it, in Python.
-
-    A round of the interactive path scores a single clause; numpy's per-call
-    overhead would dominate there. The gains are exactly those of
-    :func:`maxsat_round` on the same clause (``tests/test_maxsat.py`` checks
-    it): a literal repeated counts once, and ``x or not x`` is one true
-    literal whatever ``x`` is.
-    """
-
-    __slots__ = ("positive", "negative", "n_always_true", "n_vars", "weight")
-
-    def __init__(self, clause: tuple, n_vars: int, weight: float):
-        pos = {lit - 1 for lit in clause if lit > 0}
-        neg = {-lit - 1 for lit in clause if lit < 0}
-        both = pos & neg
-        if both:
-            pos, neg = pos - both, neg - both
-        self.positive, self.negative = list(pos), list(neg)
-        self.n_always_true = len(both)
-        self.n_vars, self.weight = n_vars, weight
-
-    def score(self, a: np.ndarray) -> tuple[np.ndarray, float]:
-        """``(gains, satisfied weight)`` of assignment ``a`` (0/1)."""
-        true = [v for v in self.positive if a[v]] + [
-            v for v in self.negative if not a[v]
-        ]
-        count = self.n_always_true + len(true)
-        gains = np.zeros(self.n_vars)
-        if count == 0:  # flipping any variable of the clause satisfies it
-            gains[self.positive + self.negative] = self.weight
-        elif count == 1 and true and self.weight:  # flipping it unsatisfies
-            gains[true[0]] = -self.weight
-        return gains, (self.weight if count else 0.0)
-
-
-class _FlatClauses:
-    """Validated clauses as the flat signed incidence entries of ``maxsat_round``.
-
-    The entries of :attr:`~sklearn_localregret._clause_matrix.ClauseMatrix.
-    signed`, clause by clause and by variable within a clause, built without
-    scipy: a literal repeated in a clause counts once, ``x or not x`` leaves
-    no entry (the clause is always true: its negative literal still counts in
-    ``n_neg``).
-    """
-
-    def __init__(self, clauses: tuple, n_vars: int, weights: np.ndarray):
-        self.weights = weights
-        m = len(clauses)
-        lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=m)
-        lits = np.fromiter(
-            chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum())
-        )
-        rows = np.repeat(np.arange(m, dtype=np.int64), lengths)
-        # One key per distinct (clause, variable, sign), sorted by clause,
-        # then variable: repeated literals count once.
-        keys = np.unique((rows * n_vars + np.abs(lits) - 1) * 2 + (lits < 0))
-        cells, negative = keys >> 1, (keys & 1).astype(bool)
-        self.n_neg = np.bincount(cells[negative] // n_vars, minlength=m).astype(
-            np.float64
-        )
-        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]][: len(cells)])
-        signs = (
-            np.add.reduceat(np.where(negative, -1.0, 1.0), starts)
-            if len(cells)
-            else np.zeros(0)
-        )
-        kept = signs != 0  # x or not x: no entry
-        cells, self.sign_of = cells[starts][kept], signs[kept]
-        self.clause_of = (cells // n_vars).astype(np.intp)
-        self.var_of = (cells % n_vars).astype(np.intp)
-        self.indptr = np.zeros(m + 1, dtype=np.intp)
-        np.cumsum(np.bincount(self.clause_of, minlength=m), out=self.indptr[1:])
-
-    def __len__(self) -> int:
-        return len(self.weights)
-
-    def round(self, start: int, stop: int):
-        """Arguments of :func:`maxsat_round` for clauses ``start:stop``."""
-        lo, hi = self.indptr[start], self.indptr[stop]
-        return (
-            self.clause_of[lo:hi] - start,
-            self.var_of[lo:hi],
-            self.sign_of[lo:hi],
-            self.n_neg[start:stop],
-            self.weights[start:stop],
-        )
-
-    def score(self, start: int, stop: int):
-        """``(score, weight)`` of the round of clauses ``start:stop`` for
-        :meth:`OnlineMaxSAT._play`."""
-        args = self.round(start, stop)
-        return (lambda a: maxsat_round(a, *args)), float(args[-1].sum())
 
 
 class OnlineMaxSAT:
@@ -389,13 +251,13 @@ class OnlineMaxSAT:
             Invalid clauses or weights (literal 0, beyond ``n_vars``, not an
             integer, empty clause, negative weight). The solver is unchanged.
         """
-        one = _plain_clause(clauses, self.n_vars, weights)
+        one = one_clause(clauses, self.n_vars, weights)
         if one is not None:
             score, weight = one.score, one.weight
         else:
-            formula = _read_clauses(clauses, self.n_vars, weights)
-            flat = _FlatClauses(formula.clauses, self.n_vars, formula.weights)
-            score, weight = flat.score(0, len(flat))
+            formula = as_formula(clauses, n_vars=self.n_vars, weights=weights)
+            matrix = ClauseMatrix(formula.clauses, self.n_vars, formula.weights)
+            score, weight = round_score(matrix, 0, len(matrix))
         with deferred_interrupt():  # the round is complete or not started
             return self._play(score, weight)
 
@@ -419,7 +281,9 @@ class OnlineMaxSAT:
             Invalid clauses, weights or batch size; then no round is played.
         """
         batch_size = check_positive_int(batch_size, "batch_size")
-        self._play_all(_read_clauses(clauses, self.n_vars, weights), batch_size)
+        self._play_all(
+            as_formula(clauses, n_vars=self.n_vars, weights=weights), batch_size
+        )
         return self
 
     def run(self, stream) -> np.ndarray:
@@ -444,14 +308,16 @@ class OnlineMaxSAT:
         clauses, weights = split_weighted(stream)
         if not clauses:
             return np.zeros(0)
-        return self._play_all(_read_clauses(clauses, self.n_vars, weights), 1)
+        return self._play_all(
+            as_formula(clauses, n_vars=self.n_vars, weights=weights), 1
+        )
 
     def _play_all(self, formula, batch_size: int) -> np.ndarray:
         # Ctrl-C acts between rounds only (see _interrupts): each round and
         # its counters are complete or not started.
         satisfied = []
         with deferred_interrupt() as interrupt:
-            for score, weight in _rounds(formula, batch_size):
+            for score, weight in formula_rounds(formula, batch_size):
                 satisfied.append(self._play(score, weight))
                 interrupt.deliver()
         return np.array(satisfied)
