@@ -32,10 +32,13 @@ FLOORS = [
     ("random numbers", {"_pcg64_skip", "_random", "_sparse_blocks"}),
     ("threshold tests", {"thresholds"}),
     ("locality graphs", {"locality", "_river_rows"}),
-    ("the classifiers' base", {"_base", "_discount_players"}),
+    ("the classifiers' base", {"_base", "_discount_players", "merging"}),
     ("learners", {"_disjunct", "_tree_classifier", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
-    ("public API", {"__init__", "persistence", "evaluate", "datasets", "river"}),
+    (
+        "public API",
+        {"__init__", "persistence", "evaluate", "datasets", "river", "distributed"},
+    ),
     ("commands", {"cli", "__main__", "experiments"}),
 ]
 FLOOR = {unit: level for level, (_, units) in enumerate(FLOORS) for unit in units}

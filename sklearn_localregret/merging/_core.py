@@ -82,8 +82,8 @@ def merger_of(est) -> Merger:
     """The :class:`Merger` of a learner, by its type."""
     # Imported here: the learners' modules import this package's entry points.
     from .._disjunct import LocalRegretDisjunctClassifier
-    from ..maxsat.online import OnlineMaxSAT
     from .._tree_classifier import LocalRegretTreeClassifier
+    from ..maxsat.online import OnlineMaxSAT
     from ._disjunct import DisjunctMerger
     from ._maxsat import MaxSATMerger
     from ._tree import TreeMerger
