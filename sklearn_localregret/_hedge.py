@@ -106,8 +106,14 @@ class AdaHedge:
         return [v - norm for v in scaled]
 
     def update(self, losses) -> None:
-        """Add one round's losses (one per expert; any non-negative range)."""
+        """Add one round's losses (one per expert; any non-negative range).
+
+        A loss that is not a finite number is refused (``ValueError``): it
+        would make every weight NaN for the rest of the stream.
+        """
         losses = [float(v) for v in losses]
+        if not all(math.isfinite(v) for v in losses):
+            raise ValueError(f"AdaHedge: a round's losses must be finite, got {losses}")
         eta = self.learning_rate
         log_w = self._log_weights(eta)
         h = sum(math.exp(lw) * loss for lw, loss in zip(log_w, losses))

@@ -165,7 +165,9 @@ def draw_tree(
             if used + 2 > uniforms.shape[0]:
                 return NEED_UNIFORMS
             used += 2
-            fresh = math.expm1(-q * horizon) / math.expm1(-rate * horizon)
+            ever = math.expm1(-rate * horizon)
+            # (rate * horizon can underflow to 0: then the ratio's limit q / W)
+            fresh = math.expm1(-q * horizon) / ever if ever != 0.0 else q / rate
             if uniforms[used - 2] < fresh:
                 age = _truncated_exponential(q, horizon, uniforms[used - 1])
             else:

@@ -133,8 +133,6 @@ def refresh_label_slots(
             for c in range(k):
                 sum_first += first[c]
                 sum_second += second[c]
-            scale_first = w / (sum_first if sum_first > 0.0 else 1.0)
-            scale_second = w / (sum_second if sum_second > 0.0 else 1.0)
             new_group = (
                 group_start < 0 or test_group[pool_int[group_start, 0]] != test_group[v]
             )
@@ -146,8 +144,9 @@ def refresh_label_slots(
             pool_float[used, 0] = w
             pool_float[used, 1] = q
             for c in range(k):
-                m_true = first[c] * scale_first
-                m_false = second[c] * scale_second
+                # Shares first (each <= 1): a tiny sum never overflows w / sum.
+                m_true = w * (first[c] / sum_first) if sum_first > 0.0 else 0.0
+                m_false = w * (second[c] / sum_second) if sum_second > 0.0 else 0.0
                 pool_float[used, 2 + c] = m_true
                 pool_float[used, 2 + k + c] = m_false
                 running = 0.0 if new_group else pool_float[used - 1, 2 + 2 * k + c]
@@ -194,9 +193,11 @@ def _add_start_labels(target, amount, entry, labels, root_label, pool_float):
     if entry < 0:
         target[root_label] += amount
         return
-    scale = amount / pool_float[entry, 0]
+    # m_c / w first (at most 1): amount / w overflows where the parent's
+    # weight has decayed to 1e-300 under an age rate of 1e18.
+    w = pool_float[entry, 0]
     for c in range(target.shape[0]):
-        target[c] += scale * pool_float[entry, labels + c]
+        target[c] += amount * (pool_float[entry, labels + c] / w)
 
 
 @inline_kernel
@@ -328,7 +329,10 @@ def _walk(
             n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
             content, n_leaves, odds, base, scores,
         )  # fmt: skip
-        share = reach / (s + rate)
+        # Fractions of s + W first (each at most 1): reach / (s + W) overflows
+        # where a site's weights have decayed to 1e-300 (long discounted
+        # streams), and inf * 0 made the probabilities NaN.
+        norm = s + rate
         for f in range(n_follow):
             at = _followed(pool_int, start, end, f, n_tests)
             if at < 0:
@@ -338,12 +342,12 @@ def _walk(
             if below >= 0 and top < room:
                 stack_row[top] = below
                 stack_rate[top] = s + pool_float[at, 1]
-                stack_reach[top] = share * pool_float[at, 0]
+                stack_reach[top] = reach * (pool_float[at, 0] / norm)
                 stack_entry[top] = at
                 stack_branch[top] = goes
                 top += 1
         for c in range(k):
-            out[c] += share * here[c]
+            out[c] += reach * (here[c] / norm)
 
 
 @kernel

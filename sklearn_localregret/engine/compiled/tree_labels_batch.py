@@ -98,7 +98,7 @@ def label_probabilities_by_site(
             start = slot_start[site]
             end = min(start + slot_len[site], n_entries) if start >= 0 else start
             n_follow = min(follow_len[site], max(end - start, 0))
-            share = reach / (s + rate)
+            norm = s + rate  # fractions of it first (see tree_labels._walk)
             for i in range(lo, hi):
                 _site_labels(
                     here, outcomes[buffer[i]], site, s, entry, labels, root_label,
@@ -107,7 +107,7 @@ def label_probabilities_by_site(
                 )  # fmt: skip
                 row_out = out[buffer[i]]
                 for c in range(k):
-                    row_out[c] += share * here[c]
+                    row_out[c] += reach * (here[c] / norm)
             # The children, each with the rows on its branch: pushed in the
             # order of the row-by-row walk, so each row meets its sites in
             # the same order there and here.
@@ -134,7 +134,7 @@ def label_probabilities_by_site(
                         continue
                     stack_site[top] = below
                     stack_rate[top] = s + pool_float[at, 1]
-                    stack_reach[top] = share * pool_float[at, 0]
+                    stack_reach[top] = reach * (pool_float[at, 0] / norm)
                     stack_entry[top] = at
                     stack_branch[top] = goes
                     stack_lo[top] = free
