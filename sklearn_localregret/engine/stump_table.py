@@ -507,13 +507,14 @@ class StumpRegretTable(KeyedRows):
         """
         n, t = self.n_rows, self._n_tests
         bound = np.abs(self._leaf[:n]).max(axis=(1, 2), initial=0.0)
-        if t and n:
+        for start in range(0, n if t else 0, 1024):  # bounded temporaries
+            rows = slice(start, min(start + 1024, n))
             pairs = (
-                np.abs(self._true[:n, :t]).max(axis=2)
-                + np.abs(self._false[:n, :t]).max(axis=2)
-                + np.abs(self._cost[:n, :, :t]).max(axis=1)
+                np.abs(self._true[rows, :t]).max(axis=2)
+                + np.abs(self._false[rows, :t]).max(axis=2)
+                + np.abs(self._cost[rows, :, :t]).max(axis=1)
             )
-            bound = np.maximum(bound, pairs.max(axis=1))
+            bound[rows] = np.maximum(bound[rows], pairs.max(axis=1))
         return bound / self.clock.scale
 
     def n_nonzero(self) -> int:

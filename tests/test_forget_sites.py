@@ -1,0 +1,103 @@
+"""External regret on a long discounted stream: quiet sites are forgotten.
+
+Every ``FORGET_EVERY`` rounds a discounted tree learner drops the sites none
+of whose regrets exceeds ``FORGET_TOLERANCE * Delta`` (the root excepted), so
+that its table holds the paths in play, not every path ever played; the
+samplers and the label cache are rebuilt around the compacted table.
+"""
+
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.engine import FORGET_EVERY, FORGET_TOLERANCE
+
+sys.path.insert(0, str(Path(__file__).parent / "engine"))
+from reference_labels import ReferenceLabels  # noqa: E402
+
+
+def _moving_concept(n=3000, seed=0):
+    # The concept moves to another feature every 500 rows: the paths of the
+    # old concepts stop being played and their regrets decay.
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 6))
+    y = np.zeros(n, dtype=int)
+    for k in range(n // 500):
+        rows = slice(500 * k, 500 * (k + 1))
+        y[rows] = X[rows, k % 6] > 0
+    return X, y
+
+
+def _fit(monkeypatch=None, **params):
+    X, y = _moving_concept()
+    est = LocalRegretTreeClassifier(random_state=0, **params)
+    return est.fit(X, y), X, y
+
+
+def test_quiet_sites_and_only_they_are_forgotten(monkeypatch):
+    calls = []
+    forget = LocalRegretTreeClassifier._forget_quiet_sites
+
+    def watched(self, round_range):
+        table = self._table
+        magnitudes = table.row_magnitudes()
+        keys = list(table._keys)
+        forget(self, round_range)
+        if table.n_rounds % FORGET_EVERY == 0:
+            tolerance = FORGET_TOLERANCE * self._largest_round
+            kept = set(table._keys)
+            gone = [k for k in keys if k not in kept]
+            calls.append((gone, magnitudes, keys, tolerance))
+
+    monkeypatch.setattr(LocalRegretTreeClassifier, "_forget_quiet_sites", watched)
+    _fit(discount=0.9)
+    assert calls, "no forgetting round in the stream"
+    forgotten = 0
+    for gone, magnitudes, keys, tolerance in calls:
+        quiet = {k for k, m in zip(keys, magnitudes) if m <= tolerance and k != ()}
+        assert set(gone) == quiet
+        forgotten += len(gone)
+    assert forgotten > 0
+
+
+def test_the_table_holds_the_sites_in_play(monkeypatch):
+    kept, X, y = _fit(discount=0.9)
+    monkeypatch.setattr(
+        LocalRegretTreeClassifier, "_forget_quiet_sites", lambda self, r: None
+    )
+    everything, _, _ = _fit(discount=0.9)
+    assert kept.n_sites_ < everything.n_sites_ / 2
+    # Undiscounted regrets never decay: nothing is forgotten.
+    monkeypatch.undo()
+    paper, _, _ = _fit(discount=1.0)
+    monkeypatch.setattr(
+        LocalRegretTreeClassifier, "_forget_quiet_sites", lambda self, r: None
+    )
+    paper_everything, _, _ = _fit(discount=1.0)
+    assert paper.n_sites_ == paper_everything.n_sites_
+
+
+def test_after_forgetting_the_model_is_consistent_and_learns_on():
+    est, X, y = _fit(discount=0.9)
+    table = est.regret_table_
+    assert table.n_rounds >= 2 * FORGET_EVERY
+    proba = est.predict_proba(X)
+    with np.errstate(all="ignore"):
+        reference = ReferenceLabels(table).probabilities(est._tests.outcomes(X))
+    np.testing.assert_allclose(proba, reference, atol=1e-9)
+    # The rebuilt path links: every kept site whose parent path was kept too
+    # (a site whose parent was forgotten waits, unreachable, until the
+    # parent is played again and enters anew).
+    keys = set(table._keys)
+    with_parent = sum(1 for key in keys if key and key[:-1] in keys)
+    assert (est._labels.paths.child >= 0).sum() == with_parent
+    assert with_parent > table.n_rows / 2
+    loaded = pickle.loads(pickle.dumps(est))
+    for lo in range(0, 1500, 300):  # past another forgetting round
+        est.partial_fit(X[lo : lo + 300], y[lo : lo + 300])
+        loaded.partial_fit(X[lo : lo + 300], y[lo : lo + 300])
+    np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
+    assert loaded.n_sites_ == est.n_sites_
