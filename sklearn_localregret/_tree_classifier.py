@@ -678,14 +678,19 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             self._graph = cast(TreeRateGraph, sampler.graph)
             self._table = self._graph.table
             return
+        self._rebuild_samplers()
+        self._labels = HierarchicalLabels(self._table)
+        self._labels.lock = self._model_lock()  # one lock for the model
+        self._group_label_tests()
+
+    def _rebuild_samplers(self) -> None:
+        """External regret: the rate graph, the samplers and the played tree's
+        arrays, made anew around the active player's table."""
         self._graph = TreeRateGraph(self._table, self._coloring, per_tree=False)
         self._sampler = HierarchicalSampler(
             self._table, make_leaf=Leaf, make_split=Split
         )
         self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
-        self._labels = HierarchicalLabels(self._table)
-        self._labels.lock = self._model_lock()  # one lock for the model
-        self._group_label_tests()
         self._flat = FlatTree(16)
 
     def _blas_context(self):
@@ -923,7 +928,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
             quiet[root] = False
         if quiet.any():
             table.forget(np.flatnonzero(quiet))
-            self._rebuild_player()
+            self._rebuild_samplers()
+            self._labels.reset()  # in place: whoever holds it stays in step
 
     def _draw_flat_tree(self, rng: np.random.Generator) -> bool:
         """Draw the round's tree into ``self._flat``; whether the chain drew it.

@@ -113,6 +113,18 @@ class HierarchicalLabels:
     def __setstate__(self, state):
         self.__init__(state["table"])
 
+    def reset(self) -> None:
+        """Start over from the table: after it forgot rows and renumbered the
+        rest (:meth:`~sklearn_localregret.engine.KeyedRows.forget`), the path
+        links and every cached slot are rebuilt on the next read. The lock and
+        the groups of tests are kept."""
+        with self.lock:
+            lock, group, rank = self.lock, self._group, self._rank
+            self.__init__(self.table)
+            self.lock = lock
+            if group.size:
+                self.group_tests(group, rank)
+
     @property
     def pool_size(self) -> int:
         """Pool entries in use (a measure of the cache's memory)."""
