@@ -83,6 +83,14 @@ class HierarchicalLabels:
 
     def __init__(self, table: StumpRegretTable):
         self.table = table
+        self._clear()
+        # Held by a learner while it plays a round, and by readers while they
+        # refresh and walk: a reader sees the model of a completed round.
+        self.lock = threading.RLock()
+
+    def _clear(self) -> None:
+        """The path links and an empty cache, groups of tests included."""
+        table = self.table
         self.paths = PathIndex(table)
         k = table.n_classes
         # Per table row: the version its pool slot was filled at, the slot,
@@ -102,9 +110,6 @@ class HierarchicalLabels:
         self._rank = np.zeros(0)
         self._test_order = np.zeros(0, dtype=np.int64)
         self._test_group = np.zeros(0, dtype=np.int64)
-        # Held by a learner while it plays a round, and by readers while they
-        # refresh and walk: a reader sees the model of a completed round.
-        self.lock = threading.RLock()
 
     # The cache is derived from the table: not saved.
     def __getstate__(self):
@@ -119,9 +124,8 @@ class HierarchicalLabels:
         links and every cached slot are rebuilt on the next read. The lock and
         the groups of tests are kept."""
         with self.lock:
-            lock, group, rank = self.lock, self._group, self._rank
-            self.__init__(self.table)
-            self.lock = lock
+            group, rank = self._group, self._rank
+            self._clear()
             if group.size:
                 self.group_tests(group, rank)
 
