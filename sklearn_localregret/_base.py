@@ -61,6 +61,18 @@ _REMEMBERED_ROWS = 64
 _BLAS_LIBRARIES = None
 
 
+def same_rows(block: np.ndarray, rows: np.ndarray) -> bool:
+    """Whether ``rows`` are the first rows of a remembered ``block`` (same
+    width and dtype, missing values equal)."""
+    n = rows.shape[0]
+    return (
+        block.shape[0] >= n
+        and block.shape[1:] == rows.shape[1:]
+        and block.dtype == rows.dtype
+        and np.array_equal(block[:n], rows, equal_nan=rows.dtype.kind == "f")
+    )
+
+
 class _OneBlasThread:
     """A context in which BLAS runs on one thread (see :func:`_one_blas_thread`)."""
 
@@ -959,15 +971,8 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         if last is None or sp.issparse(rows):
             return None
         version, block, proba = last
-        n = rows.shape[0]
-        if (
-            version == self._proba_version()
-            and block.shape[0] >= n
-            and block.shape[1:] == rows.shape[1:]
-            and block.dtype == rows.dtype
-            and np.array_equal(block[:n], rows, equal_nan=rows.dtype.kind == "f")
-        ):
-            return proba[:n]
+        if same_rows(block, rows) and version == self._proba_version():
+            return proba[: rows.shape[0]]
         return None
 
     def _score_predictions(self, proba: np.ndarray, y: np.ndarray, weight) -> None:

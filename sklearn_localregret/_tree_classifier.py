@@ -13,7 +13,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier
+from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier, same_rows
+from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
 from .engine import (
     FiniteChainSampler,
@@ -59,7 +60,7 @@ _OUTCOME_BLOCK_ROWS = 250
 _PREDICT_SEED = 0
 
 
-class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
+class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
     """Online decision-tree learner minimising local external or swap regret.
 
     The learner plays, round after round, a decision tree drawn from a
@@ -472,11 +473,7 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
 
     # The rounds read real values: the tests x_j > t are evaluated on them.
     _block_dtype = np.float64
-    # Missing values and categories are tests (see Notes), categories coded
-    # by the learner's ColumnEncoder before validation.
-    _allow_nan = True
-    _reads_categories = True
-    _columns: ColumnEncoder  # made by the first call (_encode_columns)
+    # Missing values and categories: ReadsColumns (see Notes).
 
     def __init__(
         self,
@@ -520,30 +517,6 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         # Real values are kept: the threshold tests read them (validation has
         # already rejected infinities and non-numeric input).
         return X
-
-    def _encode_columns(
-        self, X, *, learning: bool, first_call: bool = False, names=None
-    ):
-        # Categories become codes, missing values NaN; the encoder kept is
-        # put back by a call that fails (BaseOnlineClassifier._partial_fit).
-        columns: ColumnEncoder
-        if first_call:
-            columns = ColumnEncoder(self.max_categories)
-        else:
-            columns = self._columns
-            if not columns.has_categories and (
-                type(X) is np.ndarray and X.dtype.kind in "biuf"
-            ):
-                return X  # the streaming case: nothing to encode
-        X, columns = columns.encode(
-            X, learning=learning, name=type(self).__name__, names=names
-        )
-        if learning:
-            self._columns = columns
-        return X
-
-    def _numeric_rows_read_as_is(self) -> bool:
-        return not self._columns.has_categories
 
     def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
@@ -840,14 +813,8 @@ class LocalRegretTreeClassifier(BaseLocalRegretClassifier):
         if last is None:
             return None
         version, block, probas = last
-        n = X.shape[0]
-        if (
-            version == self._proba_version()
-            and block.shape[0] >= n
-            and block.shape[1:] == X.shape[1:]
-            and np.array_equal(block[:n], X, equal_nan=True)
-        ):
-            return probas[:, :n]
+        if same_rows(block, X) and version == self._proba_version():
+            return probas[:, : X.shape[0]]
         return None
 
     def _finish_call(self) -> None:

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import _base
 from .._base import BaseOnlineClassifier
+from .._column_reading import ReadsColumns
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
 from .._tree_classifier import LocalRegretTreeClassifier
@@ -61,7 +62,7 @@ def _coded_by(member, encoder: ColumnEncoder):
 _PARALLEL_PREDICT_ROWS = 256
 
 
-class LocalRegretForestClassifier(BaseOnlineClassifier):
+class LocalRegretForestClassifier(ReadsColumns, BaseOnlineClassifier):
     """Online bagging of local-regret trees, combined with a regret guarantee.
 
     ``n_estimators`` :class:`~sklearn_localregret.LocalRegretTreeClassifier`
@@ -245,11 +246,8 @@ predict_tolerance, discount, max_categories
 
     # The members read real values (their threshold tests).
     _block_dtype = np.float64
-    # As the tree: missing values and categories are tests, categories coded
-    # by the forest's ColumnEncoder; each member gets its columns' part of it.
-    _allow_nan = True
-    _reads_categories = True
-    _columns: ColumnEncoder  # made by the first call (_encode_columns)
+    # Missing values and categories as the tree reads them (ReadsColumns);
+    # each member gets its columns' part of the forest's encoder.
 
     def __init__(
         self,
@@ -326,30 +324,6 @@ predict_tolerance, discount, max_categories
             random_state=seed,
             **params,
         )
-
-    def _encode_columns(
-        self, X, *, learning: bool, first_call: bool = False, names=None
-    ):
-        # As the tree: categories become codes, missing values NaN; the
-        # encoder kept is put back by a call that fails.
-        columns: ColumnEncoder
-        if first_call:
-            columns = ColumnEncoder(self.max_categories)
-        else:
-            columns = self._columns
-            if not columns.has_categories and (
-                type(X) is np.ndarray and X.dtype.kind in "biuf"
-            ):
-                return X  # the streaming case: nothing to encode
-        X, columns = columns.encode(
-            X, learning=learning, name=type(self).__name__, names=names
-        )
-        if learning:
-            self._columns = columns
-        return X
-
-    def _numeric_rows_read_as_is(self) -> bool:
-        return not self._columns.has_categories
 
     def _member_columns(self) -> list[ColumnEncoder]:
         """Each member's part of the forest's encoder (remade when it changes:

@@ -1,0 +1,51 @@
+"""Missing values and categorical columns, read as the tree learner reads them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .thresholds import ColumnEncoder
+
+__all__ = ["ReadsColumns"]
+
+
+class ReadsColumns:
+    """Mixin of a classifier whose rows may hold NaN and categorical columns.
+
+    Before validation a :class:`~sklearn_localregret.thresholds.ColumnEncoder`
+    (``max_categories`` per column, kept by the first call) turns categories
+    into codes and missing values into NaN; the threshold and equality tests
+    read them (the user guide, "Missing values and categorical columns").
+    Put it before the classifier's base class.
+    """
+
+    # Missing values and categories are tests, categories coded before
+    # validation by the encoder the first call makes.
+    _allow_nan = True
+    _reads_categories = True
+    _columns: ColumnEncoder
+    max_categories: int
+
+    def _encode_columns(
+        self, X, *, learning: bool, first_call: bool = False, names=None
+    ):
+        # The encoder kept is put back by a call that fails
+        # (BaseOnlineClassifier._partial_fit).
+        columns: ColumnEncoder
+        if first_call:
+            columns = ColumnEncoder(self.max_categories)
+        else:
+            columns = self._columns
+            if not columns.has_categories and (
+                type(X) is np.ndarray and X.dtype.kind in "biuf"
+            ):
+                return X  # the streaming case: nothing to encode
+        X, columns = columns.encode(
+            X, learning=learning, name=type(self).__name__, names=names
+        )
+        if learning:
+            self._columns = columns
+        return X
+
+    def _numeric_rows_read_as_is(self) -> bool:
+        return not self._columns.has_categories
