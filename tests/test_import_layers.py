@@ -32,7 +32,10 @@ FLOORS = [
     ("random numbers", {"_pcg64_skip", "_random", "_sparse_blocks"}),
     ("threshold tests", {"thresholds"}),
     ("locality graphs", {"locality", "_river_rows"}),
-    ("the classifiers' base", {"_base", "_discount_players", "merging"}),
+    (
+        "the classifiers' base",
+        {"_base", "_discount_players", "_column_reading", "merging"},
+    ),
     ("learners", {"_disjunct", "_tree_classifier", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
     (
