@@ -11,30 +11,21 @@ the random state are this learner's.
 
 from __future__ import annotations
 
-from ._core import Merger, check_same_task
-from ._hypercube import add_graph, check_same_graph, refresh_graph
+from ._core import check_same_task
+from ._hypercube import GraphMerger, check_same_graph
 
 __all__ = ["DisjunctMerger"]
 
 
-class DisjunctMerger(Merger):
+class DisjunctMerger(GraphMerger):
     counters = ("n_rounds_", "n_samples_seen_", "n_online_mistakes_", "_weight_seen")
 
     def check(self, dst, src) -> None:
         check_same_task(dst, src)
         check_same_graph(dst._graph, src._graph)
 
-    def state(self, est):
-        return est._graph
-
-    def table(self, state):
-        return state.table
-
-    def add_state(self, dst, src, coef: float) -> None:
-        add_graph(dst, src, coef)
-
     def refresh(self, est) -> None:
-        refresh_graph(est._graph)
+        super().refresh(est)
         memory = est.__dict__.get("_last_proba")
         if memory is not None:
             memory[0] = None

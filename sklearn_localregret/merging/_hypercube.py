@@ -17,8 +17,9 @@ import numpy as np
 from ..engine.merge import add_rows
 from ..locality.hypercube_swap import HypercubeSwapRegrets
 from ..locality.removal_sets import RemovalSetColoring, _set_key
+from ._core import Merger
 
-__all__ = ["add_graph", "check_same_graph", "refresh_graph"]
+__all__ = ["GraphMerger", "add_graph", "check_same_graph", "refresh_graph"]
 
 
 def check_same_graph(dst, src) -> None:
@@ -114,3 +115,21 @@ def refresh_graph(graph) -> None:
         graph._support = support.reshape(len(vertices), graph.n_vars)
         graph._probs = probs
         graph._cdf = np.cumsum(probs)
+
+
+class GraphMerger(Merger):
+    """A learner whose state is its hypercube graph (``est._graph``): the
+    disjunct learner and ``OnlineMaxSAT``; a subclass says what must match
+    (:meth:`check`) and what else a merge clears (:meth:`refresh`)."""
+
+    def state(self, est):
+        return est._graph
+
+    def table(self, state):
+        return state.table
+
+    def add_state(self, dst, src, coef: float) -> None:
+        add_graph(dst, src, coef)
+
+    def refresh(self, est) -> None:
+        refresh_graph(est._graph)

@@ -8,8 +8,7 @@ next one is drawn from the merged ``pi``. The random state is this learner's.
 
 from __future__ import annotations
 
-from ._core import Merger
-from ._hypercube import add_graph, check_same_graph, refresh_graph
+from ._hypercube import GraphMerger, check_same_graph
 
 __all__ = ["MaxSATMerger"]
 
@@ -18,7 +17,7 @@ __all__ = ["MaxSATMerger"]
 _PARAMETERS = ("n_vars", "regret", "L", "bias", "n_mcmc_steps", "discount")
 
 
-class MaxSATMerger(Merger):
+class MaxSATMerger(GraphMerger):
     counters = ("n_rounds_", "satisfied_weight_", "total_weight_")
 
     def check(self, dst, src) -> None:
@@ -31,15 +30,6 @@ class MaxSATMerger(Merger):
             raise ValueError(f"the learners' parameters differ: {', '.join(differ)}")
         check_same_graph(dst._graph, src._graph)
 
-    def state(self, est):
-        return est._graph
-
-    def table(self, state):
-        return state.table
-
-    def add_state(self, dst, src, coef: float) -> None:
-        add_graph(dst, src, coef)
-
     def refresh(self, est) -> None:
-        refresh_graph(est._graph)
+        super().refresh(est)
         est._pending = None
