@@ -78,13 +78,13 @@ def full_validation():
     """The one-row fast paths switched off: every call validated in full."""
     from sklearn_localregret._base import BaseOnlineClassifier
 
-    saved = BaseOnlineClassifier._clean_row, BaseOnlineClassifier._is_clean_row
-    BaseOnlineClassifier._clean_row = lambda self, *args: None
+    saved = BaseOnlineClassifier._clean_rows, BaseOnlineClassifier._is_clean_row
+    BaseOnlineClassifier._clean_rows = lambda self, *args: None
     BaseOnlineClassifier._is_clean_row = lambda self, X: False
     try:
         yield
     finally:
-        BaseOnlineClassifier._clean_row, BaseOnlineClassifier._is_clean_row = saved
+        BaseOnlineClassifier._clean_rows, BaseOnlineClassifier._is_clean_row = saved
 
 
 # -- 1. tree, test-then-train -----------------------------------------------------

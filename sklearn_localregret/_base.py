@@ -11,11 +11,12 @@ bias, and prediction from the distribution pi over hypotheses. The subclasses
 only say what one round does (:meth:`_play_round`) and how to predict
 (:meth:`_predict_proba_encoded`).
 
-Streaming calls of one row (River, ``partial_fit`` per row) skip what only
-large or unusual inputs need: a one-row call with a plain numeric ndarray whose
-width and values are already right, and one label that is one of ``classes_``
-(any dtype, object included), goes straight to the round
-(:meth:`BaseOnlineClassifier._clean_row`). Anything else, bad input included,
+Streaming calls (River, ``partial_fit`` per row or per small chunk) skip what
+only large or unusual inputs need: a call with a plain numeric ndarray whose
+width and values are already right, and labels that are all in ``classes_``
+(one label of any dtype, object included; a chunk's as a string or numeric
+ndarray), goes straight to the rounds
+(:meth:`BaseOnlineClassifier._clean_rows`). Anything else, bad input included,
 takes the full validation, so errors and their messages are the same whichever
 path a call could have taken.
 """
@@ -130,6 +131,18 @@ def _single_label(y):
         return None
     label = y[0]
     return label if isinstance(label, _PLAIN_LABEL_TYPES) else None
+
+
+def _same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
+    """Whether ``y`` is a chunk's labels that compare with ``known`` as the
+    full validation's would: a 1-D ndarray of ``n_rows`` strings, or of
+    numbers, as ``known`` holds (object labels take the full validation)."""
+    if type(y) is not np.ndarray or y.shape != (n_rows,):
+        return False
+    kind, known_kind = y.dtype.kind, known.dtype.kind
+    return (kind in "US" and known_kind in "US" and kind == known_kind) or (
+        kind in "biuf" and known_kind in "biuf"
+    )
 
 
 def _check_weight_range(weight: np.ndarray, name: str) -> None:
@@ -495,7 +508,7 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         with self._call_lock():  # one learning call at a time
             if getattr(self, "classes_", None) is not None:
-                row = self._clean_row(X, y, classes, sample_weight)
+                row = self._clean_rows(X, y, classes, sample_weight)
                 if row is not None:
                     # A fitted model's one-row call that validation would pass
                     # through unchanged. scikit-learn's _fit_context does
@@ -537,52 +550,62 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         self._learn(X, y_encoded, weight)
         return self
 
-    def _clean_row(self, X, y, classes, sample_weight):
-        """The one-row fast path of a streaming call: ``(X, y_encoded, weight)``.
+    def _clean_rows(self, X, y, classes, sample_weight):
+        """The fast path of a streaming call: ``(X, y_encoded, weight)``.
 
         Taken when the full validation would pass the call through unchanged:
         a fitted model, ``X`` a plain numeric ndarray of shape
-        ``(1, n_features_in_)`` with finite values (a model fitted without
-        feature names), ``y`` one label of ``classes_`` in a one-element array,
-        list or tuple (any dtype, object included, as long as the label is a
-        string, bytes or a real number), ``classes`` absent or equal to
-        ``classes_``, no ``sample_weight``. Returns None otherwise: the call
-        then takes the full validation, which raises the errors.
+        ``(n, n_features_in_)`` with finite values (a model fitted without
+        feature names), labels all in ``classes_``, ``classes`` absent or
+        equal to ``classes_``, no ``sample_weight``. One row's label may come
+        in a one-element array, list or tuple of any dtype (object included,
+        as long as the label is a string, bytes or a real number); a chunk's
+        labels in a 1-D ndarray of strings or numbers, of the kind of
+        ``classes_``. Returns None otherwise: the call then takes the full
+        validation, which raises the errors.
         """
         n_features = getattr(self, "n_features_in_", None)
         if (
             sample_weight is not None
             or type(X) is not np.ndarray
-            or X.shape != (1, n_features)
+            or X.ndim != 2
+            or X.shape[0] == 0
+            or X.shape[1] != n_features
             or X.dtype.kind not in "biuf"
             or hasattr(self, "feature_names_in_")
         ):
             return None
+        known = self.classes_
+        if X.shape[0] == 1:
+            label = _single_label(y)
+            if label is None:
+                return None
+            labels = [label]
+        elif not _same_kind_labels(y, X.shape[0], known):
+            return None
+        else:
+            labels = y
         if X.dtype.kind == "f" and not self._finite_enough(X):
             return None
         if not self._numeric_rows_read_as_is():
             return None
-        label = _single_label(y)
-        if label is None:
-            return None
-        known = self.classes_
         try:
-            # The full path's encoding (searchsorted, then equality), on one
-            # label; a comparison numpy refuses means the full path decides.
-            index = int(np.searchsorted(known, label))
-            if index >= len(known) or not bool(known[index] == label):
+            # The full path's encoding (searchsorted, then equality); a
+            # comparison numpy refuses means the full path decides.
+            index = np.searchsorted(known, labels)
+            if (index >= len(known)).any() or not bool(np.all(known[index] == labels)):
                 return None
             if classes is not None and not np.array_equal(known, np.asarray(classes)):
                 return None
         except (TypeError, ValueError):
             return None
-        return self._encode_features(X), np.array([index]), np.ones(1)
+        return self._encode_features(X), index, np.ones(X.shape[0])
 
     def _validate_stream(self, X, y, classes, sample_weight):
         """Validate one call's input before any state changes (see _partial_fit)."""
         first_call = getattr(self, "classes_", None) is None
         if not first_call:
-            row = self._clean_row(X, y, classes, sample_weight)
+            row = self._clean_rows(X, y, classes, sample_weight)
             if row is not None:
                 return (*row, False)
         if first_call:

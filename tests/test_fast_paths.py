@@ -1,7 +1,8 @@
-"""The one-row fast path of partial_fit and predict: same answers, same errors.
+"""The fast paths of partial_fit and predict: same answers, same errors.
 
-A one-row streaming call with a plain numeric ndarray and one known label skips
-scikit-learn's validation (``BaseOnlineClassifier._clean_row``). Every test
+A streaming call with a plain numeric ndarray and known labels (one row, or a
+chunk whose labels are a string or numeric ndarray) skips
+scikit-learn's validation (``BaseOnlineClassifier._clean_rows``). Every test
 here runs the same call twice, once as the estimator takes it and once with
 the fast paths switched off (the full validation), and compares what comes
 out: the error type and message for bad input, the pickled model otherwise.
@@ -36,7 +37,7 @@ def full_path(monkeypatch):
 
     def switch_off():
         monkeypatch.setattr(
-            BaseOnlineClassifier, "_clean_row", lambda self, *args: None
+            BaseOnlineClassifier, "_clean_rows", lambda self, *args: None
         )
         monkeypatch.setattr(
             BaseOnlineClassifier, "_is_clean_row", lambda self, X: False
@@ -366,6 +367,105 @@ def one_row_calls(draw):
 )
 @given(kwargs=one_row_calls())
 def test_any_one_row_call_same_outcome_on_both_paths(
+    name, kwargs, full_path, monkeypatch
+):
+    fast, full = compare_paths(name, "partial_fit", kwargs, full_path, monkeypatch)
+    assert fast[0] == full[0]
+    assert fast[1] == full[1]
+
+
+# -- chunks of a few rows ------------------------------------------------------
+
+_CHUNK_LABELINGS = {  # first call's labels, the chunks' labels
+    "int": (lambda y: y, lambda y: y),
+    "float-for-int": (lambda y: y, lambda y: y.astype(float)),
+    "bool": (lambda y: y.astype(bool), lambda y: y.astype(bool)),
+    "str": (lambda y: np.where(y == 1, "yes", "no"),) * 2,
+}
+
+
+@pytest.mark.parametrize("name", ESTIMATOR_IDS)
+@pytest.mark.parametrize("labels", list(_CHUNK_LABELINGS))
+def test_chunk_calls_learn_the_same_model(name, labels, full_path, monkeypatch):
+    X, y = binary_stream(n=30, seed=8)
+    first_labels, chunk_labels = _CHUNK_LABELINGS[labels]
+    y_first, y_chunks = first_labels(y), chunk_labels(y)
+    classes = np.unique(y_first)
+
+    def stream():
+        est = make_estimator(name)
+        est.partial_fit(X[:4], y_first[:4], classes=classes)
+        for i in range(4, len(X), 3):
+            est.partial_fit(X[i : i + 3].astype(float), y_chunks[i : i + 3])
+            scores(est, X[i : i + 3].astype(float))
+        return est
+
+    fast = stream()
+    with monkeypatch.context():
+        full_path()
+        full = stream()
+    assert pickle.dumps(fast) == pickle.dumps(full)
+
+
+def test_chunk_calls_skip_sklearn_validation(monkeypatch):
+    est = fitted("tree-external")
+    X, y = binary_stream(n=6, seed=9)
+    with monkeypatch.context() as patch:
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("validate_data called")
+
+        patch.setattr(_base, "validate_data", refuse)
+        est.partial_fit(X[:3].astype(float), y[:3])
+        with pytest.raises(AssertionError, match="validate_data called"):
+            est.partial_fit(X[3:].astype(float), y[3:].astype(object))
+
+
+_CHUNK_LABEL = st.sampled_from([0, 1, 2, -1, 0.5, 1.0, np.nan, True])
+
+
+@st.composite
+def chunk_calls(draw):
+    n_rows = draw(st.integers(2, 4))
+    cells = st.sampled_from([0, 1]) | _CELL
+    rows = [
+        draw(st.lists(cells, min_size=N_FEATURES, max_size=N_FEATURES))
+        for _ in range(n_rows)
+    ]
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, bool]))
+    with np.errstate(invalid="ignore"):
+        X = np.array(rows, dtype=float)
+        if dtype is not np.float64:
+            X = np.nan_to_num(X, posinf=1, neginf=0).astype(dtype)
+    n_labels = draw(st.sampled_from([n_rows] * 4 + [n_rows - 1, n_rows + 1]))
+    labels = draw(st.lists(_CHUNK_LABEL, min_size=n_labels, max_size=n_labels))
+    kind = draw(st.sampled_from(["int", "float", "str", "bytes", "bool"]))
+    with np.errstate(invalid="ignore"):
+        y = np.array(labels, dtype=float)
+        if kind == "int":
+            y = np.nan_to_num(y, nan=-1).astype(np.int64)
+        elif kind == "str":
+            y = y.astype(str)
+        elif kind == "bytes":
+            y = y.astype(str).astype(bytes)
+        elif kind == "bool":
+            y = np.nan_to_num(y).astype(bool)
+    kwargs = dict(X=X, y=y)
+    if draw(st.integers(0, 4)) == 0:
+        kwargs["classes"] = draw(st.sampled_from([[0, 1], [1, 0], [0, 2], [0, 1, 2]]))
+    return kwargs
+
+
+@pytest.mark.parametrize("name", ["tree-external", "disjunct-external"])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(kwargs=chunk_calls())
+def test_any_chunk_call_same_outcome_on_both_paths(
     name, kwargs, full_path, monkeypatch
 ):
     fast, full = compare_paths(name, "partial_fit", kwargs, full_path, monkeypatch)
