@@ -101,3 +101,36 @@ def test_after_forgetting_the_model_is_consistent_and_learns_on():
         loaded.partial_fit(X[lo : lo + 300], y[lo : lo + 300])
     np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
     assert loaded.n_sites_ == est.n_sites_
+
+
+def _measured_afresh(table):
+    """row_magnitudes' definition, measured on every row (numpy)."""
+    n, t = table.n_rows, table.n_tests
+    bound = np.abs(table._leaf[:n]).max(axis=(1, 2), initial=0.0)
+    if t:
+        pairs = (
+            np.abs(table._true[:n, :t]).max(axis=2)
+            + np.abs(table._false[:n, :t]).max(axis=2)
+            + np.abs(table._cost[:n, :, :t]).max(axis=1)
+        )
+        bound = np.maximum(bound, pairs.max(axis=1))
+    return bound / table.clock.scale
+
+
+def test_row_magnitudes_remeasure_every_row_that_moved():
+    # The cache is keyed by the rows' versions: updates, growth, forgetting
+    # (rows move), the clock's renormalisation and a pickle round trip must
+    # each leave it equal to a measure of every row afresh.
+    X, y = _moving_concept(n=1500)
+    # At 0.8 the scale passes RENORMALIZE_AT after ~1,030 rounds.
+    est = LocalRegretTreeClassifier(random_state=0, discount=0.8, batch_size=1)
+    est.partial_fit(X[:3], y[:3], classes=[0, 1])
+    scales = []
+    for start in range(3, len(X), 60):
+        est.partial_fit(X[start : start + 60], y[start : start + 60])
+        table = est._table
+        np.testing.assert_array_equal(table.row_magnitudes(), _measured_afresh(table))
+        scales.append(table.clock.scale)
+        if start % 600 == 3:
+            est = pickle.loads(pickle.dumps(est))
+    assert any(later < earlier for earlier, later in zip(scales, scales[1:]))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled.leaf_model import model_labels
+from .compiled.magnitudes import refresh_magnitudes
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import KeyedRows
 from .saved_arrays import pack, pack_residual, unpack, unpack_residual
@@ -114,11 +115,13 @@ class StumpRegretTable(KeyedRows):
         "_odds",
         "_base",
         "_model_scale",
+        "_magnitude",
+        "_measured",
     )
     # (_model_scale is the scale of each row's last update: rescaled with the
     # factors, so that it stays "the scale then" in the new units.)
     _SCALED = ("_leaf", "_true", "_false", "_cost", "_model_scale")
-    _FILL = {"_seen": -1}  # never refreshed
+    _FILL = {"_seen": -1, "_measured": -1}  # never refreshed, never measured
 
     def __init__(
         self,
@@ -154,6 +157,9 @@ class StumpRegretTable(KeyedRows):
         self._odds = np.zeros((rows, tests if model else 0, k))
         self._base = np.zeros((rows, k if model else 0))
         self._model_scale = np.zeros(rows)  # 0: never updated
+        # row_magnitudes' cache: stored units, valid where _measured == _versions.
+        self._magnitude = np.zeros(rows)
+        self._measured = np.full(rows, -1, dtype=np.int64)
 
     # -- persistence ------------------------------------------------------
     # The key index is derived from the key list; the cache is derived from the
@@ -162,7 +168,17 @@ class StumpRegretTable(KeyedRows):
     # The factors are stored exactly but packed (engine.saved_arrays): rows in
     # use only, deflated, and S_false as its difference from what the class
     # totals predict (S_true + S_false is the same at most tests of a site).
-    _DERIVED = ("_row_of", "_seen", "_content", "_cdf", "_total", "_odds", "_base")
+    _DERIVED = (
+        "_row_of",
+        "_seen",
+        "_content",
+        "_cdf",
+        "_total",
+        "_odds",
+        "_base",
+        "_magnitude",
+        "_measured",
+    )
 
     def factors(self) -> dict[str, np.ndarray]:
         """The stored factors of the rows in use (copies, times :attr:`scale`).
@@ -270,6 +286,8 @@ class StumpRegretTable(KeyedRows):
         self._odds[:n, : old["_odds"].shape[1]] = old["_odds"]
         self._base[:n] = old["_base"]
         self._model_scale[:n] = old["_model_scale"]
+        self._magnitude[:n] = old["_magnitude"]
+        self._measured[:n] = old["_measured"]
 
     # -- the update -------------------------------------------------------
     def update(
@@ -504,18 +522,23 @@ class StumpRegretTable(KeyedRows):
 
         The largest leaf regret in absolute value, or ``|S_true| + |S_false| +
         |B|`` at its largest over the tests, whichever is larger (true units).
+        Rows are measured again only when their version moved (compiled:
+        :func:`~sklearn_localregret.engine.compiled.magnitudes.
+        refresh_magnitudes`).
         """
-        n, t = self.n_rows, self._n_tests
-        bound = np.abs(self._leaf[:n]).max(axis=(1, 2), initial=0.0)
-        for start in range(0, n if t else 0, 1024):  # bounded temporaries
-            rows = slice(start, min(start + 1024, n))
-            pairs = (
-                np.abs(self._true[rows, :t]).max(axis=2)
-                + np.abs(self._false[rows, :t]).max(axis=2)
-                + np.abs(self._cost[rows, :, :t]).max(axis=1)
-            )
-            bound[rows] = np.maximum(bound[rows], pairs.max(axis=1))
-        return bound / self.clock.scale
+        n = self.n_rows
+        refresh_magnitudes(
+            self._leaf,
+            self._true,
+            self._false,
+            self._cost,
+            self._versions,
+            self._measured,
+            self._magnitude,
+            n,
+            self._n_tests,
+        )
+        return self._magnitude[:n] / self.clock.scale
 
     def n_nonzero(self) -> int:
         """Number of colours whose biased regret is non-zero (the paper's count)."""
