@@ -66,11 +66,15 @@ def same_rows(block: np.ndarray, rows: np.ndarray) -> bool:
     """Whether ``rows`` are the first rows of a remembered ``block`` (same
     width and dtype, missing values equal)."""
     n = rows.shape[0]
-    return (
-        block.shape[0] >= n
-        and block.shape[1:] == rows.shape[1:]
-        and block.dtype == rows.dtype
-        and np.array_equal(block[:n], rows, equal_nan=rows.dtype.kind == "f")
+    if (
+        block.shape[0] < n
+        or block.shape[1:] != rows.shape[1:]
+        or block.dtype != rows.dtype
+    ):
+        return False
+    # The common case first (no missing value): one comparison, no copies.
+    return bool((block[:n] == rows).all()) or (
+        rows.dtype.kind == "f" and np.array_equal(block[:n], rows, equal_nan=True)
     )
 
 
@@ -576,15 +580,13 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         ):
             return None
         known = self.classes_
-        if X.shape[0] == 1:
+        one = X.shape[0] == 1
+        if one:
             label = _single_label(y)
             if label is None:
                 return None
-            labels = [label]
         elif not _same_kind_labels(y, X.shape[0], known):
             return None
-        else:
-            labels = y
         if X.dtype.kind == "f" and not self._finite_enough(X):
             return None
         if not self._numeric_rows_read_as_is():
@@ -592,9 +594,15 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         try:
             # The full path's encoding (searchsorted, then equality); a
             # comparison numpy refuses means the full path decides.
-            index = np.searchsorted(known, labels)
-            if (index >= len(known)).any() or not bool(np.all(known[index] == labels)):
-                return None
+            if one:
+                at = int(np.searchsorted(known, label))
+                if at >= len(known) or not bool(known[at] == label):
+                    return None
+                index = np.array([at])
+            else:
+                index = np.searchsorted(known, y)
+                if (index >= len(known)).any() or not bool(np.all(known[index] == y)):
+                    return None
             if classes is not None and not np.array_equal(known, np.asarray(classes)):
                 return None
         except (TypeError, ValueError):
@@ -1006,9 +1014,14 @@ class BaseLocalRegretClassifier(BaseOnlineClassifier):
         probable class is wrong, the play's the expected weight of the rows a
         class drawn from ``proba`` gets wrong.
         """
-        rows = np.arange(len(y))
-        vote_wrong = float(weight @ (np.argmax(proba, axis=1) != y))
-        play_wrong = float(weight @ (1.0 - proba[rows, y]))
+        if len(y) == 1:  # a one-row round (streaming): plain floats
+            w, label, row = float(weight[0]), int(y[0]), proba[0]
+            vote_wrong = w * float(int(row.argmax()) != label)
+            play_wrong = w * (1.0 - float(row[label]))
+        else:
+            rows = np.arange(len(y))
+            vote_wrong = float(weight @ (np.argmax(proba, axis=1) != y))
+            play_wrong = float(weight @ (1.0 - proba[rows, y]))
         # A forest scores its members on the same rounds (ensemble/_forest.py).
         recorder = self.__dict__.get("_round_recorder")
         if recorder is not None:

@@ -221,7 +221,7 @@ class HierarchicalLabels:
             or self.paths.child.shape[1] < self.table.n_tests
             or self._test_order.shape[0] != self.table.n_tests
             or self.paths.has_new_parents()
-            or not np.array_equal(self._seen[:n], self.table.versions)
+            or bool((self._seen[:n] != self.table.versions).any())
         )
 
     def refresh(self) -> None:

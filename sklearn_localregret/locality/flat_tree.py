@@ -136,7 +136,8 @@ class FlatTree:
             )
 
     def n_internal(self) -> int:
-        return int(np.count_nonzero(self.test[: self.n_nodes] >= 0))
+        # Every split has two children: n_nodes = 2 * internal + 1.
+        return max(self.n_nodes - 1, 0) // 2
 
     def level(self, root_label: int = 0) -> int:
         """The paper's level (:func:`~sklearn_localregret.locality.

@@ -106,6 +106,7 @@ class ThresholdTests:
         self._coded = np.zeros((self.n_features, 0), dtype=bool)
         self._mark_coded(self.kind == EQUALS)
         self._feature_kind = N_KINDS * self.feature + self.kind
+        self._thresholds_only = not self.kind.any()  # outcomes' common case
 
     def _mark_coded(self, tests: np.ndarray) -> None:
         """Record the equality tests among ``tests`` (a mask) in ``_coded``."""
@@ -122,7 +123,8 @@ class ThresholdTests:
         state = self.__dict__.copy()
         for name in ("feature", "threshold", "kind", "missing"):
             state[name] = pack(state[name])
-        del state["_by_feature"], state["_coded"], state["_feature_kind"]
+        for name in ("_by_feature", "_coded", "_feature_kind", "_thresholds_only"):
+            del state[name]
         return state
 
     def __setstate__(self, state):
@@ -168,6 +170,11 @@ class ThresholdTests:
             return True
         if categorical is not None and not categorical.any():
             categorical = None
+        if categorical is None:
+            # No column is categorical: a test can enter only with a numeric
+            # column's first missing value, and a block without NaN has none.
+            if not np.isnan(X).any():
+                return False
         numeric = ~self.missing
         if categorical is not None:
             numeric &= ~categorical
@@ -245,6 +252,7 @@ class ThresholdTests:
         entered[start:] = self.kind[start:] == EQUALS
         self._mark_coded(entered)
         self._feature_kind = N_KINDS * self.feature + self.kind
+        self._thresholds_only = not self.kind.any()  # outcomes' common case
         return len(new)
 
     # -- reading -----------------------------------------------------------
@@ -252,7 +260,7 @@ class ThresholdTests:
         """``out[r, v]``: whether row ``r`` passes test ``v``."""
         values = np.asarray(X)[:, self.feature]
         out = values > self.threshold
-        if self.kind.any():
+        if not self._thresholds_only:
             equals = self.kind == EQUALS
             if equals.any():
                 out[:, equals] = values[:, equals] == self.threshold[equals]
