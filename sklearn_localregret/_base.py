@@ -163,7 +163,8 @@ def _check_weight_range(weight: np.ndarray, name: str) -> None:
 def _is_plain_stream_chunk(X, y) -> bool:
     """Whether ``check_array`` / ``check_X_y`` would leave ``X, y`` as they are
     apart from the finiteness test: a non-empty 2-D numeric ndarray and a
-    matching 1-D label ndarray."""
+    matching 1-D label ndarray (an object one once :func:`_check_labels_present`
+    has passed it: ``check_X_y`` only looks for missing labels in it)."""
     return (
         type(X) is np.ndarray
         and X.ndim == 2
@@ -172,7 +173,7 @@ def _is_plain_stream_chunk(X, y) -> bool:
         and X.dtype.kind in "biuf"
         and type(y) is np.ndarray
         and y.ndim == 1
-        and y.dtype.kind in "biuUS"
+        and y.dtype.kind in "biuUSO"
         and y.shape[0] == X.shape[0]
     )
 
@@ -640,18 +641,20 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         X = self._encode_columns(X, learning=True, first_call=first_call)
         with _clear_input_errors(self):
             if not first_call and _is_plain_stream_chunk(X, y):
-                # Streaming calls (River, dask-ml: one small chunk per call)
-                # would spend most of their time in check_array; for a plain
-                # 2-D numeric ndarray its only remaining check is finiteness,
-                # done here, while validate_data still checks the feature
-                # count and names.
-                _assert_all_finite(
-                    X,
-                    allow_nan=self._allow_nan,
-                    input_name="X",
-                    estimator_name=type(self).__name__,
-                )
-                X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
+                # Streaming calls (River, dask-ml: one small chunk per call;
+                # coded categories) would spend most of their time in
+                # check_array; for a plain 2-D numeric ndarray its only
+                # remaining check is finiteness, done here, and validate_data's
+                # of the feature count and names, needed only when they differ.
+                if X.dtype.kind == "f" and not self._finite_enough(X):
+                    _assert_all_finite(
+                        X,
+                        allow_nan=self._allow_nan,
+                        input_name="X",
+                        estimator_name=type(self).__name__,
+                    )
+                if not self._plain_width(X):
+                    X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
             else:
                 X, y = validate_data(
                     self,
@@ -839,15 +842,25 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
         a chunk: a test-then-train loop predicts every round's rows) of a
         plain numeric ndarray, of the width of a model fitted without feature
         names (the full validation would pass them unchanged)."""
+        return self._is_plain_rows(X) and self._numeric_rows_read_as_is()
+
+    def _is_plain_rows(self, X) -> bool:
+        """:meth:`_is_clean_row` but for rows whose columns are numbers already
+        (what :meth:`_encode_columns` gives a learner that codes categories)."""
         return (
             type(X) is np.ndarray
             and X.ndim == 2
             and X.shape[0] > 0
-            and X.shape[1] == getattr(self, "n_features_in_", None)
             and X.dtype.kind in "biuf"
-            and not hasattr(self, "feature_names_in_")
+            and self._plain_width(X)
             and (X.dtype.kind != "f" or self._finite_enough(X))
-            and self._numeric_rows_read_as_is()
+        )
+
+    def _plain_width(self, X: np.ndarray) -> bool:
+        """Whether validate_data's feature checks pass an ndarray ``X`` silently:
+        the fitted width, and no feature names on either side."""
+        return X.shape[1] == getattr(self, "n_features_in_", None) and not hasattr(
+            self, "feature_names_in_"
         )
 
     def _validate_for_predict(self, X) -> np.ndarray:
@@ -855,7 +868,10 @@ class BaseOnlineClassifier(ClassifierMixin, BaseEstimator):
             return self._encode_features(X)
         check_is_fitted(self)
         _check_feature_dtypes(X, type(self).__name__, self._reads_categories)
-        X = self._encode_columns(X, learning=False)
+        encoded = self._encode_columns(X, learning=False)
+        if encoded is not X and self._is_plain_rows(encoded):
+            return self._encode_features(encoded)  # categories, coded
+        X = encoded
         with _clear_input_errors(self):
             X = validate_data(
                 self,

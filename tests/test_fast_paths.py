@@ -42,6 +42,9 @@ def full_path(monkeypatch):
         monkeypatch.setattr(
             BaseOnlineClassifier, "_is_clean_row", lambda self, X: False
         )
+        monkeypatch.setattr(
+            BaseOnlineClassifier, "_is_plain_rows", lambda self, X: False
+        )
         monkeypatch.setattr(_base, "_is_plain_stream_chunk", lambda X, y: False)
 
     return switch_off
@@ -268,7 +271,7 @@ def test_one_row_calls_skip_sklearn_validation(name, monkeypatch):
             est.partial_fit(X[i : i + 1], np.array([y[i]], dtype=object))
             scores(est, X[i : i + 1].astype(float))
         with pytest.raises(AssertionError, match="validate_data called"):
-            est.partial_fit(X[:2], y[:2].astype(object))  # two rows: full path
+            est.partial_fit(X[:2].tolist(), y[:2])  # not an ndarray: full path
     for i in range(5):
         reference.partial_fit(X[i : i + 1], y[i : i + 1])
     assert pickle.dumps(est) == pickle.dumps(reference)
@@ -417,8 +420,9 @@ def test_chunk_calls_skip_sklearn_validation(monkeypatch):
 
         patch.setattr(_base, "validate_data", refuse)
         est.partial_fit(X[:3].astype(float), y[:3])
+        est.partial_fit(X[3:].astype(float), y[3:].astype(object))
         with pytest.raises(AssertionError, match="validate_data called"):
-            est.partial_fit(X[3:].astype(float), y[3:].astype(object))
+            est.partial_fit(X[3:].tolist(), y[3:])
 
 
 _CHUNK_LABEL = st.sampled_from([0, 1, 2, -1, 0.5, 1.0, np.nan, True])
@@ -471,3 +475,83 @@ def test_any_chunk_call_same_outcome_on_both_paths(
     fast, full = compare_paths(name, "partial_fit", kwargs, full_path, monkeypatch)
     assert fast[0] == full[0]
     assert fast[1] == full[1]
+
+
+# -- categories, coded before validation ---------------------------------------
+
+
+def _mixed_rows(n, seed):
+    """Object rows: a colour, a number, a size; labels as objects."""
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(["red", "green", "blue"], n)
+    number = rng.normal(size=n)
+    size = rng.choice(["s", "m", "l"], n)
+    X = np.empty((n, 3), dtype=object)
+    X[:, 0], X[:, 1], X[:, 2] = colour, number, size
+    y = np.where((colour == "red") | (number > 0.5), "yes", "no").astype(object)
+    return X, y
+
+
+@cache
+def _mixed_fitted_bytes():
+    X, y = _mixed_rows(60, seed=10)
+    est = make_estimator("tree-external").partial_fit(X, y, classes=["no", "yes"])
+    return pickle.dumps(est)
+
+
+def _with(X, row, column, value):
+    X = X.copy()
+    X[row, column] = value
+    return X
+
+
+_X_MIXED, _Y_MIXED = _mixed_rows(4, seed=11)
+_MIXED_CALLS = {
+    "chunk": dict(X=_X_MIXED, y=_Y_MIXED),
+    "one row": dict(X=_X_MIXED[:1], y=_Y_MIXED[:1]),
+    "str labels": dict(X=_X_MIXED, y=_Y_MIXED.astype(str)),
+    "new category": dict(X=_with(_X_MIXED, 1, 0, "violet"), y=_Y_MIXED),
+    "missing category": dict(X=_with(_X_MIXED, 1, 2, None), y=_Y_MIXED),
+    "nan number": dict(X=_with(_X_MIXED, 2, 1, np.nan), y=_Y_MIXED),
+    "inf number": dict(X=_with(_X_MIXED, 2, 1, np.inf), y=_Y_MIXED),
+    "number for a category": dict(X=_with(_X_MIXED, 0, 0, 3.0), y=_Y_MIXED),
+    "narrow": dict(X=_X_MIXED[:, :2], y=_Y_MIXED),
+    "unseen label": dict(X=_X_MIXED, y=np.array(["no", "maybe", "yes", "no"], object)),
+    "none label": dict(X=_X_MIXED, y=np.array(["no", None, "yes", "no"], object)),
+    "short labels": dict(X=_X_MIXED, y=_Y_MIXED[:3]),
+}
+
+
+@pytest.mark.parametrize("case", list(_MIXED_CALLS))
+@pytest.mark.parametrize("method", ["partial_fit", "predict_proba"])
+def test_coded_categories_same_outcome_on_both_paths(
+    case, method, full_path, monkeypatch
+):
+    kwargs = dict(_MIXED_CALLS[case])
+    if method != "partial_fit":
+        kwargs.pop("y")
+
+    def run():
+        return outcome(pickle.loads(_mixed_fitted_bytes()), method, **kwargs)
+
+    fast = run()
+    with monkeypatch.context():
+        full_path()
+        full = run()
+    assert fast[:2] == full[:2]
+    if method != "partial_fit" and fast[2] is not None:
+        np.testing.assert_array_equal(fast[2], full[2])
+
+
+def test_coded_categories_skip_sklearn_validation(monkeypatch):
+    est = pickle.loads(_mixed_fitted_bytes())
+    X, y = _mixed_rows(10, seed=12)
+    with monkeypatch.context() as patch:
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("validate_data called")
+
+        patch.setattr(_base, "validate_data", refuse)
+        for i in range(0, 10, 5):
+            est.predict(X[i : i + 5])
+            est.partial_fit(X[i : i + 5], y[i : i + 5])
