@@ -190,7 +190,7 @@ class ThresholdTests:
         codes = codes[present].astype(np.intp)
         if codes.size and codes.max() >= self._coded.shape[1]:
             return True
-        where = np.broadcast_to(columns, present.shape)[present]
+        where = columns[np.nonzero(present)[1]]  # each code's column
         return not self._coded[where, codes].all()
 
     def _new_codes(self, j: int, column: np.ndarray) -> list[float]:
