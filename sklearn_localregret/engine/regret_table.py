@@ -23,7 +23,7 @@ import copy
 
 import numpy as np
 
-from .compiled.regret_update import add_entries
+from .compiled.regret_update import add_entries, add_row
 from .discount_clock import DiscountClock
 from .keyed_rows import KeyedRows
 
@@ -156,6 +156,30 @@ class RegretTable(KeyedRows):
             float(self.clock.scale),
         )
         self._versions[rows] += 1  # once per row, repeated or not
+
+    def update_row(self, row: int, gains: np.ndarray, bias: float = 0.0) -> bool:
+        """:meth:`update_entries` on every colour of one row, ``gains[c]`` on
+        column ``c`` (bit for bit the same regrets); whether a positive rate of
+        the row changed (a chain sampler must then re-read the row's edges).
+
+        Examples
+        --------
+        >>> table = RegretTable(width=2, initial_rows=1)
+        >>> table.update_row(0, np.array([0.0, 2.0]))
+        True
+        >>> table.update_row(0, np.array([-1.0, 0.0]))  # 0 -> -1: no edge moved
+        False
+        """
+        moved = add_row(
+            self._unbiased,
+            self._biased,
+            int(row),
+            np.asarray(gains, dtype=float),
+            float(bias),
+            float(self.clock.scale),
+        )
+        self._versions[row] += 1
+        return bool(moved)
 
     def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.

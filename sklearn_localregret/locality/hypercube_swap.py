@@ -109,17 +109,17 @@ class HypercubeSwapRegrets(_HypercubeGraph):
 
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
         """Add ``gains[k] - bias`` to every edge out of ``a``; re-solve ``pi``."""
-        row = self.table.row(vertex_key(a))
+        key = vertex_key(a)
+        row = self.table.row(key)
         resets = self.table.clock.n_resets
         self.table.advance()
         if self.table.clock.n_resets != resets:  # every stored rate changed
             self._sampler.invalidate()
-        self.table.update_entries(
-            np.full(self.n_vars, row), np.arange(self.n_vars), gains, bias
-        )
-        # Only the edges out of ``a`` changed: the sampler re-reads that row
-        # and re-solves only if a positive rate moved.
-        self._sampler.invalidate(vertex_key(a))
+        # Only the edges out of ``a`` can change: when a positive rate moved
+        # the sampler re-reads that row and re-solves (most one-clause rounds
+        # move none: their gains are 0 off the clause).
+        if self.table.update_row(row, gains, bias):
+            self._sampler.invalidate(key)
         self._forget_quiet_vertices(float(np.abs(gains).max(initial=0.0)) + bias)
         vertices, probs = self._sampler.distribution()
         if probs is not self._probs:  # a new solve (else the same arrays)
