@@ -157,20 +157,30 @@ class RegretTable(KeyedRows):
         )
         self._versions[rows] += 1  # once per row, repeated or not
 
-    def update_row(self, row: int, gains: np.ndarray, bias: float = 0.0) -> bool:
+    def update_row(
+        self, row: int, gains: np.ndarray, bias: float = 0.0
+    ) -> tuple[bool, float]:
         """:meth:`update_entries` on every colour of one row, ``gains[c]`` on
-        column ``c`` (bit for bit the same regrets); whether a positive rate of
-        the row changed (a chain sampler must then re-read the row's edges).
+        column ``c`` (bit for bit the same regrets).
+
+        Returns
+        -------
+        moved : bool
+            Whether a positive rate of the row changed (a chain sampler must
+            then re-read the row's edges).
+        largest : float
+            ``max |gains|``: the round's range of utilities, which a per-edge
+            learner keeps for forgetting (:func:`forget_tolerance`).
 
         Examples
         --------
         >>> table = RegretTable(width=2, initial_rows=1)
         >>> table.update_row(0, np.array([0.0, 2.0]))
-        True
+        (True, 2.0)
         >>> table.update_row(0, np.array([-1.0, 0.0]))  # 0 -> -1: no edge moved
-        False
+        (False, 1.0)
         """
-        moved = add_row(
+        moved, largest = add_row(
             self._unbiased,
             self._biased,
             int(row),
@@ -179,7 +189,7 @@ class RegretTable(KeyedRows):
             float(self.clock.scale),
         )
         self._versions[row] += 1
-        return bool(moved)
+        return bool(moved), float(largest)
 
     def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.

@@ -16,9 +16,7 @@ import numpy as np
 from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
 from .hypercube import (
     N_ESTIMATE_DRAWS,
-    _flipped_keys,
     _HypercubeGraph,
-    vertex_bits,
     vertex_key,
 )
 
@@ -91,7 +89,15 @@ class HypercubeSwapRegrets(_HypercubeGraph):
             return [], np.zeros(0)
         rates = self.table.rates[row]
         ks = np.flatnonzero(rates > 0)
-        return _flipped_keys(vertex_bits(vertex), ks), rates[ks]
+        # A played vertex has a few positive edges: flipping bytes in Python
+        # is cheaper than numpy's calls.
+        bits = bytearray(vertex)
+        targets = []
+        for k in ks.tolist():
+            bits[k] ^= 1
+            targets.append(bytes(bits))
+            bits[k] ^= 1
+        return targets, rates[ks]
 
     def distribution(self):
         """The exact ``pi``: its support (one vertex per row) and probabilities."""
@@ -104,7 +110,7 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array)."""
         cdf = self._cdf
-        i = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
+        i = int(cdf.searchsorted(rng.random() * cdf[-1], side="right"))
         return self._support[min(i, len(cdf) - 1)].copy()
 
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
@@ -118,9 +124,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
         # Only the edges out of ``a`` can change: when a positive rate moved
         # the sampler re-reads that row and re-solves (most one-clause rounds
         # move none: their gains are 0 off the clause).
-        if self.table.update_row(row, gains, bias):
+        moved, largest_gain = self.table.update_row(row, gains, bias)
+        if moved:
             self._sampler.invalidate(key)
-        self._forget_quiet_vertices(float(np.abs(gains).max(initial=0.0)) + bias)
+        self._forget_quiet_vertices(largest_gain + bias)
         vertices, probs = self._sampler.distribution()
         if probs is not self._probs:  # a new solve (else the same arrays)
             keys = cast("list[bytes]", vertices)  # this graph's vertex keys

@@ -37,13 +37,15 @@ def add_entries(unbiased, biased, rows, cols, gains, bias, scale):
 @kernel
 def add_row(unbiased, biased, row, gains, bias, scale):
     """:func:`add_entries` on every colour of ``row`` (``gains[c]`` for
-    column ``c``), with the same arithmetic; whether a positive rate moved.
+    column ``c``), with the same arithmetic; whether a positive rate moved,
+    and the largest ``|gains[c]|``.
 
     A rate moved when its value changed and it is positive before or after:
     the row's positive out-edges, what a chain sampler reads, changed. A
     zero gain with no bias (most columns of a Max-SAT round) moves nothing.
     """
     moved = False
+    largest = 0.0
     for c in range(gains.shape[0]):
         g = gains[c]
         before = biased[row, c]
@@ -56,7 +58,9 @@ def add_row(unbiased, biased, row, gains, bias, scale):
         after = biased[row, c]
         if after != before and (after > 0.0 or before > 0.0):
             moved = True
-    return moved
+        if abs(g) > largest:
+            largest = abs(g)
+    return moved, largest
 
 
 @kernel
