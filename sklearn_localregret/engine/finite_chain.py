@@ -312,10 +312,10 @@ class FiniteChainSampler:
         # holds vertices that were reachable once but no longer are) and pi
         # over them, compiled; a class too large for its dense elimination
         # takes the sparse solve.
-        reach, pi = chain_from_root(n, rows, cols, vals, DENSE_CLASS_LIMIT)
+        reach, pi, *chain = chain_from_root(n, rows, cols, vals, DENSE_CLASS_LIMIT)
         if pi.size == 0:
-            chain = sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))
-            pi = stationary_from_root(chain[reach][:, reach])
+            shape = (reach.size, reach.size)
+            pi = stationary_from_root(sparse.csr_matrix(tuple(chain[::-1]), shape))
         if n > 2 * reach.size + _CACHE_SLACK:
             reach = self._keep_only(reach)
         keep = np.flatnonzero(pi > 0)

@@ -111,9 +111,15 @@ def exact_solve(n, rows, cols, rates):
 @pytest.mark.parametrize("seed", range(400))
 def test_matches_the_sparse_solve(seed):
     n, rows, cols, rates = random_chain(seed)
-    reach, pi = chain_from_root(n, rows, cols, rates, 256)
+    reach, pi, *chain = chain_from_root(n, rows, cols, rates, 256)
     want_reach, want_pi = scipy_solve(n, rows, cols, rates)
     np.testing.assert_array_equal(reach, want_reach)
+    # The reachable chain it hands to the sparse solve, in reach's numbering.
+    full = sparse.csr_matrix((rates, (rows, cols)), shape=(n, n))
+    local = sparse.csr_matrix(tuple(chain[::-1]), shape=(len(reach),) * 2)
+    np.testing.assert_allclose(
+        local.toarray(), full[reach][:, reach].toarray(), rtol=1e-15
+    )
     # scipy's LU drifts by up to ~2e-12 here (the exact test below).
     np.testing.assert_allclose(pi, want_pi, rtol=0, atol=1e-10)
     assert pi.sum() == pytest.approx(1.0, abs=1e-14)
@@ -123,7 +129,7 @@ def test_matches_the_sparse_solve(seed):
 @pytest.mark.parametrize("seed", [764, 1232, 1960, 2927, 0, 1, 2, 3, 5, 8, 13])
 def test_matches_exact_fractions(seed):
     n, rows, cols, rates = random_chain(seed)
-    _, pi = chain_from_root(n, rows, cols, rates, 256)
+    _, pi, *_ = chain_from_root(n, rows, cols, rates, 256)
     np.testing.assert_allclose(pi, exact_solve(n, rows, cols, rates), atol=1e-15)
 
 
@@ -147,7 +153,7 @@ def test_hand_computed_chains(edges, reach, pi):
     rows = np.array([e[0] for e in edges], dtype=np.intp)
     cols = np.array([e[1] for e in edges], dtype=np.intp)
     rates = np.array([e[2] for e in edges], dtype=float)
-    got_reach, got_pi = chain_from_root(5, rows, cols, rates, 256)
+    got_reach, got_pi, *_ = chain_from_root(5, rows, cols, rates, 256)
     np.testing.assert_array_equal(got_reach, reach)
     np.testing.assert_allclose(got_pi, pi, atol=1e-15)
 
@@ -157,7 +163,7 @@ def test_a_class_over_the_limit_is_left_to_the_sparse_solve(monkeypatch):
     rows = np.arange(5, dtype=np.intp)
     cols = (rows + 1) % 5
     rates = np.arange(1.0, 6.0)
-    reach, pi = chain_from_root(5, rows, cols, rates, 4)
+    reach, pi, *_ = chain_from_root(5, rows, cols, rates, 4)
     assert pi.size == 0 and reach.tolist() == [0, 1, 2, 3, 4]
     # The sampler then solves sparsely, with the same answer.
     graph = _CycleGraph(rates)

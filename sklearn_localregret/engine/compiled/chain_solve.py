@@ -260,7 +260,10 @@ def chain_from_root(n, rows, cols, vals, max_class):
         The vertices reachable from 0, in scipy's breadth-first order.
     pi : ndarray of float64
         ``lim P(X_t = reach[i] | X_0 = 0)``; empty if a class was larger than
-        ``max_class`` (then solve ``reach``'s chain sparsely).
+        ``max_class``: then solve the reachable chain sparsely.
+    indptr, indices, rates : ndarray
+        The reachable chain in compressed rows, its states numbered as in
+        ``reach`` (state ``i`` is vertex ``reach[i]``; no repeated entries).
     """
     ptr, indices, data = _canonical_rows(n, rows, cols, vals)
     reach = _breadth_first(n, ptr, indices)
@@ -289,7 +292,7 @@ def chain_from_root(n, rows, cols, vals, max_class):
     for c in range(n_classes):
         cstart[c + 1] += cstart[c]
         if cstart[c + 1] - cstart[c] > max_class:
-            return reach, np.zeros(0)
+            return reach, np.zeros(0), lptr, lind, ldat
     members = np.empty(m, dtype=np.intp)
     pos = np.empty(m, dtype=np.intp)
     fill = cstart[:n_classes].copy()
@@ -340,4 +343,4 @@ def chain_from_root(n, rows, cols, vals, max_class):
                     inflow[lind[t]] += occupancy[a] * ldat[t]
     for i in range(m):
         pi[i] /= absorbed
-    return reach, pi
+    return reach, pi, lptr, lind, ldat
