@@ -29,9 +29,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     Row ``v`` of :attr:`table` belongs to the played vertex ``v`` (created the
     first time it is played), column ``k`` to the edge flipping bit ``k``. The
     stationary distribution from the root with the level-``L + 1`` redirect is
-    solved exactly after every update by
-    :class:`~sklearn_localregret.engine.FiniteChainSampler`
-    (:ref:`engine-swap`), which re-reads only the row of the updated vertex.
+    solved exactly by :class:`~sklearn_localregret.engine.FiniteChainSampler`
+    (:ref:`engine-swap`) after every update that moved a positive rate: it
+    re-reads only the row of the updated vertex (an update that moves none,
+    most one-clause Max-SAT rounds, keeps the last solve).
     With a discount, every ``FORGET_EVERY`` rounds the vertices none of whose
     regrets exceeds ``FORGET_TOLERANCE * Delta`` in absolute value are
     forgotten (``Delta``: the largest ``|gain| + bias`` of a round so far), so
