@@ -58,7 +58,7 @@ TREE_GOAL = 3.0  # x HT's rows/s, test-then-train
 ADAPTER_GOAL = 3.0  # x HT's rows/s in progressive_val_score
 DISJUNCT_GOAL = 3.0  # x SGDClassifier's rows/s at 1 row per call
 PROBA_ONE_ROW_GOAL_US = 50.0
-OBSERVE_GOAL_US = {"external": 50.0, "swap": 150.0}
+OBSERVE_GOAL_US = {"external": 50.0, "swap": 60.0}
 # Sections 4 and 5 are short: each is run REPEATS times, interleaved, and the
 # fastest run of each learner kept (the machine may be shared); the tree
 # sections run once.

@@ -134,6 +134,13 @@ def _maxsat_saved():
         return pickle.load(f)
 
 
+def _same_pi(now, saved):
+    """The swap solve of the saving release was scipy's sparse LU; today's
+    compiled elimination (issue 25) agrees with it to rounding, not bit for
+    bit (it is the more accurate: tests/engine/test_chain_solve.py)."""
+    np.testing.assert_allclose(now, saved, rtol=0, atol=1e-12)
+
+
 def _maxsat_stream():
     from fixtures.record_saved_maxsat import clauses
 
@@ -158,7 +165,7 @@ def test_an_online_max_sat_pickled_under_the_old_path_loads_and_plays_on():
     assert type(model) is OnlineMaxSAT
     np.testing.assert_array_equal(model.probabilities_, saved["proba"])
     model.partial_fit(_maxsat_stream()[40:])  # the same rounds, the same pi
-    np.testing.assert_array_equal(model.probabilities_, saved["proba_after"])
+    _same_pi(model.probabilities_, saved["proba_after"])
 
 
 def test_max_sat_values_pickled_under_the_old_paths_load():
@@ -201,7 +208,7 @@ def test_a_max_sat_skops_file_saved_under_the_old_path_loads_trusted():
     saved = _maxsat_saved()
     np.testing.assert_array_equal(model.probabilities_, saved["proba"])
     model.partial_fit(_maxsat_stream()[40:])
-    np.testing.assert_array_equal(model.probabilities_, saved["proba_after"])
+    _same_pi(model.probabilities_, saved["proba_after"])
 
 
 def test_old_module_paths_forward_to_the_new_modules():

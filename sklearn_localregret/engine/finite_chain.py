@@ -10,7 +10,10 @@ stationary distribution; both come from sparse linear algebra.
 :class:`FiniteChainSampler` keeps it between draws: in a round of per-edge
 regret matching only the edges out of the played vertex change, so the sampler
 caches every vertex's out-edges and re-asks the graph only for the vertices it
-is told about (:meth:`FiniteChainSampler.invalidate`).
+is told about (:meth:`FiniteChainSampler.invalidate`), and solves the cached
+chain with the compiled
+:func:`~sklearn_localregret.engine.compiled.chain_solve.chain_from_root` (the
+same answer as :func:`stationary_from_root`, exact to rounding).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from scipy import sparse
 from scipy.sparse import csgraph
 from scipy.sparse.linalg import spsolve
 
+from .compiled.chain_solve import DENSE_CLASS_LIMIT, chain_from_root
 from .rate_graph import RateGraph
 
 __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
@@ -304,16 +308,16 @@ class FiniteChainSampler:
         else:
             rows = cols = _NO_IDS
             vals = np.zeros(0)
-        chain = sparse.csr_matrix((vals, (rows, cols)), shape=(n, n))
-        # Keep the vertices reachable from the root (root first): the cache
-        # also holds vertices that were reachable once but no longer are.
-        reach = csgraph.breadth_first_order(
-            chain, 0, directed=True, return_predecessors=False
-        )
-        chain = chain[reach][:, reach]
+        # The vertices reachable from the root (root first; the cache also
+        # holds vertices that were reachable once but no longer are) and pi
+        # over them, compiled; a class too large for its dense elimination
+        # takes the sparse solve.
+        reach, pi, *chain = chain_from_root(n, rows, cols, vals, DENSE_CLASS_LIMIT)
+        if pi.size == 0:
+            shape = (reach.size, reach.size)
+            pi = stationary_from_root(sparse.csr_matrix(tuple(chain[::-1]), shape))
         if n > 2 * reach.size + _CACHE_SLACK:
             reach = self._keep_only(reach)
-        pi = stationary_from_root(chain)
         keep = np.flatnonzero(pi > 0)
         probs = pi[keep] / pi[keep].sum()
         cdf = np.cumsum(probs)

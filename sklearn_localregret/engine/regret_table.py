@@ -23,7 +23,7 @@ import copy
 
 import numpy as np
 
-from .compiled.regret_update import add_entries
+from .compiled.regret_update import add_entries, add_row
 from .discount_clock import DiscountClock
 from .keyed_rows import KeyedRows
 
@@ -156,6 +156,40 @@ class RegretTable(KeyedRows):
             float(self.clock.scale),
         )
         self._versions[rows] += 1  # once per row, repeated or not
+
+    def update_row(
+        self, row: int, gains: np.ndarray, bias: float = 0.0
+    ) -> tuple[bool, float]:
+        """:meth:`update_entries` on every colour of one row, ``gains[c]`` on
+        column ``c`` (bit for bit the same regrets).
+
+        Returns
+        -------
+        moved : bool
+            Whether a positive rate of the row changed (a chain sampler must
+            then re-read the row's edges).
+        largest : float
+            ``max |gains|``: the round's range of utilities, which a per-edge
+            learner keeps for forgetting (:func:`forget_tolerance`).
+
+        Examples
+        --------
+        >>> table = RegretTable(width=2, initial_rows=1)
+        >>> table.update_row(0, np.array([0.0, 2.0]))
+        (True, 2.0)
+        >>> table.update_row(0, np.array([-1.0, 0.0]))  # 0 -> -1: no edge moved
+        (False, 1.0)
+        """
+        moved, largest = add_row(
+            self._unbiased,
+            self._biased,
+            int(row),
+            np.asarray(gains, dtype=float),
+            float(bias),
+            float(self.clock.scale),
+        )
+        self._versions[row] += 1
+        return bool(moved), float(largest)
 
     def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.

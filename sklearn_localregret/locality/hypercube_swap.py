@@ -16,9 +16,7 @@ import numpy as np
 from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
 from .hypercube import (
     N_ESTIMATE_DRAWS,
-    _flipped_keys,
     _HypercubeGraph,
-    vertex_bits,
     vertex_key,
 )
 
@@ -31,9 +29,10 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     Row ``v`` of :attr:`table` belongs to the played vertex ``v`` (created the
     first time it is played), column ``k`` to the edge flipping bit ``k``. The
     stationary distribution from the root with the level-``L + 1`` redirect is
-    solved exactly after every update by
-    :class:`~sklearn_localregret.engine.FiniteChainSampler`
-    (:ref:`engine-swap`), which re-reads only the row of the updated vertex.
+    solved exactly by :class:`~sklearn_localregret.engine.FiniteChainSampler`
+    (:ref:`engine-swap`) after every update that moved a positive rate: it
+    re-reads only the row of the updated vertex (an update that moves none,
+    most one-clause Max-SAT rounds, keeps the last solve).
     With a discount, every ``FORGET_EVERY`` rounds the vertices none of whose
     regrets exceeds ``FORGET_TOLERANCE * Delta`` in absolute value are
     forgotten (``Delta``: the largest ``|gain| + bias`` of a round so far), so
@@ -91,7 +90,15 @@ class HypercubeSwapRegrets(_HypercubeGraph):
             return [], np.zeros(0)
         rates = self.table.rates[row]
         ks = np.flatnonzero(rates > 0)
-        return _flipped_keys(vertex_bits(vertex), ks), rates[ks]
+        # A played vertex has a few positive edges: flipping bytes in Python
+        # is cheaper than numpy's calls.
+        bits = bytearray(vertex)
+        targets = []
+        for k in ks.tolist():
+            bits[k] ^= 1
+            targets.append(bytes(bits))
+            bits[k] ^= 1
+        return targets, rates[ks]
 
     def distribution(self):
         """The exact ``pi``: its support (one vertex per row) and probabilities."""
@@ -104,23 +111,24 @@ class HypercubeSwapRegrets(_HypercubeGraph):
     def sample(self, rng) -> np.ndarray:
         """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array)."""
         cdf = self._cdf
-        i = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
+        i = int(cdf.searchsorted(rng.random() * cdf[-1], side="right"))
         return self._support[min(i, len(cdf) - 1)].copy()
 
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
         """Add ``gains[k] - bias`` to every edge out of ``a``; re-solve ``pi``."""
-        row = self.table.row(vertex_key(a))
+        key = vertex_key(a)
+        row = self.table.row(key)
         resets = self.table.clock.n_resets
         self.table.advance()
         if self.table.clock.n_resets != resets:  # every stored rate changed
             self._sampler.invalidate()
-        self.table.update_entries(
-            np.full(self.n_vars, row), np.arange(self.n_vars), gains, bias
-        )
-        # Only the edges out of ``a`` changed: the sampler re-reads that row
-        # and re-solves only if a positive rate moved.
-        self._sampler.invalidate(vertex_key(a))
-        self._forget_quiet_vertices(float(np.abs(gains).max(initial=0.0)) + bias)
+        # Only the edges out of ``a`` can change: when a positive rate moved
+        # the sampler re-reads that row and re-solves (most one-clause rounds
+        # move none: their gains are 0 off the clause).
+        moved, largest_gain = self.table.update_row(row, gains, bias)
+        if moved:
+            self._sampler.invalidate(key)
+        self._forget_quiet_vertices(largest_gain + bias)
         vertices, probs = self._sampler.distribution()
         if probs is not self._probs:  # a new solve (else the same arrays)
             keys = cast("list[bytes]", vertices)  # this graph's vertex keys

@@ -3,9 +3,10 @@
 That is how a kernel is debugged (breakpoints, coverage, tracebacks with
 lines): the exactness tests must pass that way too. Running all of them as
 Python takes minutes, so this runs a selection that calls every kernel --
-the label walk against enumeration, the pair sums against numpy, and the
-recorded rounds of the one-row configuration -- in a fresh interpreter with
-the JIT switched off.
+the label walk against enumeration, the pair sums against numpy, the
+chain solve against exact fractions, a table row's update against the entry
+update, and the recorded rounds of the one-row configuration -- in a fresh
+interpreter with the JIT switched off.
 """
 
 import os
@@ -18,6 +19,10 @@ TESTS = Path(__file__).resolve().parents[1]
 SELECTION = [
     "engine/test_hierarchical_labels.py::test_matches_enumeration",
     "engine/test_compiled_kernels.py::test_pair_sum_kernels_match_numpy",
+    "engine/test_chain_solve.py::test_hand_computed_chains",
+    "engine/test_chain_solve.py::test_matches_exact_fractions",
+    "engine/test_regret_table.py::"
+    "test_update_row_equals_update_entries_and_says_when_an_edge_moved",
     "test_tree_rounds_fixture.py::test_rounds_match_the_python_engine[one-row-rounds]",
 ]
 

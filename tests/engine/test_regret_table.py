@@ -174,3 +174,27 @@ def test_clear_rows_zeroes_a_discounted_row_exactly():
     np.testing.assert_array_equal(table.biased[[0, 2]], kept[0])
     np.testing.assert_array_equal(table.unbiased[[0, 2]], kept[1])
     assert (table.versions - before).tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("discount", [1.0, 0.9])
+def test_update_row_equals_update_entries_and_says_when_an_edge_moved(discount):
+    """Bit for bit the regrets of update_entries on the row's every colour,
+    and ``True`` exactly when the row's positive rates (its chain edges)
+    changed, which a swap learner's sampler then re-reads."""
+    rng = np.random.default_rng(4)
+    a = RegretTable(width=6, initial_rows=3, discount=discount)
+    b = RegretTable(width=6, initial_rows=3, discount=discount)
+    for _ in range(300):
+        a.advance()
+        b.advance()
+        row = int(rng.integers(3))
+        gains = rng.normal(size=6).round(1) * (rng.random(6) < 0.4)
+        bias = float(rng.choice([0.0, 0.0, 0.3]))
+        before = np.maximum(a.rates[row], 0.0)
+        moved, largest = a.update_row(row, gains, bias)
+        b.update_entries(np.full(6, row), np.arange(6), gains, bias)
+        assert moved == (not np.array_equal(np.maximum(a.rates[row], 0.0), before))
+        assert largest == np.abs(gains).max()
+        np.testing.assert_array_equal(a.rates, b.rates)
+        np.testing.assert_array_equal(a.unbiased, b.unbiased)
+        np.testing.assert_array_equal(a.versions, b.versions)

@@ -15,6 +15,9 @@ most of the time. The kernels here walk those arrays in compiled loops:
   :mod:`~sklearn_localregret.engine.compiled.stump_update` and
   :mod:`~sklearn_localregret.engine.compiled.regret_update` -- the tree's
   exact draw and site update, and the plain tables' update and product draw.
+* :mod:`~sklearn_localregret.engine.compiled.chain_solve` -- the stationary
+  distribution from the root of the finite chain of per-edge ("swap")
+  regrets, solved by exact state elimination.
 
 Every kernel is compiled once per machine (``cache=True``: later processes
 load the machine code from numba's cache) and releases the GIL

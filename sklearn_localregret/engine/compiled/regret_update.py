@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .jit import kernel
 
-__all__ = ["add_entries", "draw_product_bits"]
+__all__ = ["add_entries", "add_row", "draw_product_bits"]
 
 
 @kernel
@@ -32,6 +32,35 @@ def add_entries(unbiased, biased, rows, cols, gains, bias, scale):
         else:
             unbiased[r, c] += g * scale
             biased[r, c] += (g - bias) * scale
+
+
+@kernel
+def add_row(unbiased, biased, row, gains, bias, scale):
+    """:func:`add_entries` on every colour of ``row`` (``gains[c]`` for
+    column ``c``), with the same arithmetic; whether a positive rate moved,
+    and the largest ``|gains[c]|``.
+
+    A rate moved when its value changed and it is positive before or after:
+    the row's positive out-edges, what a chain sampler reads, changed. A
+    zero gain with no bias (most columns of a Max-SAT round) moves nothing.
+    """
+    moved = False
+    largest = 0.0
+    for c in range(gains.shape[0]):
+        g = gains[c]
+        before = biased[row, c]
+        if scale == 1.0:
+            unbiased[row, c] += g
+            biased[row, c] += g - bias
+        else:
+            unbiased[row, c] += g * scale
+            biased[row, c] += (g - bias) * scale
+        after = biased[row, c]
+        if after != before and (after > 0.0 or before > 0.0):
+            moved = True
+        if abs(g) > largest:
+            largest = abs(g)
+    return moved, largest
 
 
 @kernel
