@@ -1,6 +1,6 @@
 """Missing values and raw categories in the tree learner: error and speed, one run.
 
-Two parts (issue 28's goals, checked at the end):
+Three parts (issue 28's goals, checked at the end of parts 1 and 2):
 
 1. **Missing values.** River's Phishing, Bananas and ImageSegments (the named
    streams of ``sklearn_localregret.datasets.streams``, shuffled by the seed),
@@ -22,6 +22,10 @@ Two parts (issue 28's goals, checked at the end):
    (leaves are labels). A third input is what a user with raw strings would
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
+3. **What missing cells cost offline.** scikit-learn's
+   ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
+   cross-validated on the complete rows and on the masked rows of part 1:
+   the loss any learner must expect from the missing cells themselves.
 
 Run::
 
@@ -204,6 +208,42 @@ def raw_categories(batch, n_seeds, params):
         )
 
 
+def offline_cost(n_seeds):
+    """What the missing cells cost a learner that sees all rows at once:
+    scikit-learn's ``HistGradientBoostingClassifier`` (native NaN support),
+    5-fold cross-validated error on the complete and on the masked rows (the
+    same masks as part 1). A bound on what the goals of part 1 can ask."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.model_selection import cross_val_score
+
+    print(
+        "\n3. What the missing cells cost offline: HistGradientBoostingClassifier, "
+        f"5-fold cross-validated error, mean of {n_seeds} seeds (same masks)"
+    )
+    print(
+        f"{'stream':<16}{'complete':>10}" + "".join(f"{f'{s:.0%}':>16}" for s in SHARES)
+    )
+    for name in STREAMS:
+        errors = []
+        for seed in range(n_seeds):
+            stream = load_stream(name, seed=seed)
+            X, y = stream.X.astype(float), stream.y
+            rng = np.random.default_rng(1000 + seed)
+            row = [X] + [with_missing(X, share, rng) for share in SHARES]
+            errors.append(
+                [
+                    1.0
+                    - cross_val_score(
+                        HistGradientBoostingClassifier(random_state=0), Xm, y, cv=5
+                    ).mean()
+                    for Xm in row
+                ]
+            )
+        complete, *masked = np.mean(errors, axis=0)
+        cells = "".join(f"{e:>8.3f} ({e - complete:+.3f})" for e in masked)
+        print(f"{name:<16}{complete:>10.3f}{cells}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--batch", type=int, default=5)
@@ -216,7 +256,7 @@ def main(argv=None):
         help="parameters of LocalRegretTreeClassifier",
     )
     parser.add_argument(
-        "--parts", type=int, nargs="+", default=[1, 2], help="which parts to run"
+        "--parts", type=int, nargs="+", default=[1, 2, 3], help="which parts to run"
     )
     args = parser.parse_args(argv)
     params = {
@@ -230,14 +270,17 @@ def main(argv=None):
     )
     if 2 in args.parts:
         raw_categories(args.batch, args.seeds, params)
-    if 1 not in args.parts:
+    if not {1, 3} & set(args.parts):
         return
     try:
         import river  # noqa: F401
     except ImportError:
         print("\n(River is not installed: part 1 needs its datasets and HT)")
         return
-    missing_values(args.batch, args.seeds, params)
+    if 1 in args.parts:
+        missing_values(args.batch, args.seeds, params)
+    if 3 in args.parts:
+        offline_cost(args.seeds)
 
 
 if __name__ == "__main__":
