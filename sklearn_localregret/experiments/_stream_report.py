@@ -347,7 +347,9 @@ class Leaderboard:
             "learners that saw all of it; 'best on' counts those streams. "
             "rows/s: rows predicted and learned per second "
             "of predict + partial_fit; peak MB: resident memory the run added "
-            "(one forked process per run; '-' when not measured). 'failed': the "
+            "(one forked process per run, after each of our learners learnt the "
+            "first rows of each stream once, so that compiled kernels are "
+            "loaded; '-' when not measured). 'failed': the "
             "learner raised on that stream (below); 'n/a': a binary-only "
             "learner on a multi-class stream.",
         ]
