@@ -36,7 +36,7 @@ FLOORS = [
         "the classifiers' base",
         {"_base", "_discount_players", "_column_reading", "merging"},
     ),
-    ("learners", {"_disjunct", "_tree_classifier", "maxsat"}),
+    ("learners", {"_disjunct", "_tree_classifier", "_tree", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
     (
         "public API",

@@ -1,0 +1,8 @@
+"""The decision-tree learner's parts.
+
+The estimator, :class:`~sklearn_localregret.LocalRegretTreeClassifier`, is
+``sklearn_localregret/_tree_classifier.py``; this room holds what it is
+made of:
+
+* ``docstring.py`` -- the estimator's docstring (its manual).
+"""
