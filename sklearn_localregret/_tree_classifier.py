@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import warnings
 from collections import Counter
 from contextlib import nullcontext
 from numbers import Integral, Real
@@ -11,12 +10,12 @@ from typing import cast
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier, same_rows
 from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
 from ._tree.docstring import TREE_CLASSIFIER_DOCSTRING
+from ._tree.views import TreeViews
 from .engine import (
     FiniteChainSampler,
     HierarchicalLabels,
@@ -31,9 +30,6 @@ from .locality.decision_tree import (
     Split,
     Tree,
     compile_tree,
-    depth,
-    export_text,
-    n_leaves,
     predict_tree,
     tree_level,
 )
@@ -61,7 +57,7 @@ _OUTCOME_BLOCK_ROWS = 250
 _PREDICT_SEED = 0
 
 
-class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
+class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifier):
     __doc__ = TREE_CLASSIFIER_DOCSTRING
 
     _parameter_constraints: dict = {
@@ -752,253 +748,3 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         200
         """
         return merge_into(self, other)
-
-    # -- inspection -------------------------------------------------------
-    def representative_tree(self) -> Tree:
-        """One tree that summarises the current distribution ``pi``.
-
-        Swap regret: the most probable tree (exact). External regret: the
-        greedy top-down mode of the hierarchical distribution, at each site
-        the heaviest content (a leaf, or a split with its heaviest label
-        pair), a site without positive regret keeping the leaf it starts as.
-        That is not in general the most probable tree: two children of a
-        split share their age, so a tree's probability does not factor over
-        its sites, and the exact mode is not computed.
-
-        Returns
-        -------
-        Leaf or Split
-        """
-        check_is_fitted(self)
-        if self.regret == "swap":
-            assert isinstance(self._sampler, FiniteChainSampler)
-            trees, probs = self._sampler.distribution()
-            return cast(Tree, trees[int(np.argmax(probs))])
-        with self._model_lock():  # between two rounds of a learning thread
-            return self._greedy_site((), 0)
-
-    def most_probable_tree(self) -> Tree:
-        """Deprecated name of :meth:`representative_tree`.
-
-        For external regret the tree returned is a greedy mode, not the most
-        probable tree; the name promised more than the method does.
-        """
-        warnings.warn(
-            "most_probable_tree() is renamed representative_tree(): for "
-            "external regret it is a greedy mode, not the most probable tree. "
-            "The old name will be removed in a future release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.representative_tree()
-
-    def tree_distribution(self) -> tuple[list, np.ndarray]:
-        """The trees ``predict_proba`` averages over, and their weights.
-
-        Swap regret: the exact stationary distribution ``pi`` over trees,
-        every tree with positive probability. External regret with
-        ``n_predict_trees`` set: the fixed-seed sample ``predict_proba``
-        uses, as relative frequencies (``predict_proba`` is deterministic,
-        so is this). External regret by default has no list of trees:
-        ``pi`` is hierarchical and ``predict_proba`` computes its label
-        probabilities exactly, site by site, without enumerating trees; a
-        ``ValueError`` says so.
-
-        Returns
-        -------
-        trees : list of Leaf or Split
-            Distinct trees, each once.
-        probabilities : ndarray of shape (len(trees),)
-            Their weights (summing to 1), a read-only array.
-
-        Raises
-        ------
-        ValueError
-            For external regret with ``n_predict_trees=None``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_localregret import LocalRegretTreeClassifier
-        >>> X = np.array([[0.0], [1.0]] * 20)
-        >>> y = np.array([0, 1] * 20)
-        >>> clf = LocalRegretTreeClassifier("swap", L=2, random_state=0).fit(X, y)
-        >>> trees, probs = clf.tree_distribution()
-        >>> bool(np.isclose(probs.sum(), 1.0)), probs.flags.writeable
-        (True, False)
-        >>> trees[int(np.argmax(probs))] == clf.representative_tree()
-        True
-        """
-        check_is_fitted(self)
-        if self.regret == "external" and self.n_predict_trees is None:
-            raise ValueError(
-                "tree_distribution() needs regret='swap' or n_predict_trees: "
-                "with external regret pi is hierarchical and predict_proba "
-                "computes it site by site, without a list of trees."
-            )
-        trees, probs = self._tree_distribution()
-        probs = np.array(probs, dtype=float)
-        probs.flags.writeable = False
-        return list(trees), probs
-
-    def _greedy_site(self, path: tuple, start_label: int) -> Tree:
-        table = self._table
-        row = table.find(path)
-        if row < 0:
-            return Leaf(start_label)
-        content, _, total = table.site(row)
-        if total <= 0:
-            return Leaf(start_label)
-        best = int(np.argmax(content))
-        k = table.n_classes
-        if best < table.n_leaves:  # a label, or the model leaf
-            return Leaf(best)
-        v = best - table.n_leaves
-        c_true, c_false = divmod(int(np.argmax(table.pair_weights(row, v))), k)
-        return Split(
-            v,
-            self._greedy_site(path + ((v, 1),), c_true),
-            self._greedy_site(path + ((v, 0),), c_false),
-        )
-
-    def export_text(self, tree=None, feature_names=None, class_names=None) -> str:
-        """Text view of a tree, like :func:`sklearn.tree.export_text`.
-
-        Parameters
-        ----------
-        tree : Leaf or Split, default=None
-            The tree to show; :meth:`representative_tree` if None.
-        feature_names : sequence of str, default=None
-            Defaults to ``feature_names_in_`` when fitted on a DataFrame, else
-            ``feature_<i>``.
-        class_names : sequence, default=None
-            Name of each class, in the order of ``classes_``; defaults to
-            ``classes_``. A model leaf shows as ``class: naive Bayes``.
-
-        Returns
-        -------
-        str
-        """
-        check_is_fitted(self)
-        if tree is None:
-            tree = self.representative_tree()
-        if feature_names is None:
-            feature_names = getattr(self, "feature_names_in_", None)
-        if class_names is None:
-            class_names = self.classes_
-        if self._table.leaf_model:
-            class_names = [*class_names, "naive Bayes"]  # label K: the model
-        tests, columns = self._tests, self._columns
-        descriptions = [
-            tests.description(
-                v, columns.category(j, t) if columns.categorical[j] else None
-            )
-            for v, (j, t) in enumerate(
-                zip(tests.feature.tolist(), tests.threshold.tolist())
-            )
-        ]
-        return export_text(tree, feature_names, class_names, tests=descriptions)
-
-    def get_depth(self) -> int:
-        """Depth of :meth:`representative_tree` (a leaf has depth 0)."""
-        return depth(self.representative_tree())
-
-    def get_n_leaves(self) -> int:
-        """Number of leaves of :meth:`representative_tree`."""
-        return n_leaves(self.representative_tree())
-
-    # -- diagnostics --------------------------------------------------------
-    @property
-    def discounts_(self) -> tuple[float, ...]:
-        """The discounts learnt at, one player each."""
-        check_is_fitted(self)
-        if self._players is None:
-            return (float(self._table.clock.discount),)
-        return self._players.discounts
-
-    @property
-    def discount_weights_(self) -> np.ndarray:
-        """Each discount's weight in the probabilities (AdaHedge's)."""
-        check_is_fitted(self)
-        if self._players is None:
-            return np.ones(1)
-        return self._players.weights()
-
-    @property
-    def discount_regret_bound_(self) -> float:
-        """``2 Delta`` of the hedge over the discounts (0 with one)."""
-        check_is_fitted(self)
-        if self._players is None:
-            return 0.0
-        return self._players.hedge.regret_bound
-
-    @property
-    def local_regret_(self) -> float:
-        """Time-averaged local colored (external) or local swap regret."""
-        check_is_fitted(self)
-        table = self._table
-        if self.regret == "external":
-            total = table.colored_regret()
-        else:
-            per_row = table.row_max_regret()
-            best: dict = {}
-            # The swap table's rows are keyed by (tree, colour).
-            keys = cast("list[tuple[Tree, int]]", table.keys())
-            for (tree, _), value in zip(keys, per_row.tolist()):
-                best[tree] = max(best.get(tree, 0.0), value)
-            total = float(sum(best.values()))
-        return total / max(self._table.effective_rounds, 1.0)
-
-    @property
-    def n_nonzero_regrets_(self) -> int:
-        """Number of non-zero (biased) regret values tracked."""
-        check_is_fitted(self)
-        return self._table.n_nonzero()
-
-    @property
-    def regret_table_(self) -> StumpRegretTable:
-        """The learner's regret table, for inspection: read it, never update it.
-
-        Rows are keyed by path (external) or ``(tree, path)`` (swap); see
-        :class:`~sklearn_localregret.engine.StumpRegretTable` for its views.
-        """
-        check_is_fitted(self)
-        return self._table
-
-    @property
-    def regret_nbytes_(self) -> int:
-        """Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site row."""
-        check_is_fitted(self)
-        return self._table.nbytes
-
-    @property
-    def n_sites_(self) -> int:
-        """Rows of the regret table: paths (external) or (tree, path) pairs (swap)."""
-        check_is_fitted(self)
-        return self._table.n_rows
-
-    @property
-    def test_features_(self) -> np.ndarray:
-        """Feature of each threshold test ``x_j > t``, in order of entry."""
-        check_is_fitted(self)
-        return self._tests.feature.copy()
-
-    @property
-    def test_thresholds_(self) -> np.ndarray:
-        """Threshold of each test ``x_j > t``, in order of entry (the code of
-        ``c`` for a test ``x_j == c``)."""
-        check_is_fitted(self)
-        return self._tests.threshold.copy()
-
-    @property
-    def test_kinds_(self) -> np.ndarray:
-        """``">"``, ``"> or missing"`` or ``"=="`` for each test."""
-        check_is_fitted(self)
-        return np.array([">", "> or missing", "=="])[self._tests.kind]
-
-    @property
-    def categories_(self) -> list:
-        """Categories of each categorical column in code order (None: the
-        missing value); None for a numeric column."""
-        check_is_fitted(self)
-        return [None if c is None else list(c) for c in self._columns.categories]

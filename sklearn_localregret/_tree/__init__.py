@@ -5,4 +5,6 @@ The estimator, :class:`~sklearn_localregret.LocalRegretTreeClassifier`, is
 made of:
 
 * ``docstring.py`` -- the estimator's docstring (its manual).
+* ``views.py`` -- its public views of a fitted model: the representative
+  tree, ``export_text``, the tree distribution, diagnostic attributes.
 """
