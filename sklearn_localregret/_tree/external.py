@@ -52,7 +52,7 @@ class ExternalPlayer(TreePlayer):
     rebuilt = ("graph", "sampler", "chain", "labels", "flat")
 
     def __init__(self, tests, n_classes, discount, *, lock=None, **graph):
-        super().__init__(tests, n_classes, discount, **graph)
+        super().__init__(tests, n_classes, discount, lock=lock, **graph)
         self._build_samplers()
         self.labels = HierarchicalLabels(self.table)
         if lock is not None:

@@ -50,6 +50,9 @@ class TreePlayer:
         Levels of the locality graph in play (the redirect to the root).
     n_mcmc_steps : int
         Steps of the uniformised chain (external regret's fallback draw).
+    lock : threading.RLock, optional
+        The estimator's model lock, for a player whose prediction caches
+        take it (external regret's label walk).
 
     Attributes
     ----------
@@ -85,6 +88,7 @@ class TreePlayer:
         max_depth: int | None,
         L: int | None,
         n_mcmc_steps: int,
+        lock: threading.RLock | None = None,
     ):
         self.table = StumpRegretTable(
             n_classes, discount=discount, leaf_model=leaf_model

@@ -36,7 +36,7 @@ class SwapPlayer(TreePlayer):
     rebuilt = ("graph", "table")
 
     def __init__(self, tests, n_classes, discount, *, lock=None, **graph):
-        super().__init__(tests, n_classes, discount, **graph)
+        super().__init__(tests, n_classes, discount, lock=lock, **graph)
         self.graph = TreeRateGraph(self.table, self.coloring, per_tree=True)
         self.sampler = FiniteChainSampler(self.graph, self.L)
 

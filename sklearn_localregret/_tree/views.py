@@ -12,15 +12,16 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._discount_players import DiscountPlayers
-from ..engine import FiniteChainSampler, StumpRegretTable
-from ..locality.decision_tree import Leaf, Split, Tree, depth, export_text, n_leaves
+from ..engine import StumpRegretTable
+from ..locality.decision_tree import Tree, depth, export_text, n_leaves
 from ..thresholds import ColumnEncoder, ThresholdTests
+from .players import TreePlayer
 
 __all__ = ["TreeViews"]
 
@@ -33,13 +34,11 @@ class TreeViews:
     regret: str
     n_predict_trees: Any
     classes_: np.ndarray
-    _table: StumpRegretTable
-    _sampler: Any
+    _player: TreePlayer
     _tests: ThresholdTests
     _columns: ColumnEncoder
     _players: DiscountPlayers | None
     _model_lock: Callable[[], threading.RLock]
-    _tree_distribution: Callable[[], tuple[list, np.ndarray]]
 
     # -- inspection -------------------------------------------------------
     def representative_tree(self) -> Tree:
@@ -58,12 +57,8 @@ class TreeViews:
         Leaf or Split
         """
         check_is_fitted(self)
-        if self.regret == "swap":
-            assert isinstance(self._sampler, FiniteChainSampler)
-            trees, probs = self._sampler.distribution()
-            return cast(Tree, trees[int(np.argmax(probs))])
         with self._model_lock():  # between two rounds of a learning thread
-            return self._greedy_site((), 0)
+            return self._player.representative_tree()
 
     def most_probable_tree(self) -> Tree:
         """Deprecated name of :meth:`representative_tree`.
@@ -118,36 +113,16 @@ class TreeViews:
         True
         """
         check_is_fitted(self)
-        if self.regret == "external" and self.n_predict_trees is None:
+        if self._player.walks(self.n_predict_trees):
             raise ValueError(
                 "tree_distribution() needs regret='swap' or n_predict_trees: "
                 "with external regret pi is hierarchical and predict_proba "
                 "computes it site by site, without a list of trees."
             )
-        trees, probs = self._tree_distribution()
+        trees, probs = self._player.distribution(self.n_predict_trees)
         probs = np.array(probs, dtype=float)
         probs.flags.writeable = False
         return list(trees), probs
-
-    def _greedy_site(self, path: tuple, start_label: int) -> Tree:
-        table = self._table
-        row = table.find(path)
-        if row < 0:
-            return Leaf(start_label)
-        content, _, total = table.site(row)
-        if total <= 0:
-            return Leaf(start_label)
-        best = int(np.argmax(content))
-        k = table.n_classes
-        if best < table.n_leaves:  # a label, or the model leaf
-            return Leaf(best)
-        v = best - table.n_leaves
-        c_true, c_false = divmod(int(np.argmax(table.pair_weights(row, v))), k)
-        return Split(
-            v,
-            self._greedy_site(path + ((v, 1),), c_true),
-            self._greedy_site(path + ((v, 0),), c_false),
-        )
 
     def export_text(self, tree=None, feature_names=None, class_names=None) -> str:
         """Text view of a tree, like :func:`sklearn.tree.export_text`.
@@ -174,7 +149,7 @@ class TreeViews:
             feature_names = getattr(self, "feature_names_in_", None)
         if class_names is None:
             class_names = self.classes_
-        if self._table.leaf_model:
+        if self._player.table.leaf_model:
             class_names = [*class_names, "naive Bayes"]  # label K: the model
         tests, columns = self._tests, self._columns
         descriptions = [
@@ -201,7 +176,7 @@ class TreeViews:
         """The discounts learnt at, one player each."""
         check_is_fitted(self)
         if self._players is None:
-            return (float(self._table.clock.discount),)
+            return (float(self._player.table.clock.discount),)
         return self._players.discounts
 
     @property
@@ -221,27 +196,43 @@ class TreeViews:
         return self._players.hedge.regret_bound
 
     @property
+    def last_tree_(self) -> Tree:
+        """The tree played in the last round (by the leading player)."""
+        check_is_fitted(self)
+        return self._player.last_tree
+
+    @property
+    def n_mcmc_draws_(self) -> int:
+        """Rounds whose tree came from the approximate chain sampler."""
+        check_is_fitted(self)
+        return self._player.n_mcmc_draws
+
+    @n_mcmc_draws_.setter
+    def n_mcmc_draws_(self, value: int) -> None:
+        # A merge adds the counters by name (sklearn_localregret.merging).
+        self._player.n_mcmc_draws = value
+
+    @property
+    def _largest_round(self) -> float:
+        """The player's scale of forgetting, kept at the largest by a merge."""
+        return self._player.largest_round
+
+    @_largest_round.setter
+    def _largest_round(self, value: float) -> None:
+        self._player.largest_round = value
+
+    @property
     def local_regret_(self) -> float:
         """Time-averaged local colored (external) or local swap regret."""
         check_is_fitted(self)
-        table = self._table
-        if self.regret == "external":
-            total = table.colored_regret()
-        else:
-            per_row = table.row_max_regret()
-            best: dict = {}
-            # The swap table's rows are keyed by (tree, colour).
-            keys = cast("list[tuple[Tree, int]]", table.keys())
-            for (tree, _), value in zip(keys, per_row.tolist()):
-                best[tree] = max(best.get(tree, 0.0), value)
-            total = float(sum(best.values()))
-        return total / max(self._table.effective_rounds, 1.0)
+        player = self._player
+        return player.regret_sum() / max(player.table.effective_rounds, 1.0)
 
     @property
     def n_nonzero_regrets_(self) -> int:
         """Number of non-zero (biased) regret values tracked."""
         check_is_fitted(self)
-        return self._table.n_nonzero()
+        return self._player.table.n_nonzero()
 
     @property
     def regret_table_(self) -> StumpRegretTable:
@@ -251,19 +242,19 @@ class TreeViews:
         :class:`~sklearn_localregret.engine.StumpRegretTable` for its views.
         """
         check_is_fitted(self)
-        return self._table
+        return self._player.table
 
     @property
     def regret_nbytes_(self) -> int:
         """Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site row."""
         check_is_fitted(self)
-        return self._table.nbytes
+        return self._player.table.nbytes
 
     @property
     def n_sites_(self) -> int:
         """Rows of the regret table: paths (external) or (tree, path) pairs (swap)."""
         check_is_fitted(self)
-        return self._table.n_rows
+        return self._player.table.n_rows
 
     @property
     def test_features_(self) -> np.ndarray:
