@@ -9,7 +9,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier, same_rows
+from ._base import BaseLocalRegretClassifier
+from ._base.hedged_prediction import REMEMBERED_ROWS, same_rows
 from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
 from ._tree import PLAYERS, TreePlayer
@@ -370,7 +371,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         if players is None:
             return self._player_proba(outcomes)
         probas = np.stack(self._each_player(lambda: self._player_proba(outcomes)))
-        if X.shape[0] <= _REMEMBERED_ROWS:  # for the round that learns them
+        if X.shape[0] <= REMEMBERED_ROWS:  # for the round that learns them
             players.last = (self._proba_version(), X.copy(), probas)
         return players.mix(probas)
 

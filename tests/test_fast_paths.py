@@ -42,7 +42,7 @@ def full_path(monkeypatch):
             BaseOnlineClassifier, "_is_clean_row", lambda self, X: False
         )
         monkeypatch.setattr(
-            stream_validation, "_is_plain_stream_chunk", lambda X, y: False
+            stream_validation, "is_plain_stream_chunk", lambda X, y: False
         )
 
     return switch_off

@@ -42,7 +42,7 @@ def stream(n=300, seed=0):
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    monkeypatch.setattr(rounds, "_DENSE_CHUNK_ROWS", BLOCK)
+    monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", BLOCK)
 
 
 def interrupt_in_block(monkeypatch, model, block):

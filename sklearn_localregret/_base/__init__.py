@@ -19,6 +19,20 @@ ndarray), goes straight to the rounds
 (:meth:`BaseOnlineClassifier._clean_rows`). Anything else, bad input included,
 takes the full validation, so errors and their messages are the same whichever
 path a call could have taken.
+
+The two bases are here, with the first-call set-up, ``fit``/``partial_fit``
+and the locks' hooks; they are made of one part per concern:
+
+* ``stream_validation.py`` -- :class:`StreamValidation`, a call's input
+  validated before any state changes, and the fast paths that skip it;
+* ``input_checks.py`` -- the checks and messages it uses (labels, weights,
+  dtypes, NaN and strings, the ``binarize`` warning);
+* ``rounds.py`` -- :class:`OnlineRounds`, the loop over rounds and the
+  counters;
+* ``hedged_prediction.py`` -- :class:`HedgedPrediction`, ``predict`` and
+  ``predict_proba`` from pi, the hedge of the vote and the play, the last
+  prediction remembered for the round that learns it;
+* ``concurrency.py`` -- the estimator's locks and BLAS on one thread.
 """
 
 from __future__ import annotations
@@ -34,15 +48,15 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
-from .concurrency import _lock_of
-from .concurrency import _one_blas_thread as _one_blas_thread
-from .hedged_prediction import _REMEMBERED_ROWS as _REMEMBERED_ROWS
-from .hedged_prediction import HedgedPrediction, same_rows
-from .input_checks import BinarizeWarning, _check_labels_present
-from .input_checks import _is_plain_stream_chunk as _is_plain_stream_chunk
-from .input_checks import _single_label as _single_label
-from .rounds import _DENSE_CHUNK_ROWS as _DENSE_CHUNK_ROWS
-from .rounds import OnlineRounds
+from .concurrency import lock_of, one_blas_thread
+from .hedged_prediction import REMEMBERED_ROWS, HedgedPrediction, same_rows
+from .input_checks import (
+    BinarizeWarning,
+    check_labels_present,
+    is_plain_stream_chunk,
+    single_label,
+)
+from .rounds import DENSE_CHUNK_ROWS, OnlineRounds
 from .stream_validation import StreamValidation
 
 __all__ = [
@@ -52,6 +66,15 @@ __all__ = [
     "paper_bias",
     "same_rows",
 ]
+
+
+# The names these helpers had when they were this module's, before _base/
+# was split by concern (for whoever imports them from here).
+_DENSE_CHUNK_ROWS = DENSE_CHUNK_ROWS
+_REMEMBERED_ROWS = REMEMBERED_ROWS
+_is_plain_stream_chunk = is_plain_stream_chunk
+_one_blas_thread = one_blas_thread
+_single_label = single_label
 
 
 class BaseOnlineClassifier(
@@ -125,10 +148,10 @@ class BaseOnlineClassifier(
     # (fit, partial_fit) hold the call lock throughout: they run one at a
     # time, in the order they get it.
     def _model_lock(self) -> threading.RLock:
-        return _lock_of(self, "_lock_model")
+        return lock_of(self, "_lock_model")
 
     def _call_lock(self) -> threading.RLock:
-        return _lock_of(self, "_lock_calls")
+        return lock_of(self, "_lock_calls")
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
@@ -175,7 +198,7 @@ class BaseOnlineClassifier(
         for name in fitted:
             delattr(self, name)
         try:
-            _check_labels_present(y)
+            check_labels_present(y)
             check_classification_targets(y)
             return self._partial_fit(
                 X, y, classes=unique_labels(y), sample_weight=sample_weight

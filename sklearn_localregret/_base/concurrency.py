@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import threading
 
+__all__ = ["lock_of", "one_blas_thread"]
+
 _BLAS_LIBRARIES = None
 
 
 class _OneBlasThread:
-    """A context in which BLAS runs on one thread (see :func:`_one_blas_thread`)."""
+    """A context in which BLAS runs on one thread (see :func:`one_blas_thread`)."""
 
     __slots__ = ("_restore",)
 
@@ -41,7 +43,7 @@ class _OneBlasThread:
         return False
 
 
-def _one_blas_thread() -> _OneBlasThread:
+def one_blas_thread() -> _OneBlasThread:
     """A context in which BLAS runs on one thread.
 
     The learners multiply small matrices (a round's rows, a window of recent
@@ -54,7 +56,7 @@ def _one_blas_thread() -> _OneBlasThread:
     return _OneBlasThread()
 
 
-def _lock_of(estimator, name: str) -> threading.RLock:
+def lock_of(estimator, name: str) -> threading.RLock:
     """The estimator's lock ``name``, made on first use (``dict.setdefault``
     is atomic: two threads that ask at once get the same lock). Not made in
     ``__init__`` (scikit-learn's estimators set only their parameters there)

@@ -21,11 +21,11 @@ from .._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ..engine.compiled.row_uniforms import row_uniforms
 from . import rounds
 
-__all__ = ["HedgedPrediction", "same_rows"]
+__all__ = ["REMEMBERED_ROWS", "HedgedPrediction", "same_rows"]
 
 # A prediction of at most this many rows is remembered for the hedge's score
 # of the round that learns them (test-then-train loops).
-_REMEMBERED_ROWS = 64
+REMEMBERED_ROWS = 64
 
 
 def same_rows(block: np.ndarray, rows: np.ndarray) -> bool:
@@ -90,7 +90,7 @@ class HedgedPrediction:
         with the walk: the probabilities are those of that version."""
         if (
             self._hedging()
-            and block.shape[0] <= _REMEMBERED_ROWS
+            and block.shape[0] <= REMEMBERED_ROWS
             and not sp.issparse(block)
         ):
             memory = getattr(self, "_last_proba", None)
@@ -186,11 +186,11 @@ class HedgedPrediction:
             return
         if sp.issparse(X) and self._accepts_sparse_blocks:
             X = canonical_csr(X, self._block_dtype)
-            for start in range(0, X.shape[0], rounds._DENSE_CHUNK_ROWS):
-                yield X[start : start + rounds._DENSE_CHUNK_ROWS]
+            for start in range(0, X.shape[0], rounds.DENSE_CHUNK_ROWS):
+                yield X[start : start + rounds.DENSE_CHUNK_ROWS]
             return
-        for start in range(0, X.shape[0], rounds._DENSE_CHUNK_ROWS):
-            block = X[start : start + rounds._DENSE_CHUNK_ROWS]
+        for start in range(0, X.shape[0], rounds.DENSE_CHUNK_ROWS):
+            block = X[start : start + rounds.DENSE_CHUNK_ROWS]
             if sp.issparse(block):
                 block = block.toarray()
             yield np.asarray(block, dtype=self._block_dtype)

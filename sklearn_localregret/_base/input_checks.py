@@ -21,7 +21,17 @@ import scipy.sparse as sp
 
 from .._weights import MAX_WEIGHT, first_too_large
 
-__all__ = ["BinarizeWarning"]
+__all__ = [
+    "BinarizeWarning",
+    "check_feature_dtypes",
+    "check_labels_present",
+    "check_weight_range",
+    "clear_input_errors",
+    "is_plain_stream_chunk",
+    "same_kind_labels",
+    "single_label",
+    "warn_if_binarize_collapses",
+]
 
 
 # Labels the one-row path reads as they are; a label of any other type (a
@@ -29,7 +39,7 @@ __all__ = ["BinarizeWarning"]
 _PLAIN_LABEL_TYPES = (str, bytes, int, float, np.integer, np.floating, np.bool_)
 
 
-def _single_label(y):
+def single_label(y):
     """The one label of ``y`` when it is a plain one-element array, list or tuple.
 
     Returns ``None`` for anything else (``None`` is never a valid label).
@@ -43,7 +53,7 @@ def _single_label(y):
     return label if isinstance(label, _PLAIN_LABEL_TYPES) else None
 
 
-def _same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
+def same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
     """Whether ``y`` is a chunk's labels that compare with ``known`` as the
     full validation's would: a 1-D ndarray of ``n_rows`` strings, or of
     numbers, as ``known`` holds (object labels take the full validation)."""
@@ -55,7 +65,7 @@ def _same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
     )
 
 
-def _check_weight_range(weight: np.ndarray, name: str) -> None:
+def check_weight_range(weight: np.ndarray, name: str) -> None:
     """Refuse weights that could overflow the regret tables (``_weights``)."""
     at = first_too_large(weight)
     if at is not None:
@@ -66,7 +76,7 @@ def _check_weight_range(weight: np.ndarray, name: str) -> None:
         )
 
 
-def _is_plain_stream_chunk(X, y) -> bool:
+def is_plain_stream_chunk(X, y) -> bool:
     """Whether ``check_array`` / ``check_X_y`` would leave ``X, y`` as they are
     apart from the finiteness test: a non-empty 2-D numeric ndarray and a
     matching 1-D label ndarray."""
@@ -83,7 +93,7 @@ def _is_plain_stream_chunk(X, y) -> bool:
     )
 
 
-def _check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> None:
+def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> None:
     """Name the column or dtype that cannot be a number, before validation does.
 
     Categories (pandas ``category``/``object``/string columns) and dates have
@@ -123,7 +133,7 @@ def _is_missing_label(label) -> bool:
     return type(label).__name__ in ("NAType", "NaTType")
 
 
-def _check_labels_present(y) -> None:
+def check_labels_present(y) -> None:
     """Missing labels (None, NaN, ``pandas.NA``) get a message that says so."""
     dtype = getattr(y, "dtype", None)
     if dtype is None and isinstance(y, (list, tuple)):
@@ -150,7 +160,7 @@ def _check_labels_present(y) -> None:
 
 
 @contextmanager
-def _clear_input_errors(estimator):
+def clear_input_errors(estimator):
     """scikit-learn's errors on NaN, infinities and strings, reworded to say
     what this learner does with them and what to do."""
     try:
@@ -205,7 +215,7 @@ _COLLAPSED_SHARE = 0.98
 _BINARIZE_CHECK_ROWS = (20, 1000)
 
 
-def _warn_if_binarize_collapses(X, threshold: float, estimator_name: str) -> None:
+def warn_if_binarize_collapses(X, threshold: float, estimator_name: str) -> None:
     """Warn (:class:`BinarizeWarning`) if ``X > threshold`` keeps almost nothing
     of the real-valued columns of dense ``X``; 0/1 columns are not judged."""
     low, high = _BINARIZE_CHECK_ROWS

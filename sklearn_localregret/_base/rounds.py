@@ -18,12 +18,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._interrupts import deferred_interrupt, deliver_held
 from .._sparse_blocks import canonical_csr
-from .concurrency import _one_blas_thread
+from .concurrency import one_blas_thread
 
-__all__ = ["OnlineRounds"]
+__all__ = ["DENSE_CHUNK_ROWS", "OnlineRounds"]
 
 # Rows densified at a time from sparse input: bounds memory whatever the stream.
-_DENSE_CHUNK_ROWS = 4096
+DENSE_CHUNK_ROWS = 4096
 
 
 class OnlineRounds:
@@ -58,7 +58,7 @@ class OnlineRounds:
         n_samples = X.shape[0]
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
-        chunk = max(batch, (_DENSE_CHUNK_ROWS // batch) * batch)
+        chunk = max(batch, (DENSE_CHUNK_ROWS // batch) * batch)
         sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
         if sparse_blocks:
             X = canonical_csr(X, self._block_dtype)
@@ -77,9 +77,9 @@ class OnlineRounds:
 
     def _blas_context(self):
         """The context learning and predicting run in: BLAS on one thread
-        (:func:`_one_blas_thread`). A learner whose hot paths call no BLAS
+        (:func:`one_blas_thread`). A learner whose hot paths call no BLAS
         returns a context that does nothing (it saves ~10 us a call)."""
-        return _one_blas_thread()
+        return one_blas_thread()
 
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> None:
         """Play consecutive rounds of ``batch_size`` rows (the last may be short).

@@ -24,14 +24,14 @@ from sklearn.utils.validation import (
 )
 
 from .input_checks import (
-    _check_feature_dtypes,
-    _check_labels_present,
-    _check_weight_range,
-    _clear_input_errors,
-    _is_plain_stream_chunk,
-    _same_kind_labels,
-    _single_label,
-    _warn_if_binarize_collapses,
+    check_feature_dtypes,
+    check_labels_present,
+    check_weight_range,
+    clear_input_errors,
+    is_plain_stream_chunk,
+    same_kind_labels,
+    single_label,
+    warn_if_binarize_collapses,
 )
 
 __all__ = ["StreamValidation"]
@@ -72,10 +72,10 @@ class StreamValidation:
         known = self.classes_
         one = X.shape[0] == 1
         if one:
-            label = _single_label(y)
+            label = single_label(y)
             if label is None:
                 return None
-        elif not _same_kind_labels(y, X.shape[0], known):
+        elif not same_kind_labels(y, X.shape[0], known):
             return None
         if X.dtype.kind == "f" and not self._finite_enough(X):
             return None
@@ -125,11 +125,11 @@ class StreamValidation:
                 f"`classes={classes!r}` is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        _check_feature_dtypes(X, type(self).__name__, self._reads_categories)
-        _check_labels_present(y)
+        check_feature_dtypes(X, type(self).__name__, self._reads_categories)
+        check_labels_present(y)
         X = self._encode_columns(X, learning=True, first_call=first_call)
-        with _clear_input_errors(self):
-            if not first_call and _is_plain_stream_chunk(X, y):
+        with clear_input_errors(self):
+            if not first_call and is_plain_stream_chunk(X, y):
                 # Streaming calls (River, dask-ml: one small chunk per call)
                 # would spend most of their time in check_array; for a plain
                 # 2-D numeric ndarray its only remaining check is finiteness,
@@ -171,7 +171,7 @@ class StreamValidation:
             # Only learners that binarise (the tree chooses its own thresholds).
             and type(self)._encode_features is StreamValidation._encode_features
         ):
-            _warn_if_binarize_collapses(X, self.binarize, type(self).__name__)
+            warn_if_binarize_collapses(X, self.binarize, type(self).__name__)
         X = self._encode_features(X)
         if sample_weight is None:
             weight = np.ones(X.shape[0])
@@ -179,7 +179,7 @@ class StreamValidation:
             weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
             if np.any(weight < 0):
                 raise ValueError("sample_weight must be non-negative.")
-            _check_weight_range(weight, "sample_weight")
+            check_weight_range(weight, "sample_weight")
         if first_call:
             self.classes_ = classes
         return X, y_encoded, weight, first_call
@@ -256,9 +256,9 @@ class StreamValidation:
         if self._is_clean_row(X):
             return self._encode_features(X)
         check_is_fitted(self)
-        _check_feature_dtypes(X, type(self).__name__, self._reads_categories)
+        check_feature_dtypes(X, type(self).__name__, self._reads_categories)
         X = self._encode_columns(X, learning=False)
-        with _clear_input_errors(self):
+        with clear_input_errors(self):
             X = validate_data(
                 self,
                 X,

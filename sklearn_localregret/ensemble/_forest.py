@@ -487,7 +487,7 @@ predict_tolerance, discount, max_categories
 
     # -- prediction ----------------------------------------------------------
     def _dense_blocks(self, X):
-        chunk = rounds._DENSE_CHUNK_ROWS  # read here: tests shrink it
+        chunk = rounds.DENSE_CHUNK_ROWS  # read here: tests shrink it
         for lo in range(0, X.shape[0], chunk):
             block = X[lo : lo + chunk]
             if sp.issparse(block):
