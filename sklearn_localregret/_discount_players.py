@@ -22,8 +22,10 @@ table's plays would carry no guarantee, so each discount plays its own tree.
 A round costs one round of each player.
 
 The players share the estimator's attributes by name: the estimator holds
-the *active* player's state (``_table``, the samplers, ``last_tree_``, ...),
-and :meth:`DiscountPlayers.activate` swaps another player's in. Between
+the *active* player's state (the tree learner's ``_player``, the regret
+mode's player that owns its table, samplers and last tree, and the
+generator ``_rng`` it draws from), and :meth:`DiscountPlayers.activate`
+swaps another player's in. Between
 calls the active player is the leader (the largest weight), so that
 inspection (``export_text``, ``regret_table_``, ...) shows the player that
 predicts most.

@@ -3,44 +3,20 @@
 from __future__ import annotations
 
 import copy
-import warnings
-from collections import Counter
 from contextlib import nullcontext
 from numbers import Integral, Real
-from typing import cast
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
-from ._base import _REMEMBERED_ROWS, BaseLocalRegretClassifier, same_rows
+from ._base import BaseLocalRegretClassifier
+from ._base.hedged_prediction import REMEMBERED_ROWS, same_rows
 from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
-from .engine import (
-    FiniteChainSampler,
-    HierarchicalLabels,
-    HierarchicalSampler,
-    StumpRegretTable,
-    UniformizedChainSampler,
-    forget_tolerance,
-)
-from .engine.compiled.tree_draw import NEED_UNIFORMS, draw_tree
-from .locality.decision_tree import (
-    Leaf,
-    Split,
-    Tree,
-    compile_tree,
-    depth,
-    export_text,
-    n_leaves,
-    predict_tree,
-    tree_level,
-)
-from .locality.flat_tree import FlatTree
+from ._tree import PLAYERS, TreePlayer
+from ._tree.docstring import TREE_CLASSIFIER_DOCSTRING
+from ._tree.views import TreeViews
 from .locality.recent_rows import RecentRows
-from .locality.tree_coloring import TreeColoring
-from .locality.tree_rate_graph import TreeRateGraph
-from .locality.tree_round_kernels import update_played_sites
 from .merging import merge_into
 from .thresholds import (
     ColumnEncoder,
@@ -55,404 +31,9 @@ __all__ = ["LocalRegretTreeClassifier"]
 # Rows whose test outcomes are computed at once (bounds the memory).
 _OUTCOME_BLOCK_ROWS = 250
 
-# Seed of the trees drawn by predict_proba: a fitted model predicts the same
-# way every time, and predicting never touches the training random state.
-_PREDICT_SEED = 0
 
-
-class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
-    """Online decision-tree learner minimising local external or swap regret.
-
-    The learner plays, round after round, a decision tree drawn from a
-    distribution ``pi`` over decision trees, and updates its regrets for not
-    having played a *nearby* tree instead (Bowling & Zinkevich, 2012, Examples
-    "Online Decision Tree Learning" and "Colored Decision Tree Learning"). Two
-    trees are nearby when the second replaces one subtree of the first by a
-    leaf ``c`` or by a stump ``(v, c_true, c_false)``, the online analogue of
-    growing and pruning a tree top-down. Each round is ``batch_size`` rows; its
-    utility is the (weighted) number of rows the played tree gets right, so
-    ``Delta = batch_size`` for unit weights.
-
-    The trees split on *threshold tests* ``x_j > t`` (:mod:`sklearn_localregret.
-    thresholds`). A feature whose values in the first round are all 0 or 1 gets
-    the single test ``x_j > 0.5`` at once, so 0/1 data (one-hot categories) is
-    the paper's setting exactly; other features get up to ``max_thresholds``
-    tests at quantiles of the stream's first rows, which enter as the stream
-    grows (16, 64, 256 rows ...). Real-valued, sparse and pandas input are
-    accepted at default parameters.
-
-    Missing values (NaN, None, ``pandas.NA``) and categorical columns (pandas
-    ``category``, string and object columns, arrays of strings) need no
-    encoder. Once a column has shown a missing value each of its thresholds
-    comes as two tests, ``x_j > t`` and ``x_j > t or missing``, so where
-    missing rows go is learnt like any split; a categorical column gets a
-    test ``x_j == c`` for each of its first ``max_categories`` categories met
-    (a missing value counts as one), each entering when first met like a
-    threshold (see Notes).
-
-    * ``regret="external"``: ``(b, L, C)``-colored regret matching with the
-      paper's admissible colouring: one regret per *(path, replacement)*,
-      shared by every tree that contains the path. The ``K * K`` stump colours
-      of a test are kept as ``O(K)`` sums (:class:`~sklearn_localregret.engine.
-      StumpRegretTable`), so many classes cost little.
-    * ``regret="swap"``: ``(b, L)``-regret matching, one regret per edge
-      ``(tree, path, replacement)``: a stronger guarantee, far more regrets.
-
-    Parameters
-    ----------
-    regret : {"external", "swap"}, default="external"
-        Local regret notion to minimise.
-    L : int or None, default=100
-        Levels of the locality graph in play (the paper's ``L``): the level of
-        a tree is its number of internal nodes (1 for a leaf other than the
-        root leaf ``classes_[0]``), and a move to level ``L + 1`` goes back to
-        the root leaf. The paper used ``L=100`` for external regret and
-        ``L=3`` for swap regret. ``None`` is infinity: no redirect, and the
-        external sampler is exact.
-    bias : float or None, default=None
-        The paper's ``b``, subtracted from the regret of every colour (edge)
-        out of the played tree each round. ``None`` means ``Delta / (L + 1)``
-        for finite ``L`` (``Delta`` = the round's total sample weight) and 0
-        for ``L=None``.
-    batch_size : int, default=5
-        Rows per round (the paper used 5).
-    binarize : float or None, default=None
-        None: thresholds come from the stream (see ``max_thresholds``). A
-        number ``t``: every feature gets the one test ``x_j > t`` and no other
-        (binarisation at ``t``).
-    max_thresholds : int, default=7
-        Most tests per feature when ``binarize`` is None. A feature with few
-        distinct values gets fewer; 0/1 features get one.
-    max_categories : int, default=16
-        Most categories per categorical column, each with its test
-        ``x_j == c``: the first ones met in the stream. Later categories, and
-        any category unseen when predicting, pass none of the column's tests.
-    warm_start : int, default=500
-        A site (path) that enters the played trees for the first time starts
-        with the regrets it would have had over the last ``warm_start`` rows
-        learnt, had it been played then as the leaf it starts as (see Notes).
-        0 (with ``discount=1``) gives the paper's algorithm, where every site
-        starts at zero.
-    max_depth : int or None, default=None
-        If set, nodes at depth ``max_depth`` get no stump colours: played trees
-        are at most that deep and the regret tables have at most one row per
-        path of length ``<= max_depth``. This restricts the locality graph;
-        the guarantee holds for the restricted graph.
-    n_mcmc_steps : int, default=200
-        External regret with finite ``L`` only: when the exact ``L = inf``
-        draw exceeds level ``L``, the tree is instead drawn by this many steps
-        of the uniformised regret-matching chain with the level redirect,
-        started from the last played tree (approximate; see Notes).
-    n_predict_trees : int or None, default=None
-        External regret only. None: :meth:`predict_proba` is exact, the
-        probability that a tree drawn from ``pi`` (with ``L = inf``, see
-        Notes) labels the row ``c``, computed without drawing. An int: the
-        fraction of that many trees, drawn with a fixed internal seed, that
-        label it ``c`` (a Monte Carlo estimate, standard error up to
-        ``0.5 / sqrt(n_predict_trees)``). Swap regret predicts with the exact
-        distribution.
-    predict_tolerance : float in [0, 1), default=0.0
-        External regret with ``n_predict_trees=None`` only. 0: the exact
-        walk. Else a faster walk whose every class probability is within
-        ``predict_tolerance`` of the exact one, for every row: a site whose
-        probability of being reached fits in what is left of the row's
-        tolerance is not walked, and its reach goes to the labels it starts
-        with (its subtree would spread that same reach over the classes; the
-        pruned reaches add up to at most the tolerance). ``predict`` and the
-        hedge's scores of the rounds use the same walk.
-    random_state : int, Generator, RandomState instance or None, default=None
-        Seeds the draws of the played trees.
-    discount : float, "auto" or tuple of float, default=0.99
-        ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
-        so the learner forgets old rounds, with an effective window of
-        ``1 / (1 - lambda)`` rounds (see Notes). 1 is the paper's undiscounted
-        algorithm. The default was chosen by ``benchmarks/bench_drift.py`` and
-        ``benchmarks/bench_tree_paper.py``: on drifting streams it recovers
-        where 1 stays wrong, on stationary ones and on the paper's protocol it
-        is no worse; on labels that alternate on one instance it does worse
-        than 1, which stays at the best tree's 50%.
-        ``"auto"`` (0.99 and 1) or a tuple of distinct discounts: forgetting
-        that adapts. One learner per discount learns every round from the
-        same rows, and the probabilities are theirs mixed by AdaHedge over
-        their play losses on the stream, so that the plays make at most
-        :attr:`discount_regret_bound_` more expected mistakes than the best
-        discount's in hindsight (the user guide, "Forgetting that adapts").
-        Each round costs one round per discount. The inspection methods and
-        attributes (``export_text``, ``regret_table_``, ``last_tree_``, ...)
-        show the learner with the largest weight.
-    prediction : {"auto", "hedge", "vote", "sample"}, default="auto"
-        What :meth:`predict` gives. ``"vote"``: the most probable class under
-        ``pi`` (deterministic; best on stationary streams, exploitable by an
-        adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
-        the row, as the randomised plays predict (the guarantee's side).
-        ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
-        draw, the weight learnt by AdaHedge from both predictions' losses on
-        each round before it is learnt; never much worse than the better of
-        the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
-        prediction"). ``"auto"``: ``"hedge"`` with external regret, ``"vote"``
-        with swap regret (its exact distribution can hold thousands of
-        hypotheses, and the hedge's score of every round would cost a whole
-        prediction over them). Draws are a function of the row,
-        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
-        probabilities whatever this is.
-    leaf_model : {"auto", "naive_bayes"} or None, default="auto"
-        What a leaf may be besides a label. ``"naive_bayes"``: every node may
-        also be replaced by a *model leaf*, which labels a row with a
-        Bernoulli naive Bayes model of the test outcomes of the rows that
-        reached its node while it was played (the site's own counts: no
-        memory of its own). It is one more local change, whose regret is
-        learnt like a label's, so the guarantee covers it (Notes); where the
-        concept is not a small tree of constant labels (many classes, smooth
-        or linear boundaries) a model leaf does far better than any label.
-        None: leaves are labels only (the paper's graph). ``"auto"``:
-        ``"naive_bayes"`` with external regret and three classes or more;
-        None with two classes, and with swap regret (whose rounds do not
-        compute models). Two classes: a model leaf that is good early can
-        hold a tree of labels that would be better (a stump's leaves are
-        labels, so it must beat the model alone), and on the leaderboard's
-        binary tree-like concepts (mushroom, kr-vs-kp, bananas) labels do
-        better; with more classes a tree of labels needs depth before it
-        separates them, and models do better on every multi-class stream
-        (``benchmarks/bench_model_leaves.py``).
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        Class labels; leaves carry indices into it, ``classes_[0]`` labels the
-        root leaf.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Names of the features, when ``X`` had string column names.
-    n_rounds_ : int
-        Rounds played.
-    n_samples_seen_ : int
-        Rows seen.
-    n_online_mistakes_ : float
-        Weight of the rows the played trees got wrong (online error).
-    vote_weight_ : float
-        Probability that :meth:`predict` gives the vote (1 for
-        ``prediction="vote"``, 0 for ``"sample"``).
-    hedge_regret_bound_ : float
-        Bound on the hedged predictions' expected mistakes beyond the better
-        of the vote and the play, over the rounds learnt (sample weight).
-    discounts_ : tuple of float
-        The discounts learnt at, one learner each (one value unless
-        ``discount`` is ``"auto"`` or a tuple).
-    discount_weights_ : ndarray of shape (n_discounts,)
-        Each discount's weight in the probabilities (AdaHedge over their
-        play losses).
-    discount_regret_bound_ : float
-        Bound on the plays' expected mistakes beyond those of the best
-        discount's plays, over the rounds learnt (sample weight; 0 with one
-        discount).
-    last_tree_ : Leaf or Split
-        The tree played in the last round; a :class:`~sklearn_localregret.
-        locality.decision_tree.Split` holds the number of its test (see
-        ``test_features_`` and ``test_thresholds_``).
-    test_features_, test_thresholds_ : ndarray of shape (n_tests,)
-        Feature ``j`` and threshold ``t`` of every test ``x_j > t``, in the
-        order the tests entered (for a test ``x_j == c``, the code of ``c``:
-        its index in ``categories_[j]``).
-    test_kinds_ : ndarray of str of shape (n_tests,)
-        ``">"`` (a missing value fails), ``"> or missing"`` (a missing value
-        passes) or ``"=="``, for every test.
-    categories_ : list of length ``n_features_in_``
-        For a categorical column, its categories in the order of their codes
-        (None stands for the missing value); None for a numeric column.
-    n_mcmc_draws_ : int
-        Rounds whose tree came from the approximate chain sampler (external
-        regret with finite ``L`` whose exact draw exceeded level ``L``).
-    local_regret_ : float
-        Time-averaged local colored regret (external: ``(1/T) sum_C (R_C)+``,
-        which bounds the local external regret) or local swap regret (swap:
-        ``(1/T) sum_i max_j R+_{i,j}`` over the played trees ``i``).
-    n_nonzero_regrets_ : int
-        Number of regret values (colours, or edges for swap) that are non-zero.
-    n_sites_ : int
-        Rows of the regret table: paths (external) or (tree, path) pairs (swap).
-    regret_nbytes_ : int
-        Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site, for ``K``
-        classes and ``T`` tests.
-    regret_table_ : StumpRegretTable
-        The regret table itself, for inspection (read it, never update it).
-
-    See Also
-    --------
-    sklearn.tree.DecisionTreeClassifier : The offline greedy tree learner.
-    river.tree.HoeffdingTreeClassifier : An online tree learner for i.i.d.
-        streams.
-
-    Notes
-    -----
-    **Guarantee.** With ``bias = Delta / (L + 1)`` and out-degree ``D``, after
-    ``T`` rounds the expected time-averaged local colored regret is at most
-    ``Delta D / (L + 1) + Delta sqrt(D |C_L|) / sqrt(T)`` and, the colouring
-    being admissible, bounds the local external regret: the played trees do
-    nearly as well as the trees one leaf or stump replacement away from them.
-    Local swap regret obeys ``Delta / (L + 1) + Delta sqrt(D |E_L|) / sqrt(T)``.
-    Nothing is assumed about how the data are generated.
-
-    *Tests that enter late.* A test's colours start with zero regret when it
-    enters, as if its edges had always been there with zero regret; the
-    regret of a colour sums only over the rounds since its test entered.
-    The bound above then holds as stated for the graph of the tests available
-    at each round, with ``C_L`` counting the colours of every test that ever
-    entered (the potential argument of the proof never sees a colour before
-    it has an edge).
-
-    *Missing values and categories.* The learner decides where missing
-    values go by learning, not by a rule: from the round a column first shows
-    a missing value, each of its thresholds ``t`` offers two tests, ``x_j > t``
-    (missing rows fail it) and ``x_j > t or missing`` (they pass it), and each
-    is one more local change of the locality graph, with its own colours. The
-    guarantee above therefore covers the choice of where missing values go at
-    every node, as it covers the choice of the threshold; the price is a
-    larger out-degree ``D`` and ``|C_L|`` (up to twice the thresholds of the
-    columns with missing values). A categorical column offers one test
-    ``x_j == c`` per category met (at most ``max_categories``, the missing
-    value being one, so "is missing" is a test like the others there). Tests
-    that enter late are covered as above. Infinities are refused; a column
-    with no value yet has no test; a column keeps the type of its first
-    values (numbers or categories: anything else is an error, and the model
-    is unchanged).
-
-    *Warm start.* A site created at round ``t0`` starts from regrets ``W0``:
-    the gains of its colours over the last ``warm_start`` rows that reached
-    its path, as if the site had been played as its starting leaf for them.
-    The proof's potential ``sum_C (Rtilde_C+)^2`` then jumps by at most
-    ``sum_C (W0_C+)^2`` at creation and grows as before, and the true regret
-    of a colour differs from the learnt one by ``-W0_C``, so the expected
-    local colored regret is at most
-    ``b T D + sqrt(|C_L| (T D (Delta + b)^2 + sum_sites |W0+|^2)) +
-    sum_sites |W0-|_1``, where every ``|W0_C| <= w N`` (``N = warm_start``,
-    ``w`` the largest sample weight). The extra terms are bounded per site;
-    divided by ``T`` they vanish as long as new sites appear sublinearly
-    (played trees settle). ``warm_start=0`` removes them.
-
-    *Discounting.* With ``discount=lambda < 1`` every regret becomes
-    ``lambda R + r`` each round (lazily: one global scale, O(1) per round), and
-    the guarantee is on the discounted regret over an effective window of
-    ``1 / (1 - lambda)`` rounds: averaged over that window it is at most
-    ``b D + (Delta + b) sqrt(D |C|) sqrt((1 - lambda) / (1 + lambda))`` in the
-    long run (:ref:`guarantee-discounted`), so after the data change the
-    played trees are again nearly locally optimal within a few windows.
-    ``local_regret_`` reports the discounted quantity.
-
-    *Model leaves.* ``leaf_model="naive_bayes"`` adds to every node one
-    edge, "replace the subtree here by the model leaf", coloured by its path
-    like the label leaves: the out-degree ``D`` and the colours ``C_L`` grow
-    by one per node, nothing else in the bound changes. A model leaf's
-    utility in a round is the weight of the rows it gets right with its model
-    as it stood before the round, within ``[0, Delta]`` like any tree's, so
-    the bound holds with the same ``Delta``; the models change with the
-    rounds, which the guarantee allows (utilities may be chosen by an
-    adaptive adversary). The played trees are then nearly as good as every
-    tree one label, stump or model-leaf replacement away
-    (:ref:`engine-model-leaves`).
-
-    **Sampling.** External regret with ``L=None`` draws trees exactly from the
-    stationary distribution, top-down (:ref:`engine-trees`): cost
-    proportional to the size of the drawn tree. With finite ``L`` the level
-    redirect couples all sites; the exact ``L = inf`` draw is used whenever it
-    stays within level ``L`` (with the paper's ``L = 100`` it practically
-    always does) and otherwise ``n_mcmc_steps`` steps of the uniformised chain
-    with the redirect, started from the last played tree, replace it. That
-    fallback is approximate, and the mixture is not exactly the stationary
-    distribution with the redirect; ``n_mcmc_draws_`` counts how often it
-    happened.
-
-    **Prediction.** :meth:`predict_proba` (external regret, the default
-    ``n_predict_trees=None``) follows each row down the sites of the regret
-    table: a site that has existed for an exponential time of rate ``s``
-    labels the row ``c`` with probability
-    ``(s [start = c] + w_c + sum_v w_v H_v(s + W - w_v)) / (s + W)``, where
-    ``H_v`` is the same quantity for the child on the row's branch of test
-    ``v`` (:ref:`engine-predict`). It is exact for the ``L = inf``
-    distribution, the one the played trees are drawn from except in the
-    rounds ``n_mcmc_draws_`` counts, and costs, per row, one bisection per
-    feature at each table site on its paths (a compiled walk,
-    :ref:`engine-compiled`); it does not depend on any number of draws.
-    ``predict_tolerance`` trades exactness for speed with a guarantee: every
-    probability within the tolerance of the exact one.
-    Swap regret solves its finite chain exactly each round over the trees
-    reachable from the root (only the played tree's out-edges are rebuilt).
-
-    **Threads.** ``predict``, ``predict_proba``, ``score`` and
-    :meth:`representative_tree` may run in any number of threads while
-    another learns: a reader waits for the round under way and sees the
-    model of complete rounds, and the model learnt is the one learnt with no
-    reader (``tests/test_concurrent_reads.py``). Readers take turns (one lock
-    per model), and a round waits for a reader's walk. Calls of ``fit`` and
-    ``partial_fit`` from several threads run one at a time.
-
-    **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
-    (external) or per node of every remembered played tree (swap), for ``K``
-    classes and ``T`` tests (``T <= max_thresholds * n_features``).
-
-    *Swap regret on a long stream.* With ``discount=lambda < 1`` every 256
-    rounds the trees none of whose regrets exceeds ``1e-6 Delta`` in absolute
-    value are forgotten (``Delta``: the largest weight of a round plus the
-    bias so far); a forgotten tree is an unplayed one again (warm start
-    included if it is played again). A regret never exceeds
-    ``M = Delta / (1 - lambda)`` (or the weight of the warm-start window, if
-    larger), so a tree not played for ``W = ln(M / (1e-6 Delta)) / ln(1 /
-    lambda) + 256`` rounds is gone: the table holds the trees played in the
-    last ``W`` rounds, at most ``(2L + 1) W`` rows (``lambda = 0.99``,
-    ``warm_start=0``: ``W`` is about 2,090 rounds), whatever the length of the
-    stream, and a round's cost is bounded with it. Each regret differs from
-    the exact discounted one by at most ``1e-6 Delta / (1 - lambda^256)``,
-    far below the guarantee's terms. ``discount=1`` (the paper's algorithm)
-    forgets nothing: memory and time per round grow with the distinct trees
-    played (``benchmarks/bench_swap_growth.py``).
-
-    *External regret on a long stream.* The same rule, site by site: every
-    256 rounds of a discounted table the sites (paths) none of whose regrets
-    exceeds ``1e-6 Delta`` are forgotten (the root never is), and a path
-    played again enters as a new site, warm start included. A site unplayed
-    for ``W`` rounds (as above) is gone, so the table holds the paths of the
-    trees played in the last ``W`` rounds, whatever the length of the stream,
-    each regret within ``1e-6 Delta / (1 - lambda^256)`` of the exact one. On
-    a stream of 20 real features at the default 0.99 that keeps a few hundred
-    to about a thousand sites where 42,000 accumulated by round 140,000.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_localregret import LocalRegretTreeClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.integers(0, 2, size=(2000, 4))
-    >>> y = np.where(X[:, 0] == 1, "yes", np.where(X[:, 2] == 1, "maybe", "no"))
-    >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
-    >>> clf.n_rounds_, round(clf.online_error_, 3)
-    (400, 0.009)
-    >>> clf.predict([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 1]])
-    array(['yes', 'maybe', 'no'], dtype='<U5')
-    >>> print(clf.export_text())  # three classes: a model leaf won
-    |--- class: naive Bayes
-
-    With label leaves only, the rule itself:
-
-    >>> clf = LocalRegretTreeClassifier(leaf_model=None, random_state=0).fit(X, y)
-    >>> round(clf.online_error_, 3)
-    0.011
-    >>> print(clf.export_text(feature_names=["a", "b", "c", "d"]))
-    |--- a <= 0.50
-    |   |--- c <= 0.50
-    |   |   |--- class: no
-    |   |--- c >  0.50
-    |   |   |--- class: maybe
-    |--- a >  0.50
-    |   |--- class: yes
-
-    Real-valued features, at default parameters:
-
-    >>> from sklearn.datasets import load_breast_cancer
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
-    >>> round(clf.online_error_, 3), clf.test_features_.size
-    (0.121, 210)
-    """
+class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifier):
+    __doc__ = TREE_CLASSIFIER_DOCSTRING
 
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,
@@ -520,9 +101,10 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
 
     def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
+        computes_models = PLAYERS[self.regret].computes_models
         if self.leaf_model == "auto":
-            return self.regret == "external" and n_classes >= 3
-        if self.leaf_model == "naive_bayes" and self.regret == "swap":
+            return computes_models and n_classes >= 3
+        if self.leaf_model == "naive_bayes" and not computes_models:
             raise ValueError(
                 "leaf_model='naive_bayes' needs regret='external': the swap "
                 "rounds do not compute models; use leaf_model=None or 'auto'."
@@ -540,79 +122,46 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         self._window = RecentRows(self.warm_start, n_features)
         # One player per discount (_discount_players): the same tests and
         # recent rows, each its own table and samplers.
-        names = self._PLAYER_STATE[self.regret]
+        names = self._PLAYER_STATE
         states = []
         rng, start = self._rng, copy.deepcopy(self._rng)
         for j, discount in enumerate(discounts):
             # Each player draws from its own copy of the seeded generator:
             # player j plays the trees the learner at discount j alone would.
             self._rng = rng if j == 0 else copy.deepcopy(start)
-            self._init_player(n_classes, discount)
+            self._player = self._new_player(n_classes, discount)
             states.append({name: self.__dict__[name] for name in names})
         self.__dict__.update(states[0])
         self._players = (
             DiscountPlayers(discounts, names, states) if len(discounts) > 1 else None
         )
 
-    # What one player (one discount) owns; the estimator holds the active one's.
-    _PLAYER_STATE = {
-        "external": (
-            "_table", "_coloring", "_graph", "_sampler", "_chain", "_labels",
-            "_flat", "last_tree_", "n_mcmc_draws_", "_largest_round", "_rng",
-        ),
-        "swap": (
-            "_table", "_coloring", "_graph", "_sampler", "last_tree_",
-            "n_mcmc_draws_", "_largest_round", "_rng",
-        ),
-    }  # fmt: skip
+    # What one player (one discount) owns; the estimator holds the active
+    # one's: the player of the regret mode (_tree/players.py) and its draws.
+    _PLAYER_STATE = ("_player", "_rng")
 
-    def _init_player(self, n_classes: int, discount: float) -> None:
-        """A new player's state, made the estimator's: its regret table at
-        ``discount``, colouring, rate graph and samplers."""
-        model = self._model_leaves(n_classes)
-        self._table = StumpRegretTable(n_classes, discount=discount, leaf_model=model)
-        self._coloring = TreeColoring(
-            self._tests, n_classes, self.max_depth, leaf_model=model
+    def _new_player(self, n_classes: int, discount: float) -> TreePlayer:
+        """A player of the ``regret`` mode (:data:`PLAYERS`) at ``discount``."""
+        return PLAYERS[self.regret](
+            self._tests,
+            n_classes,
+            discount,
+            leaf_model=self._model_leaves(n_classes),
+            max_depth=self.max_depth,
+            L=self.L,
+            n_mcmc_steps=self.n_mcmc_steps,
+            lock=self._model_lock(),  # one lock for the model
         )
-        swap = self.regret == "swap"
-        self._graph = TreeRateGraph(self._table, self._coloring, per_tree=swap)
-        # Swap: the exact sampler of the solved chain; external: hierarchical.
-        self._sampler: FiniteChainSampler | HierarchicalSampler
-        if swap:
-            self._sampler = FiniteChainSampler(self._graph, self.L)
-        else:
-            self._sampler = HierarchicalSampler(
-                self._table, make_leaf=Leaf, make_split=Split
-            )
-            self._chain = UniformizedChainSampler(
-                self._graph, self.L, self.n_mcmc_steps
-            )
-            self._labels = HierarchicalLabels(self._table)
-            self._labels.lock = self._model_lock()  # one lock for the model
-            self._flat = FlatTree(16)
-        self.last_tree_: Tree = Leaf(0)
-        self.n_mcmc_draws_ = 0
-        self._largest_round = 0.0  # Delta so far, the scale of forgetting
 
     # -- persistence ------------------------------------------------------
-    # The samplers and the rate graph only refer to the table and colouring
-    # (swap: the sampler also owns the solved chain). A saved model stores each
-    # object once; they are rebuilt around it on load.
-    _REBUILT = {
-        "external": ("_graph", "_sampler", "_chain", "_labels", "_flat"),
-        "swap": ("_graph", "_table"),
-    }
-
+    # A player saves its table and colouring and rebuilds its samplers around
+    # them on load (TreePlayer.rebuild).
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
-        if "_table" in state:
-            rebuilt = self._REBUILT[self.regret]
-            for name in rebuilt:
-                state.pop(name, None)
-            players = state.get("_players")
-            if players is not None:
-                players.sync(self)
-                state["_players"] = players.saved(rebuilt)
+        players = state.get("_players")
+        if players is not None:
+            players.sync(self)
+            state["_players"] = players.saved(())
         return state
 
     def __setstate__(self, state):
@@ -627,95 +176,64 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
                 self._columns = ColumnEncoder.numeric(self._tests.n_features)
         if "_tests" in state and "_players" not in state:  # saved before them
             self._players = None
-        if "_coloring" not in state or "_graph" in state:
-            return  # not fitted, or saved before this layout
-        self._rebuild_player()
-        players = self._players
+        if "_coloring" in state:  # saved before the players (issue 30)
+            self._take_players_of_old_layout()
+        if "_player" not in self.__dict__:
+            return  # not fitted
+        lock, players = self._model_lock(), self._players
+        self._player.rebuild(lock)
         if players is None:
             return
-        # The estimator held the active player's state; rebuild the others'.
+        # The estimator holds the active player's state; rebuild the others'.
         active = {name: self.__dict__[name] for name in players.names}
         for j, saved in enumerate(players.states):
             if j != players.active:
-                self.__dict__.update(saved)
-                self._rebuild_player()
-                players.states[j] = {n: self.__dict__[n] for n in players.names}
-        self.__dict__.update(active)
+                saved["_player"].rebuild(lock)
         players.states[players.active] = active
 
-    def _rebuild_player(self) -> None:
-        """Rebuild the active player's samplers around its saved table and
-        colouring (:attr:`_REBUILT`)."""
-        if self.regret == "swap":
-            sampler = cast(FiniteChainSampler, self._sampler)
-            self._graph = cast(TreeRateGraph, sampler.graph)
-            self._table = self._graph.table
-            return
-        self._rebuild_samplers()
-        self._labels = HierarchicalLabels(self._table)
-        self._labels.lock = self._model_lock()  # one lock for the model
-        self._group_label_tests()
+    # The estimator's attributes that held a player's parts before the
+    # players, and the player's own before the players owned them.
+    _OLD_PLAYER_ATTRIBUTES = (
+        "_table", "_coloring", "_graph", "_sampler", "_chain", "_labels",
+        "_flat", "last_tree_", "n_mcmc_draws_", "_largest_round",
+    )  # fmt: skip
 
-    def _rebuild_samplers(self) -> None:
-        """External regret: the rate graph, the samplers and the played tree's
-        arrays, made anew around the active player's table."""
-        self._graph = TreeRateGraph(self._table, self._coloring, per_tree=False)
-        self._sampler = HierarchicalSampler(
-            self._table, make_leaf=Leaf, make_split=Split
-        )
-        self._chain = UniformizedChainSampler(self._graph, self.L, self.n_mcmc_steps)
-        self._flat = FlatTree(16)
+    def _take_players_of_old_layout(self) -> None:
+        """A model saved before the players held their parts itself (and each
+        discount player's in ``_players.states``): make players of them."""
+        cls, attributes = PLAYERS[self.regret], self.__dict__
+        self._player = cls.saved_before_players(attributes, self.L, self.n_mcmc_steps)
+        for name in self._OLD_PLAYER_ATTRIBUTES:
+            attributes.pop(name, None)
+        players = self._players
+        if players is not None:
+            players.states = [
+                {
+                    "_player": cls.saved_before_players(
+                        saved, self.L, self.n_mcmc_steps
+                    ),
+                    "_rng": saved["_rng"],
+                }
+                for saved in players.states
+            ]
+            players.names = self._PLAYER_STATE
+            players.states[players.active] = {
+                name: attributes[name] for name in players.names
+            }
 
     def _blas_context(self):
         # External regret learns and predicts in compiled kernels: no BLAS.
-        if self.regret == "external":
+        if PLAYERS[self.regret].compiled:
             return nullcontext()
         return super()._blas_context()
 
-    def _group_label_tests(self) -> None:
-        """Tell the prediction walk that the thresholds of a feature are
-        passed in increasing order (one bisection per feature and site)."""
-        if self.regret == "external":
-            self._labels.group_tests(*self._tests.label_groups())
-
-    def _warm_start_sites(self, layout, rows, new) -> None:
-        """Start new sites from the recent rows that reach them (see Notes)."""
-        if not new:
-            return
-        y, w = self._window.contents()
-        if y.size == 0:
-            return
-        stats = self._coloring.node_statistics(
-            layout, new, self._window.outcomes(self._tests), y, w
-        )
-        leaf_mask, test_mask = self._coloring.edge_masks(layout)
-        self._table.update(
-            [rows[i] for i in new],
-            stats.leaf_gains,
-            leaf_mask[new],
-            stats.true_counts,
-            stats.class_counts,
-            stats.correct,
-            test_mask[new],
-        )
-
-    def _draw_tree(self, rng: np.random.Generator) -> tuple[Tree, bool]:
-        """A tree from pi; also whether the approximate chain sampler drew it.
-
-        External regret: the compiled draw of the rounds
-        (:meth:`_draw_flat_tree`), as a tree.
-        """
-        if self.regret == "swap":
-            # The chain's vertices are trees (FiniteChainSampler is not generic).
-            return cast(Tree, self._sampler.sample(rng)), False
-        by_chain = self._draw_flat_tree(rng)
-        return self._flat.to_tree(), by_chain
-
+    # -- rounds -----------------------------------------------------------
     def _play_rounds(self, X, y, weight) -> None:
         # The same rounds as the base's loop. Before each round the threshold
         # source sees the round's features (never its labels) and may add
         # tests; the rows' test outcomes are computed for many rounds at once.
         batch, tests = self.batch_size, self._tests
+        reads_rows = PLAYERS[self.regret].reads_rows
         outcomes: np.ndarray | None = None
         rows: list = []  # both are set in the first round
         start = end = 0
@@ -734,14 +252,14 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
                     if watch:
                         added = tests.observe(X[lo:hi], categorical)
                         if added:
-                            self._each_player(lambda: self._add_tests(added))
+                            self._each_player(lambda: self._player.add_tests(added))
                             self._window.follow(tests)
                             outcomes = None
                     if outcomes is None or lo >= end:
                         start = lo
                         end = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
                         outcomes = tests.outcomes(X[start:end])
-                        if self.regret == "swap":  # routing reads lists faster
+                        if reads_rows:  # routing reads lists faster
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
                     if self._players is not None:
@@ -765,14 +283,16 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
 
     def _play_round_on(self, outcomes, rows, y, weight) -> float:
         """One round of the active player; its weight of mistakes."""
-        if self.regret == "external":
-            return self._play_external_round(outcomes, y, weight)
-        return self._play_tree_round(outcomes, rows, y, weight)
-
-    def _add_tests(self, added) -> None:
-        """Give the active player's table the tests that entered."""
-        self._table.add_tests(added)
-        self._group_label_tests()
+        return self._player.play_round(
+            self._rng,
+            outcomes,
+            rows,
+            y,
+            weight,
+            self.round_bias(weight.sum()),
+            self._window,
+            self.warm_start,
+        )
 
     def _each_player(self, step) -> list:
         """``step()`` with each player active in turn (one call without
@@ -821,12 +341,12 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         """What a call does once after its rounds (also when Ctrl-C stops it)."""
         if self._tests.complete:
             self._window.forget_features(self._tests)
-        if self.regret == "external":
-            # Once a call, so that predicting (from other threads) only reads.
-            self._each_player(lambda: self._labels.refresh())
+        # Once a call, so that predicting (from other threads) only reads.
+        self._each_player(lambda: self._player.finish_call())
         if self._players is not None:  # inspection shows the leading player
             self._players.activate(self, self._players.leader())
 
+    # -- prediction -------------------------------------------------------
     def _proba_version(self) -> tuple:
         return (*super()._proba_version(), self.predict_tolerance, self.n_predict_trees)
 
@@ -837,227 +357,9 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         proba = self._remembered_proba(X)
         if proba is not None:
             return proba
-        if self.regret == "external" and self.n_predict_trees is None:
-            return self._labels.probabilities(
-                outcomes, tolerance=self.predict_tolerance
-            )
+        if self._player.walks(self.n_predict_trees):
+            return self._player_proba(outcomes)
         return self._predict_proba_now(X)
-
-    def _play_external_round(self, outcomes, y, weight) -> float:
-        """A round of colored regret matching on the compiled kernels.
-
-        The same round as :meth:`_play_tree_round` (the same uniforms, the same
-        sums): the tree is drawn into :class:`FlatTree` arrays, its new sites
-        get rows (and their warm start), and every site of the played tree
-        is updated, its content weights recomputed with it.
-        """
-        table = self._table
-        by_chain = self._draw_flat_tree(self._rng)
-        table.advance()
-        flat = self._flat
-        new = self._create_sites(flat)
-        if self.warm_start and new.size:
-            passes, y_window, w_window, order = self._window.ring(self._tests)
-            if order.size:
-                self._update_sites(new, passes, y_window, w_window, order, 0.0)
-        wrong = self._update_sites(
-            np.arange(flat.n_nodes),
-            outcomes,
-            y,
-            weight,
-            np.arange(y.shape[0]),
-            self.round_bias(weight.sum()),
-        )
-        self.last_tree_ = flat.to_tree()
-        self.n_mcmc_draws_ += int(by_chain)
-        self._forget_quiet_sites(weight.sum() + self.round_bias(weight.sum()))
-        return wrong
-
-    def _forget_quiet_sites(self, round_range: float) -> None:
-        """External regret: drop the sites whose regrets have decayed to nothing.
-
-        As :meth:`_forget_quiet_trees` for swap regret: every ``FORGET_EVERY``
-        rounds of a discounted table, a site none of whose regrets exceeds
-        ``FORGET_TOLERANCE * Delta`` in absolute value is forgotten (the root
-        never is), so that memory follows the sites in play, not every path
-        ever played. A forgotten path that is played again enters as a new
-        site (warm start included). The samplers and the label cache are
-        rebuilt around the compacted table.
-        """
-        self._largest_round = max(self._largest_round, float(round_range))
-        table = self._table
-        tolerance = forget_tolerance(table, self._largest_round)
-        if tolerance is None:
-            return
-        quiet = table.row_magnitudes() <= tolerance
-        root = table.find(())
-        if root >= 0:
-            quiet[root] = False
-        if quiet.any():
-            table.forget(np.flatnonzero(quiet))
-            self._rebuild_samplers()
-            self._labels.reset()  # in place: whoever holds it stays in step
-
-    def _draw_flat_tree(self, rng: np.random.Generator) -> bool:
-        """Draw the round's tree into ``self._flat``; whether the chain drew it.
-
-        As :meth:`_draw_tree`: the exact ``L = inf`` draw (compiled), replaced
-        by the chain sampler's when it leaves level ``L``.
-        """
-        table, paths = self._table, self._labels.paths
-        table.refresh()
-        paths.update()
-        flat = self._flat
-        flat.ensure_capacity(2 * table.n_rows + 1)
-        # The Python draw read uniforms in blocks of 32 as it needed them: the
-        # same blocks, so that a seed plays the same trees.
-        uniforms = np.zeros(0)
-        while True:
-            n_nodes = draw_tree(
-                paths.root,
-                0,
-                table._content,
-                table._cdf,
-                table._total,
-                paths.child,
-                table._true,
-                table._false,
-                table._cost,
-                table.n_tests,
-                table.n_leaves,
-                uniforms,
-                *flat.arrays(),
-            )
-            if n_nodes != NEED_UNIFORMS:
-                break
-            uniforms = np.concatenate((uniforms, rng.random(32)))
-        flat.n_nodes = n_nodes
-        if self.L is None or flat.level() <= self.L:
-            return False
-        # The exact draw left level L: the redirect matters (see Notes).
-        bound = self._graph.out_rate_bound(2 * self.L + 1)
-        self._play_next(self._chain.sample(self.last_tree_, bound, rng))
-        return True
-
-    def _play_next(self, tree: Tree) -> None:
-        """Make ``tree`` the tree the round plays (the draw's place)."""
-        self._flat = FlatTree.from_tree(tree, self._table.find)
-
-    def _create_sites(self, flat: FlatTree) -> np.ndarray:
-        """Give the played tree's sites without a row one; those nodes."""
-        new = np.flatnonzero(flat.row[: flat.n_nodes] < 0)
-        if new.size:
-            table = self._table
-            keys = table._keys
-            parent, test, branch = flat.parent, flat.test, flat.branch
-            for i in new.tolist():  # pre-order: a parent has its row already
-                p = int(parent[i])
-                path = (
-                    ()
-                    if p < 0
-                    else keys[flat.row[p]] + ((int(test[p]), int(branch[i])),)
-                )
-                flat.row[i] = table.row(path)
-            self._labels.paths.update()
-        return new
-
-    def _update_sites(self, nodes, outcomes, y, weight, order, bias: float) -> float:
-        """One update of the played tree's sites at ``nodes`` by the rows
-        ``order`` of ``outcomes``, ``y`` and ``weight``."""
-        table, flat, tests = self._table, self._flat, self._tests
-        return update_played_sites(
-            nodes,
-            flat.n_nodes,
-            *flat.arrays(),
-            outcomes,
-            y,
-            weight,
-            order,
-            tests.feature_kind,
-            tests.threshold,
-            -1 if self.max_depth is None else self.max_depth,
-            table.clock.scale,
-            bias,
-            table.n_tests,
-            table._leaf,
-            table._true,
-            table._false,
-            table._cost,
-            table._versions,
-            table._seen,
-            table._content,
-            table._cdf,
-            table._total,
-            table._odds,
-            table._base,
-            table._model_scale,
-        )
-
-    def _play_tree_round(self, outcomes, rows, y, weight) -> float:
-        tree, by_chain = self._draw_tree(self._rng)
-        layout = compile_tree(tree)
-        resets = self._table.clock.n_resets
-        self._table.advance()
-        if self.regret == "swap" and self._table.clock.n_resets != resets:
-            assert isinstance(self._sampler, FiniteChainSampler)  # swap
-            self._sampler.invalidate()  # every stored rate changed
-        new = self._graph.new_nodes(layout) if self.warm_start else []
-        table_rows = self._graph.rows(layout)
-        self._warm_start_sites(layout, table_rows, new)
-        stats = self._coloring.round_statistics(layout, outcomes, y, weight, rows)
-        self._coloring.update(
-            self._table, table_rows, layout, stats, self.round_bias(weight.sum())
-        )
-        # Bring the samplers' caches up to date now, so that reading the model
-        # (predict, inspection) never writes to it.
-        if self.regret == "swap":
-            # Only the edges out of the played tree changed.
-            assert isinstance(self._sampler, FiniteChainSampler)  # swap
-            self._sampler.invalidate(tree)
-            self._forget_quiet_trees(weight.sum() + self.round_bias(weight.sum()))
-        self._sampler.refresh()
-        self.last_tree_ = tree
-        self.n_mcmc_draws_ += int(by_chain)
-        return float(weight[stats.prediction != y].sum())
-
-    def _forget_quiet_trees(self, round_range: float) -> None:
-        """Swap regret: drop the trees whose regrets have decayed to nothing.
-
-        Every ``FORGET_EVERY`` rounds, a played tree none of whose regrets
-        exceeds ``FORGET_TOLERANCE * Delta`` in absolute value is forgotten,
-        ``Delta`` being the largest range of a round's utilities so far (its
-        weight plus the bias). Undiscounted regrets never decay: nothing is
-        forgotten (see Notes).
-        """
-        self._largest_round = max(self._largest_round, float(round_range))
-        tolerance = forget_tolerance(self._table, self._largest_round)
-        if tolerance is None:
-            return
-        assert isinstance(self._sampler, FiniteChainSampler)  # swap regret only
-        for tree in self._graph.forget_quiet_trees(tolerance):
-            self._sampler.invalidate(tree)
-
-    # -- prediction -------------------------------------------------------
-    def _tree_distribution(self) -> tuple[list, np.ndarray]:
-        """Trees and their weights under pi (exact, or a fixed-seed sample)."""
-        if self.regret == "swap":
-            assert isinstance(self._sampler, FiniteChainSampler)
-            return self._sampler.distribution()
-        assert isinstance(self._sampler, HierarchicalSampler)  # external regret
-        # Drawing reads the model only: the samplers' caches are up to date.
-        rng = np.random.default_rng(_PREDICT_SEED)
-        trees = self._sampler.sample_many(self.n_predict_trees, rng)
-        if self.L is not None:
-            # As in _draw_tree: a draw beyond level L comes from the chain.
-            bound = None
-            for i, tree in enumerate(trees):
-                if tree_level(tree) > self.L:
-                    if bound is None:
-                        bound = self._graph.out_rate_bound(2 * self.L + 1)
-                    trees[i] = self._chain.sample(self.last_tree_, bound, rng)
-        draws = Counter(trees)
-        trees = list(draws)
-        return trees, np.array([draws[t] for t in trees], float) / self.n_predict_trees
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
         with self._model_lock():  # between two rounds of a learning thread
@@ -1069,34 +371,16 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         if players is None:
             return self._player_proba(outcomes)
         probas = np.stack(self._each_player(lambda: self._player_proba(outcomes)))
-        if X.shape[0] <= _REMEMBERED_ROWS:  # for the round that learns them
+        if X.shape[0] <= REMEMBERED_ROWS:  # for the round that learns them
             players.last = (self._proba_version(), X.copy(), probas)
         return players.mix(probas)
 
     def _player_proba(self, outcomes: np.ndarray) -> np.ndarray:
         """The active player's class probabilities of rows with these test
         outcomes."""
-        if self.regret == "external" and self.n_predict_trees is None:
-            return self._labels.probabilities(
-                outcomes, tolerance=self.predict_tolerance
-            )
-        trees, probs = self._tree_distribution()
-        proba = np.zeros((outcomes.shape[0], len(self.classes_)))
-        rows = np.arange(outcomes.shape[0])
-        for tree, p in zip(trees, probs):
-            proba[rows, self._tree_labels(tree, outcomes)] += p
-        return proba
-
-    def _tree_labels(self, tree: Tree, outcomes: np.ndarray) -> np.ndarray:
-        """Class indices a tree gives the rows (a model leaf: its model's)."""
-        labels = predict_tree(tree, outcomes)
-        table = self._table
-        model = labels == table.n_classes
-        if model.any():
-            flat = FlatTree.from_tree(tree, table.find)
-            leaves = flat.leaves_of(outcomes[model])
-            labels[model] = table.model_labels(flat.row[leaves], outcomes[model])
-        return labels
+        return self._player.probabilities(
+            outcomes, self.n_predict_trees, self.predict_tolerance
+        )
 
     # -- merging ----------------------------------------------------------
     def merge(self, other: LocalRegretTreeClassifier) -> LocalRegretTreeClassifier:
@@ -1142,253 +426,3 @@ class LocalRegretTreeClassifier(ReadsColumns, BaseLocalRegretClassifier):
         200
         """
         return merge_into(self, other)
-
-    # -- inspection -------------------------------------------------------
-    def representative_tree(self) -> Tree:
-        """One tree that summarises the current distribution ``pi``.
-
-        Swap regret: the most probable tree (exact). External regret: the
-        greedy top-down mode of the hierarchical distribution, at each site
-        the heaviest content (a leaf, or a split with its heaviest label
-        pair), a site without positive regret keeping the leaf it starts as.
-        That is not in general the most probable tree: two children of a
-        split share their age, so a tree's probability does not factor over
-        its sites, and the exact mode is not computed.
-
-        Returns
-        -------
-        Leaf or Split
-        """
-        check_is_fitted(self)
-        if self.regret == "swap":
-            assert isinstance(self._sampler, FiniteChainSampler)
-            trees, probs = self._sampler.distribution()
-            return cast(Tree, trees[int(np.argmax(probs))])
-        with self._model_lock():  # between two rounds of a learning thread
-            return self._greedy_site((), 0)
-
-    def most_probable_tree(self) -> Tree:
-        """Deprecated name of :meth:`representative_tree`.
-
-        For external regret the tree returned is a greedy mode, not the most
-        probable tree; the name promised more than the method does.
-        """
-        warnings.warn(
-            "most_probable_tree() is renamed representative_tree(): for "
-            "external regret it is a greedy mode, not the most probable tree. "
-            "The old name will be removed in a future release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.representative_tree()
-
-    def tree_distribution(self) -> tuple[list, np.ndarray]:
-        """The trees ``predict_proba`` averages over, and their weights.
-
-        Swap regret: the exact stationary distribution ``pi`` over trees,
-        every tree with positive probability. External regret with
-        ``n_predict_trees`` set: the fixed-seed sample ``predict_proba``
-        uses, as relative frequencies (``predict_proba`` is deterministic,
-        so is this). External regret by default has no list of trees:
-        ``pi`` is hierarchical and ``predict_proba`` computes its label
-        probabilities exactly, site by site, without enumerating trees; a
-        ``ValueError`` says so.
-
-        Returns
-        -------
-        trees : list of Leaf or Split
-            Distinct trees, each once.
-        probabilities : ndarray of shape (len(trees),)
-            Their weights (summing to 1), a read-only array.
-
-        Raises
-        ------
-        ValueError
-            For external regret with ``n_predict_trees=None``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_localregret import LocalRegretTreeClassifier
-        >>> X = np.array([[0.0], [1.0]] * 20)
-        >>> y = np.array([0, 1] * 20)
-        >>> clf = LocalRegretTreeClassifier("swap", L=2, random_state=0).fit(X, y)
-        >>> trees, probs = clf.tree_distribution()
-        >>> bool(np.isclose(probs.sum(), 1.0)), probs.flags.writeable
-        (True, False)
-        >>> trees[int(np.argmax(probs))] == clf.representative_tree()
-        True
-        """
-        check_is_fitted(self)
-        if self.regret == "external" and self.n_predict_trees is None:
-            raise ValueError(
-                "tree_distribution() needs regret='swap' or n_predict_trees: "
-                "with external regret pi is hierarchical and predict_proba "
-                "computes it site by site, without a list of trees."
-            )
-        trees, probs = self._tree_distribution()
-        probs = np.array(probs, dtype=float)
-        probs.flags.writeable = False
-        return list(trees), probs
-
-    def _greedy_site(self, path: tuple, start_label: int) -> Tree:
-        table = self._table
-        row = table.find(path)
-        if row < 0:
-            return Leaf(start_label)
-        content, _, total = table.site(row)
-        if total <= 0:
-            return Leaf(start_label)
-        best = int(np.argmax(content))
-        k = table.n_classes
-        if best < table.n_leaves:  # a label, or the model leaf
-            return Leaf(best)
-        v = best - table.n_leaves
-        c_true, c_false = divmod(int(np.argmax(table.pair_weights(row, v))), k)
-        return Split(
-            v,
-            self._greedy_site(path + ((v, 1),), c_true),
-            self._greedy_site(path + ((v, 0),), c_false),
-        )
-
-    def export_text(self, tree=None, feature_names=None, class_names=None) -> str:
-        """Text view of a tree, like :func:`sklearn.tree.export_text`.
-
-        Parameters
-        ----------
-        tree : Leaf or Split, default=None
-            The tree to show; :meth:`representative_tree` if None.
-        feature_names : sequence of str, default=None
-            Defaults to ``feature_names_in_`` when fitted on a DataFrame, else
-            ``feature_<i>``.
-        class_names : sequence, default=None
-            Name of each class, in the order of ``classes_``; defaults to
-            ``classes_``. A model leaf shows as ``class: naive Bayes``.
-
-        Returns
-        -------
-        str
-        """
-        check_is_fitted(self)
-        if tree is None:
-            tree = self.representative_tree()
-        if feature_names is None:
-            feature_names = getattr(self, "feature_names_in_", None)
-        if class_names is None:
-            class_names = self.classes_
-        if self._table.leaf_model:
-            class_names = [*class_names, "naive Bayes"]  # label K: the model
-        tests, columns = self._tests, self._columns
-        descriptions = [
-            tests.description(
-                v, columns.category(j, t) if columns.categorical[j] else None
-            )
-            for v, (j, t) in enumerate(
-                zip(tests.feature.tolist(), tests.threshold.tolist())
-            )
-        ]
-        return export_text(tree, feature_names, class_names, tests=descriptions)
-
-    def get_depth(self) -> int:
-        """Depth of :meth:`representative_tree` (a leaf has depth 0)."""
-        return depth(self.representative_tree())
-
-    def get_n_leaves(self) -> int:
-        """Number of leaves of :meth:`representative_tree`."""
-        return n_leaves(self.representative_tree())
-
-    # -- diagnostics --------------------------------------------------------
-    @property
-    def discounts_(self) -> tuple[float, ...]:
-        """The discounts learnt at, one player each."""
-        check_is_fitted(self)
-        if self._players is None:
-            return (float(self._table.clock.discount),)
-        return self._players.discounts
-
-    @property
-    def discount_weights_(self) -> np.ndarray:
-        """Each discount's weight in the probabilities (AdaHedge's)."""
-        check_is_fitted(self)
-        if self._players is None:
-            return np.ones(1)
-        return self._players.weights()
-
-    @property
-    def discount_regret_bound_(self) -> float:
-        """``2 Delta`` of the hedge over the discounts (0 with one)."""
-        check_is_fitted(self)
-        if self._players is None:
-            return 0.0
-        return self._players.hedge.regret_bound
-
-    @property
-    def local_regret_(self) -> float:
-        """Time-averaged local colored (external) or local swap regret."""
-        check_is_fitted(self)
-        table = self._table
-        if self.regret == "external":
-            total = table.colored_regret()
-        else:
-            per_row = table.row_max_regret()
-            best: dict = {}
-            # The swap table's rows are keyed by (tree, colour).
-            keys = cast("list[tuple[Tree, int]]", table.keys())
-            for (tree, _), value in zip(keys, per_row.tolist()):
-                best[tree] = max(best.get(tree, 0.0), value)
-            total = float(sum(best.values()))
-        return total / max(self._table.effective_rounds, 1.0)
-
-    @property
-    def n_nonzero_regrets_(self) -> int:
-        """Number of non-zero (biased) regret values tracked."""
-        check_is_fitted(self)
-        return self._table.n_nonzero()
-
-    @property
-    def regret_table_(self) -> StumpRegretTable:
-        """The learner's regret table, for inspection: read it, never update it.
-
-        Rows are keyed by path (external) or ``(tree, path)`` (swap); see
-        :class:`~sklearn_localregret.engine.StumpRegretTable` for its views.
-        """
-        check_is_fitted(self)
-        return self._table
-
-    @property
-    def regret_nbytes_(self) -> int:
-        """Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site row."""
-        check_is_fitted(self)
-        return self._table.nbytes
-
-    @property
-    def n_sites_(self) -> int:
-        """Rows of the regret table: paths (external) or (tree, path) pairs (swap)."""
-        check_is_fitted(self)
-        return self._table.n_rows
-
-    @property
-    def test_features_(self) -> np.ndarray:
-        """Feature of each threshold test ``x_j > t``, in order of entry."""
-        check_is_fitted(self)
-        return self._tests.feature.copy()
-
-    @property
-    def test_thresholds_(self) -> np.ndarray:
-        """Threshold of each test ``x_j > t``, in order of entry (the code of
-        ``c`` for a test ``x_j == c``)."""
-        check_is_fitted(self)
-        return self._tests.threshold.copy()
-
-    @property
-    def test_kinds_(self) -> np.ndarray:
-        """``">"``, ``"> or missing"`` or ``"=="`` for each test."""
-        check_is_fitted(self)
-        return np.array([">", "> or missing", "=="])[self._tests.kind]
-
-    @property
-    def categories_(self) -> list:
-        """Categories of each categorical column in code order (None: the
-        missing value); None for a numeric column."""
-        check_is_fitted(self)
-        return [None if c is None else list(c) for c in self._columns.categories]

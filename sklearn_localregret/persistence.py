@@ -30,6 +30,7 @@ from ._discount_players import DiscountPlayers
 from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
 from ._moved import old_names
+from ._tree import ExternalPlayer, SwapPlayer
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .datasets._base import _boolean_feature_name
@@ -65,6 +66,8 @@ __all__ = ["check_consistency", "load", "trusted_types"]
 _OUR_TYPES = (
     LocalRegretDisjunctClassifier,
     LocalRegretTreeClassifier,
+    ExternalPlayer,
+    SwapPlayer,
     LocalRegretForestClassifier,
     OnlineMaxSAT,
     Winnow2Classifier,
@@ -262,7 +265,7 @@ def _check_classifier(model) -> None:
     elif isinstance(model, LocalRegretForestClassifier):
         _check_forest(model, n, classes)
     else:
-        tests, table = model._tests, model._table
+        tests, table = model._tests, model._player.table
         features = np.asarray(tests.feature)
         if tests.n_features != n or (len(features) and features.max() >= n):
             raise _Inconsistent(

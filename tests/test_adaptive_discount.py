@@ -19,7 +19,10 @@ def _player_probas(est, X):
     """Each player's probabilities, read from its own labels cache."""
     outcomes = est._tests.outcomes(X)
     return np.stack(
-        [state["_labels"].probabilities(outcomes) for state in est._players.states]
+        [
+            state["_player"].labels.probabilities(outcomes)
+            for state in est._players.states
+        ]
     )
 
 
@@ -43,7 +46,10 @@ def test_predict_proba_is_the_players_mixed_by_their_weights():
     )
     # The players really differ: one forgets, one does not.
     assert np.abs(probas[0] - probas[1]).max() > 0.01
-    assert [s["_table"].clock.discount for s in est._players.states] == [0.99, 1.0]
+    assert [s["_player"].table.clock.discount for s in est._players.states] == [
+        0.99,
+        1.0,
+    ]
 
 
 def test_the_hedge_scores_each_player_before_it_learns_the_round():
@@ -87,7 +93,7 @@ def test_a_drifting_stream_weighs_the_forgetting_player():
     hedge = est._players.hedge
     assert hedge.hedge_loss <= losses.min() + est.discount_regret_bound_ + 1e-9
     # Inspection shows the leader: the forgetting player's table.
-    assert est.regret_table_ is est._players.states[0]["_table"]
+    assert est.regret_table_ is est._players.states[0]["_player"].table
     assert est._players.active == 0
 
 
@@ -148,8 +154,9 @@ def test_each_player_is_the_learner_at_its_discount(regret):
             est.partial_fit(X[rows], y[rows], classes=[0, 1, 2])
     auto._players.sync(auto)
     for state, est in zip(auto._players.states, alone):
-        assert state["last_tree_"] == est.last_tree_
-        assert state["_table"].n_rows == est.regret_table_.n_rows
-        mine, theirs = state["_table"].factors(), est.regret_table_.factors()
+        player = state["_player"]
+        assert player.last_tree == est.last_tree_
+        assert player.table.n_rows == est.regret_table_.n_rows
+        mine, theirs = player.table.factors(), est.regret_table_.factors()
         for part, values in theirs.items():
             np.testing.assert_array_equal(mine[part], values)

@@ -214,10 +214,10 @@ def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
     """Sparse X is read a bounded block of rows at a time, with dense results."""
     import scipy.sparse as sp
 
-    from sklearn_localregret import _base
+    from sklearn_localregret._base import rounds
 
     chunk = 64  # a small block keeps the test fast; the code path is the same
-    monkeypatch.setattr(_base, "_DENSE_CHUNK_ROWS", chunk)
+    monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", chunk)
     X, y = binary_stream(n=3 * chunk + 10, seed=2)
     X_sparse = sp.csr_matrix(X) if fmt == "csr" else sp.csc_matrix(X)
     densified = []

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._tree import ExternalPlayer
 
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
 from reference_labels import ReferenceLabels  # noqa: E402
@@ -35,9 +36,7 @@ def _moving_concept(n=6000, seed=0):
 def test_decayed_sites_keep_the_probabilities_finite_and_exact(monkeypatch):
     # A learner drops such sites every 256 rounds now (tests/
     # test_forget_sites.py); kept here, they test the walk's arithmetic.
-    monkeypatch.setattr(
-        LocalRegretTreeClassifier, "_forget_quiet_sites", lambda self, r: None
-    )
+    monkeypatch.setattr(ExternalPlayer, "_forget_quiet_sites", lambda self, r: None)
     X, y = _moving_concept()
     est = LocalRegretTreeClassifier(discount=0.5, random_state=0).fit(X, y)
     table = est.regret_table_

@@ -27,8 +27,7 @@ from test_common import (
     scores,
 )
 
-from sklearn_localregret import _base
-from sklearn_localregret._base import BaseOnlineClassifier
+from sklearn_localregret._base import BaseOnlineClassifier, stream_validation
 
 
 @pytest.fixture
@@ -45,7 +44,9 @@ def full_path(monkeypatch):
         monkeypatch.setattr(
             BaseOnlineClassifier, "_is_plain_rows", lambda self, X: False
         )
-        monkeypatch.setattr(_base, "_is_plain_stream_chunk", lambda X, y: False)
+        monkeypatch.setattr(
+            stream_validation, "is_plain_stream_chunk", lambda X, y: False
+        )
 
     return switch_off
 
@@ -266,7 +267,7 @@ def test_one_row_calls_skip_sklearn_validation(name, monkeypatch):
         def refuse(*args, **kwargs):
             raise AssertionError("validate_data called")
 
-        patch.setattr(_base, "validate_data", refuse)
+        patch.setattr(stream_validation, "validate_data", refuse)
         for i in range(5):
             est.partial_fit(X[i : i + 1], np.array([y[i]], dtype=object))
             scores(est, X[i : i + 1].astype(float))
@@ -418,7 +419,7 @@ def test_chunk_calls_skip_sklearn_validation(monkeypatch):
         def refuse(*args, **kwargs):
             raise AssertionError("validate_data called")
 
-        patch.setattr(_base, "validate_data", refuse)
+        patch.setattr(stream_validation, "validate_data", refuse)
         est.partial_fit(X[:3].astype(float), y[:3])
         est.partial_fit(X[3:].astype(float), y[3:].astype(object))
         with pytest.raises(AssertionError, match="validate_data called"):
@@ -551,7 +552,7 @@ def test_coded_categories_skip_sklearn_validation(monkeypatch):
         def refuse(*args, **kwargs):
             raise AssertionError("validate_data called")
 
-        patch.setattr(_base, "validate_data", refuse)
+        patch.setattr(stream_validation, "validate_data", refuse)
         for i in range(0, 10, 5):
             est.predict(X[i : i + 5])
             est.partial_fit(X[i : i + 5], y[i : i + 5])

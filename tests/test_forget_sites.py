@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._tree import ExternalPlayer
 from sklearn_localregret.engine import FORGET_EVERY, FORGET_TOLERANCE
 
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
@@ -39,20 +40,20 @@ def _fit(monkeypatch=None, **params):
 
 def test_quiet_sites_and_only_they_are_forgotten(monkeypatch):
     calls = []
-    forget = LocalRegretTreeClassifier._forget_quiet_sites
+    forget = ExternalPlayer._forget_quiet_sites
 
     def watched(self, round_range):
-        table = self._table
+        table = self.table
         magnitudes = table.row_magnitudes()
         keys = list(table._keys)
         forget(self, round_range)
         if table.n_rounds % FORGET_EVERY == 0:
-            tolerance = FORGET_TOLERANCE * self._largest_round
+            tolerance = FORGET_TOLERANCE * self.largest_round
             kept = set(table._keys)
             gone = [k for k in keys if k not in kept]
             calls.append((gone, magnitudes, keys, tolerance))
 
-    monkeypatch.setattr(LocalRegretTreeClassifier, "_forget_quiet_sites", watched)
+    monkeypatch.setattr(ExternalPlayer, "_forget_quiet_sites", watched)
     _fit(discount=0.9)
     assert calls, "no forgetting round in the stream"
     forgotten = 0
@@ -65,17 +66,13 @@ def test_quiet_sites_and_only_they_are_forgotten(monkeypatch):
 
 def test_the_table_holds_the_sites_in_play(monkeypatch):
     kept, X, y = _fit(discount=0.9)
-    monkeypatch.setattr(
-        LocalRegretTreeClassifier, "_forget_quiet_sites", lambda self, r: None
-    )
+    monkeypatch.setattr(ExternalPlayer, "_forget_quiet_sites", lambda self, r: None)
     everything, _, _ = _fit(discount=0.9)
     assert kept.n_sites_ < everything.n_sites_ / 2
     # Undiscounted regrets never decay: nothing is forgotten.
     monkeypatch.undo()
     paper, _, _ = _fit(discount=1.0)
-    monkeypatch.setattr(
-        LocalRegretTreeClassifier, "_forget_quiet_sites", lambda self, r: None
-    )
+    monkeypatch.setattr(ExternalPlayer, "_forget_quiet_sites", lambda self, r: None)
     paper_everything, _, _ = _fit(discount=1.0)
     assert paper.n_sites_ == paper_everything.n_sites_
 
@@ -93,7 +90,7 @@ def test_after_forgetting_the_model_is_consistent_and_learns_on():
     # parent is played again and enters anew).
     keys = set(table._keys)
     with_parent = sum(1 for key in keys if key and key[:-1] in keys)
-    assert (est._labels.paths.child >= 0).sum() == with_parent
+    assert (est._player.labels.paths.child >= 0).sum() == with_parent
     assert with_parent > table.n_rows / 2
     loaded = pickle.loads(pickle.dumps(est))
     for lo in range(0, 1500, 300):  # past another forgetting round
@@ -128,7 +125,7 @@ def test_row_magnitudes_remeasure_every_row_that_moved():
     scales = []
     for start in range(3, len(X), 60):
         est.partial_fit(X[start : start + 60], y[start : start + 60])
-        table = est._table
+        table = est._player.table
         np.testing.assert_array_equal(table.row_magnitudes(), _measured_afresh(table))
         scales.append(table.clock.scale)
         if start % 600 == 3:

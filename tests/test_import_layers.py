@@ -36,7 +36,7 @@ FLOORS = [
         "the classifiers' base",
         {"_base", "_discount_players", "_column_reading", "merging"},
     ),
-    ("learners", {"_disjunct", "_tree_classifier", "maxsat"}),
+    ("learners", {"_disjunct", "_tree_classifier", "_tree", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
     (
         "public API",
@@ -180,3 +180,48 @@ def test_walk_packages_finds_the_same_modules():
         info.name for info in pkgutil.walk_packages([str(ROOT)], prefix=f"{PACKAGE}.")
     }
     assert walked == set(MODULES)
+
+
+# The rooms that issue 30 split: the tree learner (the estimator and its
+# players) and the classifiers' base.
+SPLIT_ROOMS = {"_tree", "_tree_classifier", "_base"}
+
+
+def test_no_module_of_the_tree_or_base_rooms_is_over_450_lines():
+    sizes = {
+        m: len(p.read_text(encoding="utf-8").splitlines())
+        for m, p in MODULES.items()
+        if _unit(m) in SPLIT_ROOMS
+    }
+    assert {m: n for m, n in sizes.items() if n > 450} == {}
+
+
+def test_no_private_name_is_imported_into_the_tree_or_base_rooms():
+    """The tree's and the base's modules import only public names of the
+    package (a name two modules share is public in its module)."""
+    crossing = []
+    for module, path in MODULES.items():
+        if _unit(module) not in SPLIT_ROOMS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith(PACKAGE)
+            ):
+                crossing += [
+                    f"{module}: {a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    assert crossing == []
+
+
+def test_the_tree_picks_its_player_from_the_table():
+    """Each regret mode is a player class of ``PLAYERS`` (no branch on the
+    mode in the estimator or its views)."""
+    from sklearn_localregret._tree import PLAYERS, TreePlayer
+
+    assert set(PLAYERS) == {"external", "swap"}
+    assert all(issubclass(cls, TreePlayer) for cls in PLAYERS.values())
+    for unit in ("_tree_classifier", "_tree.views"):
+        path = MODULES[f"{PACKAGE}.{unit}"]
+        assert "regret ==" not in path.read_text(encoding="utf-8"), unit

@@ -14,7 +14,7 @@ import signal
 import numpy as np
 import pytest
 
-import sklearn_localregret._base as base
+import sklearn_localregret._base.rounds as rounds
 from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
 
 BLOCK = 60  # rows per block of rounds in these tests (the default is 4096)
@@ -42,7 +42,7 @@ def stream(n=300, seed=0):
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    monkeypatch.setattr(base, "_DENSE_CHUNK_ROWS", BLOCK)
+    monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", BLOCK)
 
 
 def interrupt_in_block(monkeypatch, model, block):

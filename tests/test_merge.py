@@ -76,42 +76,65 @@ def assert_same_table(merged, reference):
 
 
 # -- recording and replaying the plays ---------------------------------------
+def _on_player(est, patch):
+    """Apply ``patch`` to the tree learner's player, or to each player it
+    makes if it has none yet."""
+    if "_player" in est.__dict__:
+        return patch(est._player)
+    new_player = est._new_player
+
+    def new_and_patch(*args):
+        player = new_player(*args)
+        patch(player)
+        return player
+
+    est._new_player = new_and_patch
+
+
 def record_trees(est):
     played = []
-    if est.regret == "swap":
-        draw = est._draw_tree
 
-        def recording(rng):
-            tree, by_chain = draw(rng)
-            played.append(tree)
-            return tree, by_chain
+    def patch(player):
+        if est.regret == "swap":
+            draw = player.draw
 
-        est._draw_tree = recording
-    else:
-        draw_flat = est._draw_flat_tree
+            def recording(rng):
+                tree, by_chain = draw(rng)
+                played.append(tree)
+                return tree, by_chain
 
-        def recording_flat(rng):
-            by_chain = draw_flat(rng)
-            played.append(est._flat.to_tree())
-            return by_chain
+            player.draw = recording
+        else:
+            draw_flat = player.draw_flat
 
-        est._draw_flat_tree = recording_flat
+            def recording_flat(rng):
+                by_chain = draw_flat(rng)
+                played.append(player.flat.to_tree())
+                return by_chain
+
+            player.draw_flat = recording_flat
+
+    _on_player(est, patch)
     return played
 
 
 def replay_trees(est, trees):
     plays = iter(trees)
-    if est.regret == "swap":
-        est._draw_tree = lambda rng: (next(plays), False)
-        return
 
-    def replaying(rng):
-        est._table.refresh()
-        est._labels.paths.update()
-        est._flat = FlatTree.from_tree(next(plays), est._table.find)
-        return False
+    def patch(player):
+        if est.regret == "swap":
+            player.draw = lambda rng: (next(plays), False)
+            return
 
-    est._draw_flat_tree = replaying
+        def replaying(rng):
+            player.table.refresh()
+            player.labels.paths.update()
+            player.flat = FlatTree.from_tree(next(plays), player.table.find)
+            return False
+
+        player.draw_flat = replaying
+
+    _on_player(est, patch)
 
 
 def _on_graph(est, patch):
@@ -166,7 +189,7 @@ def test_tree_merge_equals_one_learner_with_the_same_plays(regret):
     ref.partial_fit(X2, y2)
 
     a.merge(b)
-    assert_same_table(a._table, ref._table)
+    assert_same_table(a._player.table, ref._player.table)
     for name in ("n_rounds_", "n_samples_seen_", "n_online_mistakes_"):
         assert getattr(a, name) == getattr(ref, name), name
     np.testing.assert_allclose(
@@ -188,14 +211,14 @@ def test_tree_shards_from_one_model_equal_one_learner():
         shard._rng = np.random.default_rng(10 + i)
         plays.append(record_trees(shard))
         shard.partial_fit(X[rows], y[rows])
-        del shard._draw_flat_tree  # the recording (a local function: no pickle)
+        del shard._player.draw_flat  # the recording (a local function: no pickle)
         shards.append(shard)
     merged = absorb_shards(base, shards)
 
     ref = copy_model(base)
     replay_trees(ref, plays[0] + plays[1])
     ref.partial_fit(X[400:1200], y[400:1200])
-    assert_same_table(merged._table, ref._table)
+    assert_same_table(merged._player.table, ref._player.table)
     assert merged.n_rounds_ == ref.n_rounds_ == 240
     assert merged.n_online_mistakes_ == ref.n_online_mistakes_
     # The base is untouched, and the result predicts as the reference.
@@ -211,10 +234,10 @@ def test_tree_merge_refuses_different_tests_and_is_unchanged():
     y = (X[:, 0] > 0).astype(int)
     a = LocalRegretTreeClassifier(random_state=0).fit(X[:300], y[:300])
     b = LocalRegretTreeClassifier(random_state=0).fit(X[300:], y[300:])
-    before = _rows(a._table), a.n_rounds_, a._hedge._losses[:]
+    before = _rows(a._player.table), a.n_rounds_, a._hedge._losses[:]
     with pytest.raises(ValueError, match="tests differ: test"):
         a.merge(b)
-    after = _rows(a._table), a.n_rounds_, a._hedge._losses[:]
+    after = _rows(a._player.table), a.n_rounds_, a._hedge._losses[:]
     assert before[1:] == after[1:]
     assert before[0].keys() == after[0].keys()
     assert all(np.array_equal(before[0][k], after[0][k]) for k in before[0])
@@ -260,16 +283,16 @@ def test_discounted_merge_adds_each_side_at_its_own_end():
     (X1, y1), (X2, y2) = _stream(1), _stream(2, n=200)
     a = LocalRegretTreeClassifier(**params, random_state=0).fit(X1, y1)
     b = LocalRegretTreeClassifier(**params, random_state=1).fit(X2, y2)
-    leaves_a, stumps_a = a._table.dense_regrets()
-    keys_a = a._table.keys()
-    rows_b = _rows(b._table)
-    a_rows = _rows(a._table)
+    leaves_a, stumps_a = a._player.table.dense_regrets()
+    keys_a = a._player.table.keys()
+    rows_b = _rows(b._player.table)
+    a_rows = _rows(a._player.table)
     a.merge(b)
-    merged = _rows(a._table)
+    merged = _rows(a._player.table)
     for key in merged:
         want = a_rows.get(key, 0.0) + rows_b.get(key, 0.0)
         np.testing.assert_allclose(merged[key], want, rtol=1e-12, atol=1e-12)
-    assert a._table.n_rounds == 80 + 40
+    assert a._player.table.n_rounds == 80 + 40
     del leaves_a, stumps_a, keys_a
 
 
@@ -385,21 +408,21 @@ def test_discounted_shards_decay_the_base_by_all_their_rounds():
     shards = [copy_model(base), copy_model(base)]
     shards[0].partial_fit(X2, y2)  # 40 rounds
     shards[1].partial_fit(X3[:100], y3[:100])  # 20 rounds
-    want = {k: 0.9**60 * v for k, v in _rows(base._table).items()}
+    want = {k: 0.9**60 * v for k, v in _rows(base._player.table).items()}
     for shard, s in zip(shards, (40, 20)):
-        for key, value in _rows(shard._table).items():
+        for key, value in _rows(shard._player.table).items():
             want[key] = (
                 want.get(key, 0.0)
                 + value
-                - 0.9**s * _rows(base._table).get(key, np.zeros_like(value))
+                - 0.9**s * _rows(base._player.table).get(key, np.zeros_like(value))
             )
     merged = absorb_shards(base, shards)
-    got = _rows(merged._table)
+    got = _rows(merged._player.table)
     assert got.keys() == want.keys()
     top = max(np.abs(v).max() for v in want.values())
     for key in want:
         np.testing.assert_allclose(got[key], want[key], rtol=0, atol=RTOL * top)
-    assert merged._table.n_rounds == base._table.n_rounds + 60
+    assert merged._player.table.n_rounds == base._player.table.n_rounds + 60
     assert merged.n_rounds_ == 80 + 60
 
 

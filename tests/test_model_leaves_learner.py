@@ -81,7 +81,7 @@ def test_sampled_predictions_average_the_model_leaves(digits):
     tolerance = np.sqrt(np.log(2 * exact.size / 1e-6) / (2 * n))
     assert np.abs(sampled - exact).max() <= tolerance
     # A planted bug, the model leaves read as label 0, is caught by it.
-    model._table.model_labels = lambda rows, outcomes: np.zeros(len(rows), int)
+    model._player.table.model_labels = lambda rows, outcomes: np.zeros(len(rows), int)
     wrong = model.predict_proba(X[1000:1100])
     assert np.abs(wrong - exact).max() > tolerance
 
@@ -99,8 +99,9 @@ def test_saved_model_predicts_and_learns_on_as_the_original(digits):
     np.testing.assert_array_equal(
         copy.predict_proba(X[400:500]), model.predict_proba(X[400:500])
     )
-    for name, value in model._table.__getstate__().items():  # the same table
-        assert pickle.dumps(copy._table.__getstate__()[name]) == pickle.dumps(value)
+    table, copied = model._player.table, copy._player.table
+    for name, value in table.__getstate__().items():  # the same table
+        assert pickle.dumps(copied.__getstate__()[name]) == pickle.dumps(value)
 
 
 def test_export_text_names_the_model_leaf(digits):

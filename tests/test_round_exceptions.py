@@ -49,12 +49,10 @@ def stream(n, seed=0):
 
 
 def fail_at_round(monkeypatch, cls, k):
-    # The tree's loop plays its rounds with its own (differently typed)
-    # methods: the compiled round (external regret) and the Python one (swap).
+    # The tree's loop plays each round of its player (either regret) with
+    # its own (differently typed) method.
     names = (
-        ("_play_external_round", "_play_tree_round")
-        if cls is LocalRegretTreeClassifier
-        else ("_play_round",)
+        ("_play_round_on",) if cls is LocalRegretTreeClassifier else ("_play_round",)
     )
     calls = []
     for name in names:

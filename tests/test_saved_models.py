@@ -233,3 +233,22 @@ def test_old_module_paths_forward_to_the_new_modules():
     assert sklearn_localregret.baselines.walksat is walksat
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         importlib.import_module("sklearn_localregret._dimacs").nothing
+
+
+# -- saved before the tree's regret modes became players (issue 30) ----------
+@pytest.mark.parametrize("name", ["external-auto", "swap", "swap-two"])
+def test_a_tree_saved_before_the_players_predicts_and_learns_on(name):
+    """``tests/fixtures/tree_saved_c973451.pkl``: the estimator held the
+    active player's table, colouring and samplers, and each discount
+    player's as a dict of them (``record_saved_tree_players.py``)."""
+    with open(FIXTURES / "tree_saved_c973451.pkl", "rb") as f:
+        saved = pickle.load(f)[name]
+    assert b"_coloring" in saved["model"]  # the old layout, really
+    model = pickle.loads(saved["model"])
+    X, y = stream()
+    np.testing.assert_array_equal(model.predict_proba(X[400:]), saved["proba"])
+    model.partial_fit(X[60:260], y[60:260])  # the same rounds, the same trees
+    assert model.n_online_mistakes_ == saved["mistakes_after"]
+    _same_pi(model.predict_proba(X[400:]), saved["proba_after"])  # (swap solve)
+    again = pickle.loads(pickle.dumps(model))  # and saved in the new layout
+    _same(again, model)

@@ -122,13 +122,13 @@ def test_forgetting_keeps_the_rows_the_chain_and_a_saved_model_exact():
     # this test is about.
     for tree in remembered(model):
         layout = compile_tree(tree)
-        assert model._graph.rows(layout) == [
+        assert model._player.graph.rows(layout) == [
             table.find((tree, path)) for path in layout.paths
         ]
     for tree in set(plays) - remembered(model):
-        assert model._graph.positive_out_edges(tree) == ([], pytest.approx([]))
+        assert model._player.graph.positive_out_edges(tree) == ([], pytest.approx([]))
     got = dict(zip(*model.tree_distribution()))
-    fresh = dict(zip(*FiniteChainSampler(model._graph, model.L).distribution()))
+    fresh = dict(zip(*FiniteChainSampler(model._player.graph, model.L).distribution()))
     assert got.keys() == fresh.keys()
     assert max(abs(got[t] - fresh[t]) for t in got) <= 1e-12
     # A saved model forgets and learns on exactly as the original.

@@ -153,8 +153,10 @@ def test_grouped_prediction_walk_is_exact_with_variants_and_categories():
     frame, y = table_stream(n=400, seed=3)
     clf = model().fit(frame, y)
     outcomes = clf._tests.outcomes(clf._columns.encode(frame, learning=False)[0])
-    plain = HierarchicalLabels(clf._table).probabilities(outcomes)
-    np.testing.assert_allclose(clf._labels.probabilities(outcomes), plain, atol=1e-12)
+    plain = HierarchicalLabels(clf._player.table).probabilities(outcomes)
+    np.testing.assert_allclose(
+        clf._player.labels.probabilities(outcomes), plain, atol=1e-12
+    )
 
 
 BAD_TABLE_CALLS = [

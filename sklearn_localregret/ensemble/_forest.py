@@ -10,8 +10,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _base
-from .._base import BaseOnlineClassifier
+from .._base import BaseOnlineClassifier, rounds
 from .._column_reading import ReadsColumns
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
@@ -488,7 +487,7 @@ predict_tolerance, discount, max_categories
 
     # -- prediction ----------------------------------------------------------
     def _dense_blocks(self, X):
-        chunk = _base._DENSE_CHUNK_ROWS  # read here: tests shrink it
+        chunk = rounds.DENSE_CHUNK_ROWS  # read here: tests shrink it
         for lo in range(0, X.shape[0], chunk):
             block = X[lo : lo + chunk]
             if sp.issparse(block):

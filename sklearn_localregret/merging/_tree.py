@@ -30,7 +30,6 @@ from ..engine.merge import (
     check_same_layout,
     snapshot,
 )
-from ..locality.decision_tree import compile_tree
 from ._core import Merger, check_same_task
 
 __all__ = ["TreeMerger"]
@@ -64,10 +63,10 @@ class TreeMerger(Merger):
                 "the learners' categorical columns differ (their categories or "
                 "the codes of them): merge learners that grew from one model"
             )
-        check_same_layout(dst._table, src._table)
+        check_same_layout(dst._player.table, src._player.table)
 
     def state(self, est):
-        return est._table
+        return est._player.table
 
     def add_state(self, dst, src, coef: float) -> None:
         add_rows(dst, src, coef)
@@ -80,21 +79,8 @@ class TreeMerger(Merger):
         return changed_rows_difference(now, before, coef)
 
     def refresh(self, est) -> None:
-        table = est._table
-        if est.regret == "swap":
-            # The rate graph knows the played trees (the chain's vertices with
-            # out-edges): those whose rows came from the other are added.
-            graph, seen = est._graph, set()
-            for tree, _ in table.keys():
-                if tree not in graph._played and tree not in seen:
-                    seen.add(tree)
-                    graph.rows(compile_tree(tree))
-            est._sampler.invalidate()
-            est._sampler.refresh()
-        else:
-            est._labels.paths.update()
-            table.refresh()
-            est._labels.refresh()
+        # The player renews its samplers and caches around the summed table.
+        est._player.absorbed()
         memory = est.__dict__.get("_last_proba")
         if memory is not None:
             memory[0] = None

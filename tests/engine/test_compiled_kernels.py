@@ -126,7 +126,7 @@ def test_cache_kept_across_rounds_equals_a_fresh_one():
     X, y = make_classification(n_samples=2000, n_features=8, random_state=3)
     model = LocalRegretTreeClassifier(random_state=3, discount=0.9)
     model.partial_fit(X[:5], y[:5], classes=[0, 1])
-    kept = model._labels
+    kept = model._player.labels
     outcomes = None
     for lo in range(5, 2000, 45):
         model.partial_fit(X[lo : lo + 45], y[lo : lo + 45])
@@ -167,7 +167,7 @@ def test_site_by_site_walk_equals_the_row_by_row_walk(n_classes):
     # block boundaries too (600 rows: three blocks).
     model, X = fitted_tree(n_classes, n_rows=2000)
     X = np.vstack([X, X[:100]])[:600]
-    labels = model._labels
+    labels = model._player.labels
     batch = labels.probabilities(model._tests.outcomes(X))
     for i in range(0, 600, 7):
         one = labels.probabilities(model._tests.outcomes(X[i : i + 1]))

@@ -163,9 +163,9 @@ def test_tree_swap_incremental_matches_scratch(L):
         played.add(tree)
         # The reference solve reads the learner's private rate graph: the
         # edges are what this test is about.
-        count = len(clf._graph.positive_out_edges(tree)[0])
+        count = len(clf._player.graph.positive_out_edges(tree)[0])
         dropped += count < n_positive.get(tree, 0)
         n_positive[tree] = count
         trees, probs = clf.tree_distribution()
-        assert_same(trees, probs, from_scratch(clf._graph, L))
+        assert_same(trees, probs, from_scratch(clf._player.graph, L))
     assert dropped > 0 and len(played) > 3

@@ -25,6 +25,7 @@ from test_samplers_exact import (
 )
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._tree import ExternalPlayer
 from sklearn_localregret.engine import (
     HierarchicalLabels,
     HierarchicalSampler,
@@ -172,15 +173,16 @@ def test_the_compiled_draw_plays_the_python_draw():
     clf = LocalRegretTreeClassifier(L=None, leaf_model="naive_bayes", random_state=0)
     clf.partial_fit(np.zeros((1, N_FEATURES)), [0], classes=[0, 1])
     # Put the table in the learner (its tests: 0/1 features, test v = x_v).
-    clf._table = clf._labels.table = table
-    clf._labels.paths.table = table
-    clf._sampler = HierarchicalSampler(table, make_leaf=Leaf, make_split=Split)
-    clf._labels.paths.__init__(table)
+    player = clf._player
+    player.table = player.labels.table = table
+    player.labels.paths.table = table
+    player.sampler = HierarchicalSampler(table, make_leaf=Leaf, make_split=Split)
+    player.labels.paths.__init__(table)
     seen = set()
     for seed in range(300):
-        clf._draw_flat_tree(np.random.default_rng(seed))
-        tree = clf._flat.to_tree()
-        assert tree == clf._sampler.sample(np.random.default_rng(seed))
+        player.draw_flat(np.random.default_rng(seed))
+        tree = player.flat.to_tree()
+        assert tree == player.sampler.sample(np.random.default_rng(seed))
         seen.add(tree)
     assert any(MODEL in _labels_of(t) for t in seen)
 
@@ -207,7 +209,7 @@ def _walk(tree, x, models, path=()):
     return models[path] if tree.label == K3 else tree.label
 
 
-def test_update_matches_the_definition():
+def test_update_matches_the_definition(monkeypatch):
     """Every colour's regret after rounds on a fixed played tree with model
     leaves equals the sum of its gains, each neighbour's utility computed by
     walking the rows down it, a model leaf answering with its site's model
@@ -222,7 +224,9 @@ def test_update_matches_the_definition():
         warm_start=0,
         leaf_model="naive_bayes",
     )
-    clf._draw_flat_tree = lambda rng: clf._play_next(TREE) or False
+    monkeypatch.setattr(
+        ExternalPlayer, "draw_flat", lambda self, rng: self.play_next(TREE) or False
+    )
     width = k + 1 + n_features * k * k
     paths = [(), ((0, 1),), ((0, 1), (1, 1)), ((0, 1), (1, 0)), ((0, 0),)]
     expected = {p: np.zeros(width) for p in paths}

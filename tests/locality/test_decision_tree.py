@@ -329,18 +329,34 @@ def _unfactored(table, row, unbiased):
     return np.concatenate((leaves[row], stumps[row].reshape(-1)))
 
 
+def on_new_player(clf, patch):
+    """Call ``patch(player)`` on each player the (unfitted) learner makes."""
+    new_player = clf._new_player
+
+    def patched(*args):
+        player = new_player(*args)
+        patch(player)
+        return player
+
+    clf._new_player = patched
+
+
 def play_fixed_trees(clf, trees):
     """Make the learner play the next tree of ``trees`` in each round (its
-    private draw replaced: the update is under test)."""
-    if clf.regret == "swap":
-        clf._draw_tree = lambda rng: (next(trees), False)
-        return
+    player's private draw replaced: the update is under test)."""
 
-    def draw(rng):
-        clf._play_next(next(trees))
-        return False
+    def patch(player):
+        if clf.regret == "swap":
+            player.draw = lambda rng: (next(trees), False)
+            return
 
-    clf._draw_flat_tree = draw
+        def draw(rng):
+            player.play_next(next(trees))
+            return False
+
+        player.draw_flat = draw
+
+    on_new_player(clf, patch)
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
@@ -448,14 +464,18 @@ def test_factored_regrets_equal_every_colour_unfactored(n_classes):
         random_state=0,
     )
     played = []
-    real_draw = clf._draw_flat_tree
 
-    def draw_and_remember(generator):  # the update is under test, not the draw
-        chain = real_draw(generator)
-        played.append(clf._flat.to_tree())
-        return chain
+    def remember_draws(player):  # the update is under test, not the draw
+        real_draw = player.draw_flat
 
-    clf._draw_flat_tree = draw_and_remember
+        def draw_and_remember(generator):
+            chain = real_draw(generator)
+            played.append(player.flat.to_tree())
+            return chain
+
+        player.draw_flat = draw_and_remember
+
+    on_new_player(clf, remember_draws)
     X = rng.normal(size=(400, n_features)).round(2)
     y = (X[:, 0] > 0) * (n_classes // 2) + rng.integers(0, 2, 400)
     y = np.minimum(y, n_classes - 1)
@@ -526,7 +546,7 @@ def _random_colour_regrets(clf, rng, stump_boost=0.0):
     private model set-up and table are what these sampler tests plant into).
     """
     clf._init_model(2, 2)
-    table = clf._table
+    table = clf._player.table
     # 0/1 rows make test v = feature v (x_v > 0.5), as in the learner.
     table.add_tests(clf._tests.observe(np.zeros((1, 2))))
     assert table.n_tests == 2
@@ -562,7 +582,7 @@ def _random_colour_regrets(clf, rng, stump_boost=0.0):
                 np.array([cost]),
                 only_v,
             )
-    clf._sampler.refresh()
+    clf._player.sampler.refresh()
 
 
 def _colour_rate(table, key=lambda tree, path: path):
@@ -590,7 +610,7 @@ def test_learner_sampler_matches_exact_distribution_74_trees(seed):
     exact = {t: p for t, p in zip(trees, pi) if p > 1e-15}
     n_draws = 20_000
     # The learner's own (private) draw is what is checked against pi.
-    draws = Counter(clf._draw_tree(rng)[0] for _ in range(n_draws))
+    draws = Counter(clf._player.draw(rng)[0] for _ in range(n_draws))
     empirical = {t: c / n_draws for t, c in draws.items()}
     assert set(empirical) <= set(exact)
     assert tv(empirical, exact) < tv_bound(list(exact.values()), n_draws)
@@ -609,12 +629,12 @@ def test_finite_L_draw_is_the_documented_mixture(L):
     trees = all_trees(2, 2)
     levels = bfs_levels(trees, 2, 2, Leaf(0))
     start = next(t for t in trees if levels[t] == L)
-    clf.last_tree_ = start
+    clf._player.last_tree = start
     rate = _colour_rate(clf.regret_table_)
 
     pi_inf = dense_stationary(chain_matrix(trees, rate, 2, 2), 0)
     redirected = chain_matrix(trees, rate, 2, 2, levels, L)
-    bound = clf._graph.out_rate_bound(2 * L + 1)  # the private chain's bound
+    bound = clf._player.graph.out_rate_bound(2 * L + 1)  # the private chain's bound
     assert bound >= redirected.sum(axis=1).max()
     step = np.eye(len(trees)) + (redirected - np.diag(redirected.sum(axis=1))) / bound
     k_step = np.linalg.matrix_power(step, n_steps)[trees.index(start)]
@@ -625,7 +645,7 @@ def test_finite_L_draw_is_the_documented_mixture(L):
 
     n_draws = 20_000
     # The learner's own (private) draw, with the redirect, under test.
-    draws = Counter(clf._draw_tree(rng)[0] for _ in range(n_draws))
+    draws = Counter(clf._player.draw(rng)[0] for _ in range(n_draws))
     empirical = {t: c / n_draws for t, c in draws.items()}
     assert all(levels[t] <= L for t in empirical)
     assert tv(empirical, exact) < tv_bound(list(exact.values()), n_draws)
@@ -638,7 +658,7 @@ def test_chain_sampler_graph_lists_positive_colour_edges():
     _random_colour_regrets(clf, rng)
     rate = _colour_rate(clf.regret_table_)
     for tree in all_trees(2, 2)[::5]:
-        targets, rates = clf._graph.positive_out_edges(tree)  # the rate graph
+        targets, rates = clf._player.graph.positive_out_edges(tree)  # the rate graph
         expected = {
             s: rate(tree, p, c)
             for p, c, s in edges_by_definition(tree, 2, 2)

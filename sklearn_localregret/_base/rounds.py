@@ -1,0 +1,145 @@
+"""The rounds of a call: chunks of whole rounds, the loop, the counters.
+
+:class:`OnlineRounds` is the part of
+:class:`~sklearn_localregret._base.BaseOnlineClassifier` that cuts a validated
+call into rounds of ``batch_size`` rows (sparse input a bounded chunk at a
+time), plays them through the learner's hooks, counts them as they complete
+(``n_rounds_``, ``n_samples_seen_``, ``n_online_mistakes_``) and holds a
+Ctrl-C back until the round in which it came is counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
+
+from .._interrupts import deferred_interrupt, deliver_held
+from .._sparse_blocks import canonical_csr
+from .concurrency import one_blas_thread
+
+__all__ = ["DENSE_CHUNK_ROWS", "OnlineRounds"]
+
+# Rows densified at a time from sparse input: bounds memory whatever the stream.
+DENSE_CHUNK_ROWS = 4096
+
+
+class OnlineRounds:
+    """The loop over rounds and its counters (a mixin of the classifiers' base)."""
+
+    # What the loop reads of the estimator (the base's attributes and hooks).
+    batch_size: Any
+    _block_dtype: Any
+    _accepts_sparse_blocks: Any
+    n_rounds_: Any
+    n_samples_seen_: Any
+    n_online_mistakes_: Any
+    _weight_seen: Any
+    _model_lock: Any
+    _encode_features: Any
+    _play_round: Any
+    _predict_proba_encoded: Any
+    _remembered_proba: Any
+    _score_predictions: Any
+
+    def _learn(self, X, y, weight) -> None:
+        """Play the rounds of one call, densifying sparse input a chunk at a time
+        (or handing it on as CSR blocks: ``_accepts_sparse_blocks``).
+
+        The counters move with the rounds (:meth:`_count_rounds`), so between
+        two rounds they always describe the rounds learnt. A Ctrl-C (SIGINT)
+        is held back until the round in which it came is counted (a bulk
+        path's block of rounds counts as one), so an interrupted call leaves
+        exactly the model of the rows learnt before it stopped
+        (:mod:`sklearn_localregret._interrupts`).
+        """
+        n_samples = X.shape[0]
+        batch = self.batch_size
+        # Chunks hold whole rounds so that round boundaries do not move.
+        chunk = max(batch, (DENSE_CHUNK_ROWS // batch) * batch)
+        sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
+        if sparse_blocks:
+            X = canonical_csr(X, self._block_dtype)
+        with deferred_interrupt() as interrupt:
+            for start in range(0, n_samples, chunk):
+                stop = min(start + chunk, n_samples)
+                block = X[start:stop]
+                if not sparse_blocks:
+                    if sp.issparse(block):
+                        block = block.toarray()
+                    block = np.ascontiguousarray(block, dtype=self._block_dtype)
+                rows = slice(start, stop)
+                with self._blas_context():
+                    self._play_rounds(block, y[rows], weight[rows])
+                interrupt.deliver()
+
+    def _blas_context(self):
+        """The context learning and predicting run in: BLAS on one thread
+        (:func:`one_blas_thread`). A learner whose hot paths call no BLAS
+        returns a context that does nothing (it saves ~10 us a call)."""
+        return one_blas_thread()
+
+    def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> None:
+        """Play consecutive rounds of ``batch_size`` rows (the last may be short).
+
+        ``X`` is a dense block (``_block_dtype``, 0/1 by default) that starts on
+        a round boundary. Each round is counted as soon as it is complete, so
+        an exception raised between two rounds leaves the model of the rounds
+        before it. Subclasses may override it with a faster loop that plays
+        exactly the same rounds (and counts them, with :meth:`_count_rounds`).
+        """
+        batch = self.batch_size
+        hedging = self._hedging()
+        lock = self._model_lock()
+        for lo in range(0, X.shape[0], batch):
+            hi = lo + batch
+            with lock:  # readers in other threads see complete rounds
+                if hedging:  # pi's predictions of the round, before it is learnt
+                    proba = self._remembered_proba(X[lo:hi])
+                    if proba is None:
+                        proba = self._predict_proba_encoded(X[lo:hi])
+                wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
+                if hedging:
+                    self._score_predictions(proba, y[lo:hi], weight[lo:hi])
+                self._count_rounds(weight[lo:hi], wrong)
+
+    def _hedging(self) -> bool:
+        """Whether the rounds score the vote and the play (the hedged predict)."""
+        return False
+
+    def _count_rounds(self, weight: np.ndarray, wrong: float) -> None:
+        """Add complete rounds to the counters: their rows' ``weight`` (one per
+        row, from a round boundary) and the weight their plays got wrong."""
+        n = len(weight)
+        self.n_online_mistakes_ += wrong
+        self.n_rounds_ += -(-n // self.batch_size)
+        self.n_samples_seen_ += n
+        self._weight_seen += float(weight.sum())
+        deliver_held()  # a Ctrl-C that came during these rounds acts here
+
+    def _learn_clean_rows(self, X: np.ndarray, y_encoded: np.ndarray) -> None:
+        """Learn rows that passed validation elsewhere (the River adapter's path).
+
+        ``X`` is a float64 array of shape ``(n, n_features_in_)``, finite
+        (NaN allowed for a learner that reads missing values) and through
+        :meth:`_encode_columns`; ``y_encoded`` the rows' indices into
+        ``classes_``, of a fitted model.
+        The features are encoded first, so a learner of 0/1 features rejects
+        other values before any state changes.
+        """
+        X = self._encode_features(X)
+        self._learn(X, y_encoded, np.ones(X.shape[0]))
+
+    @property
+    def online_error_(self) -> float:
+        """Weighted fraction of the rows the played models got wrong.
+
+        ``n_online_mistakes_`` over the total sample weight seen (the number
+        of rows when unweighted); 0 before any weight was seen.
+        """
+        check_is_fitted(self)
+        if self._weight_seen <= 0:
+            return 0.0
+        return self.n_online_mistakes_ / self._weight_seen
