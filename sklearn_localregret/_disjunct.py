@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -10,12 +11,20 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BaseLocalRegretClassifier
-from .locality.disjunct_rounds import disjunction_round, play_disjunction_rounds
+from ._base import BaseLocalRegretClassifier, _one_blas_thread
+from .locality.disjunct_rounds import (
+    disjunction_round,
+    hypercube_round,
+    play_disjunction_rounds,
+)
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
 from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
-from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
+from .locality.removal_sets import (
+    RemovalSetColoring,
+    dense_fire_probabilities,
+    disjunction_fire_probabilities,
+)
 from .locality.sparse_rounds import SparseRows, play_sparse_round
 from .merging import merge_into
 
@@ -323,14 +332,40 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             return 0.0
         if isinstance(graph, RemovalSetColoring):
             return removal_set_round(graph, a, X, y, weight, bias)
-        gains, wrong = disjunction_round(a, X, y, weight)
-        graph.update(a, gains, bias)
-        return wrong
+        if isinstance(graph, HypercubeSwapRegrets):
+            gains, wrong = disjunction_round(a, X, y, weight)
+            graph.update(a, gains, bias)
+            return wrong
+        return hypercube_round(graph, a, X, y, weight, bias)
 
     # Sparse input is read in its nonzeros (locality/sparse_rounds.py).
     _accepts_sparse_blocks = True
 
+    def _blas_context(self):
+        # The streaming paths (one dense round, a few dense rows predicted)
+        # run compiled kernels; the paths that multiply blocks of rows enter
+        # _one_blas_thread themselves.
+        return nullcontext()
+
+    def _compiled(self, X) -> bool:
+        """Whether dense rows ``X`` are read by compiled kernels alone (an
+        exact colouring, two classes): no BLAS call."""
+        graph = self._graph
+        return (
+            not sp.issparse(X)
+            and not isinstance(graph, HypercubeSwapRegrets)
+            and graph.exact
+            and len(self.classes_) == 2
+        )
+
     def _play_rounds(self, X, y, weight) -> None:
+        if len(y) <= self.batch_size and self._compiled(X):
+            super()._play_rounds(X, y, weight)  # one round (streaming calls)
+            return
+        with _one_blas_thread():
+            self._play_blocks(X, y, weight)
+
+    def _play_blocks(self, X, y, weight) -> None:
         if sp.issparse(X):
             self._play_sparse_rounds(X, y, weight)
             return
@@ -472,6 +507,12 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         return self._graph.mixture([self._estimate_seed, self.n_rounds_])
 
     def _predict_proba_encoded(self, X) -> np.ndarray:
+        if self._compiled(X):
+            return self._proba_at(X, None)
+        with _one_blas_thread():
+            return self._predict_blocks(X)
+
+    def _predict_blocks(self, X) -> np.ndarray:
         if not sp.issparse(X):
             return self._proba_at(X, None)
         # Only the columns the rows hold, renumbered: a CSR block of them.
@@ -491,12 +532,19 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
             # P(no literal fires) is exactly 1 (a term 0 in the log sum).
             live = graph.table.rates[cols, 1] > 0
             cols, X = cols[live], X[:, live]
-        X = X.astype(np.float64)
         if mixture is None and isinstance(graph, RemovalSetColoring):
             positive = graph.fire_probabilities(
                 X, [self._estimate_seed, self.n_rounds_], cols
             )
-        elif mixture is None:
+            return np.column_stack([1.0 - positive, positive])
+        if mixture is None and not sp.issparse(X):
+            assert isinstance(graph, HypercubeColoring)  # swap: a mixture
+            rates = graph.table.rates if cols is None else graph.table.rates[cols]
+            no_sets = np.zeros((0, rates.shape[0]), dtype=np.uint8)
+            positive = dense_fire_probabilities(X, rates, np.zeros(0), no_sets, ())
+            return np.column_stack([1.0 - positive, positive])
+        X = X.astype(np.float64)
+        if mixture is None:
             assert isinstance(graph, HypercubeColoring)  # swap: a mixture
             positive = disjunction_fire_probabilities(X, graph.probabilities(cols))
         else:

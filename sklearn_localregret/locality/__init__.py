@@ -23,7 +23,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   :mod:`~sklearn_localregret.locality.removal_set_rounds` -- the disjunct
   learner's removal-set graph and its rounds;
   :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
-  players share when they apply a window of rounds at once.
+  players share when they apply a window of rounds at once;
+  :mod:`~sklearn_localregret.locality.disjunct_kernels` -- a round of one
+  row on either graph, compiled.
 * :mod:`~sklearn_localregret.locality.flat_tree` -- a played tree as pre-order
   node arrays with its sites' table rows, and
   :mod:`~sklearn_localregret.locality.tree_round_kernels` -- the compiled round

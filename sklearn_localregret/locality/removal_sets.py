@@ -35,8 +35,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._random import uniforms_at
+from .._random import seeded_uniform_columns, uniforms_at
 from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabilities
+from ..engine.compiled.clock_draw import (
+    draw_clocked_bits,
+    mean_fire_probabilities,
+    needed_groups,
+)
 from ..engine.removal_clocks import (
     draw,
     group_clock_times,
@@ -46,7 +51,11 @@ from ..engine.removal_clocks import (
 )
 from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
 
-__all__ = ["RemovalSetColoring", "disjunction_fire_probabilities"]
+__all__ = [
+    "RemovalSetColoring",
+    "dense_fire_probabilities",
+    "disjunction_fire_probabilities",
+]
 
 # Draws of the removal clocks behind a prediction (exact given each draw).
 N_CLOCK_DRAWS = 512
@@ -84,6 +93,40 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
     positive = -np.expm1(X @ log_off.T) + 0.0  # + 0.0: no -0. for x = 0
     positive[X @ certain.T.astype(np.float64) > 0] = 1.0
     return positive
+
+
+def dense_fire_probabilities(X, bit_rates, set_rates, sets, seed) -> np.ndarray:
+    """:meth:`RemovalSetColoring.fire_probabilities` of dense rows, compiled.
+
+    ``bit_rates`` are the stored rates of the rows' features (``n x 2``),
+    ``set_rates`` and ``sets`` the pool's (a pool of no slot: the
+    hypercube's product formula). Only the clocks of ringing slots that hold
+    a live feature of the rows are drawn (the uniforms of the whole pool's
+    draws, :func:`~sklearn_localregret._random.seeded_uniform_columns`), and
+    each row's probability is computed the same whatever the other rows
+    (:func:`~sklearn_localregret.engine.compiled.clock_draw.
+    mean_fire_probabilities`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rates = np.array([[1.0, 3.0], [0.0, 0.0]])
+    >>> dense_fire_probabilities(np.array([[1, 1], [0, 1]]), rates,
+    ...                          np.zeros(0), np.zeros((0, 2)), [0, 0])
+    array([0.75, 0.  ])
+    """
+    n, m = bit_rates.shape[0], sets.shape[0]
+    live = np.empty(n, dtype=bool)
+    ringing = np.empty(m, dtype=bool)
+    if needed_groups(X, bit_rates, set_rates, sets, live, ringing):
+        uniforms = seeded_uniform_columns(
+            seed, N_CLOCK_DRAWS, m, np.flatnonzero(ringing)
+        )
+    else:
+        uniforms = np.empty((0, 0))
+    out = np.empty(X.shape[0])
+    mean_fire_probabilities(X, bit_rates, set_rates, sets, live, ringing, uniforms, out)
+    return out
 
 
 def _set_key(members: np.ndarray) -> bytes:
@@ -247,6 +290,15 @@ class RemovalSetColoring(_EstimatedByChain):
             uniforms[..., self.n_vars :],
         )
 
+    def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
+        # draw() of one action, compiled: the same arithmetic on a few numbers.
+        bits = np.empty(self.n_vars, dtype=np.uint8)
+        rates = self.table.rates
+        draw_clocked_bits(
+            rates[: self.n_vars], rates[self.n_vars :, 0], self.sets, uniforms, bits
+        )
+        return bits
+
     def _draw_on(self, rng) -> np.ndarray:
         # draw() restricted to the bits that can be 1: the others are 0
         # whatever their uniforms and the clocks (a ring only clears bits).
@@ -279,19 +331,22 @@ class RemovalSetColoring(_EstimatedByChain):
     def fire_probabilities(self, X, seed, cols=None) -> np.ndarray:
         """``P(a drawn disjunction fires on each row)`` under ``pi`` (``L >= n``).
 
-        Exact product formula while no slot rings; otherwise the mean, over
-        :data:`N_CLOCK_DRAWS` draws of the slots' clocks (deterministic in
-        ``seed``), of the exact probability given the clocks (the bits are
-        independent given them). With ``cols`` (sorted bits), ``X`` holds
-        only those columns (dense or sparse): the others are taken as 0.
+        Exact product formula while no slot that holds a live feature of the
+        rows rings; otherwise the mean, over :data:`N_CLOCK_DRAWS` draws of
+        the slots' clocks (deterministic in ``seed``), of the exact
+        probability given the clocks (the bits are independent given them).
+        With ``cols`` (sorted bits), ``X`` holds only those columns (dense or
+        sparse): the others are taken as 0. Dense rows are read by
+        :func:`dense_fire_probabilities`.
         """
+        rates, n = self.table.rates, self.n_vars
         if cols is None:
-            off, on = self._bit_rates()
-            sets = self.sets
+            bit_rates, sets = rates[:n], self.sets
         else:
-            rates = np.maximum(self.table.rates[cols], 0.0)
-            off, on = rates[:, 0], rates[:, 1]
-            sets = self.sets[:, cols]
+            bit_rates, sets = rates[cols], self.sets[:, cols]
+        if not sp.issparse(X):
+            return dense_fire_probabilities(X, bit_rates, rates[n:, 0], sets, seed)
+        off, on = np.maximum(bit_rates[:, 0], 0.0), np.maximum(bit_rates[:, 1], 0.0)
         set_rates = self._set_rates()
         if not np.any(set_rates > 0):
             return disjunction_fire_probabilities(X, binary_site_probabilities(off, on))
