@@ -25,7 +25,10 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
   players share when they apply a window of rounds at once;
   :mod:`~sklearn_localregret.locality.disjunct_kernels` -- a round of one
-  row on either graph, compiled.
+  row on either graph, compiled; :mod:`~sklearn_localregret.locality.
+  disjunct_probabilities` -- what a drawn disjunction predicts.
+* :mod:`~sklearn_localregret.locality.disjunct_players` -- the disjunct
+  learner's graphs behind one interface, a player per graph.
 * :mod:`~sklearn_localregret.locality.flat_tree` -- a played tree as pre-order
   node arrays with its sites' table rows, and
   :mod:`~sklearn_localregret.locality.tree_round_kernels` -- the compiled round

@@ -4,7 +4,8 @@
   :func:`~sklearn_localregret.engine.removal_clocks.draw` from the same
   uniforms, bit for bit, on random rates (some zero, some negative) and pools;
 * :func:`mean_fire_probabilities` (through
-  :func:`~sklearn_localregret.locality.removal_sets.dense_fire_probabilities`)
+  :func:`~sklearn_localregret.locality.disjunct_probabilities.
+  dense_fire_probabilities`)
   gives the numpy average over the clocks' draws to 1e-12, and a row's
   probability bit for bit alone, in a batch and in another order;
 * :func:`~sklearn_localregret._random.seeded_uniform_columns` is numpy's
@@ -18,11 +19,11 @@ import scipy.sparse as sp
 from sklearn_localregret._random import seeded_uniform_columns
 from sklearn_localregret.engine.compiled.clock_draw import draw_clocked_bits
 from sklearn_localregret.engine.removal_clocks import draw
-from sklearn_localregret.locality.removal_sets import (
+from sklearn_localregret.locality.disjunct_probabilities import (
     N_CLOCK_DRAWS,
-    RemovalSetColoring,
     dense_fire_probabilities,
 )
+from sklearn_localregret.locality.removal_sets import RemovalSetColoring
 
 
 def random_pool(rng, n, m, ringing=0.5):
