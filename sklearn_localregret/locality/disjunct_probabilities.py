@@ -69,8 +69,10 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def dense_fire_probabilities(X, bit_rates, set_rates, sets, seed) -> np.ndarray:
-    """:meth:`~sklearn_localregret.locality.removal_sets.RemovalSetColoring.
-    fire_probabilities` of dense rows, compiled.
+    """``P(a disjunction drawn from pi fires)`` on dense rows, compiled.
+
+    :meth:`~sklearn_localregret.locality.removal_sets.RemovalSetColoring.
+    fire_probabilities` of dense rows, and the hypercube's product formula.
 
     ``bit_rates`` are the stored rates of the rows' features (``n x 2``),
     ``set_rates`` and ``sets`` the pool's (a pool of no slot: the
