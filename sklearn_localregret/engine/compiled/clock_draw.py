@@ -11,7 +11,11 @@ where numpy's per-call cost on arrays of ``n`` numbers was the time:
 
 * :func:`draw_clocked_bits` -- :func:`~sklearn_localregret.engine.
   removal_clocks.draw` of one action, with the same arithmetic (the same
-  bits from the same uniforms);
+  bits from the same uniforms: its ``log1p`` and ``expm1`` are the C
+  library's, which differ from numpy's in the last bit for a few percent of
+  arguments, so a bit could differ only where its uniform lies within
+  rounding of its threshold; the recorded rounds and the tests' random
+  draws agree bit for bit);
 * :func:`mean_fire_probabilities` -- the mean over draws of the group clocks
   of ``P(some site of the row is 1 | the clocks)`` (the disjunct learner's
   prediction), reading only the sites set in the rows and the groups that
