@@ -98,7 +98,7 @@ def test_many_live_features_skip_the_shared_table():
     # More live features than the table of probabilities by live features
     # holds: every row computed on its own, the same numbers.
     rng = np.random.default_rng(5)
-    n, m = 20, 3
+    n, m = 80, 3  # more live features than a 64-bit key has bits, too
     rates = np.abs(rng.normal(size=(n, 2)))
     group_rates = np.ones(m)
     sets = (rng.random((m, n)) < 0.5).astype(np.uint8)

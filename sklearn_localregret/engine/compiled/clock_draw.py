@@ -195,7 +195,8 @@ def mean_fire_probabilities(X, rates, group_rates, sets, live, groups, uniforms,
         n_row = 0
         for k in range(n):
             if live[k] and X[i, k] != 0:
-                key |= 1 << key_bit[k]
+                if memo_size:
+                    key |= 1 << key_bit[k]
                 if group_of[k] >= 0:
                     row_sites[n_row] = group_of[k]
                     n_row += 1
@@ -203,7 +204,7 @@ def mean_fire_probabilities(X, rates, group_rates, sets, live, groups, uniforms,
                     certain = True
                 else:
                     fixed += math.log1p(-pi[k])
-        if memo.shape[0] and not np.isnan(memo[key]):
+        if memo_size and not np.isnan(memo[key]):
             out[i] = memo[key]
             continue
         if certain:
@@ -221,5 +222,5 @@ def mean_fire_probabilities(X, rates, group_rates, sets, live, groups, uniforms,
                     none *= keep[d, row_sites[r]]
                 acc += 1.0 - none
             out[i] = acc / n_draws
-        if memo.shape[0]:
+        if memo_size:
             memo[key] = out[i]
