@@ -6,7 +6,9 @@ maps one family of actions onto the shared engine
 (:mod:`sklearn_localregret.engine`): which colours leave the played action,
 their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 
-* :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
+* :mod:`~sklearn_localregret.locality.hypercube_graph` -- what every
+  colouring of the hypercube shares (vertices, rounds, exact or chain draws);
+  :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
   flips and the 2n colouring; :mod:`~sklearn_localregret.locality.hypercube_swap`
   -- per-edge (swap) regrets on it; :mod:`~sklearn_localregret.locality.
   disjunct_rounds` -- the gains of a round of rows (disjunctions). The gains of

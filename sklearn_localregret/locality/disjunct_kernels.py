@@ -163,7 +163,8 @@ def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
     counts from :func:`round_activity`, any set to track already in the
     pool. The round starts (:meth:`~sklearn_localregret.engine.RegretTable.
     advance`) and is applied by :func:`apply_round`; the graph notes the
-    rows it changed and the played vertex, as its ``update`` does.
+    rows it changed and the played vertex (``note_played``), as its
+    ``update`` does.
     """
     table = graph.table
     table.advance()
@@ -187,6 +188,5 @@ def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
         np.empty(m),
         touched,
     )
-    graph._note_updated(touched[:count])
-    graph._state = a.tobytes()
+    graph.note_played(a, touched[:count])
     return wrong

@@ -50,7 +50,7 @@ from .disjunct_probabilities import (
     dense_fire_probabilities,
     disjunction_fire_probabilities,
 )
-from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
+from .hypercube_graph import _EstimatedByChain, _flipped_keys, vertex_bits
 
 # disjunction_fire_probabilities is read here by code older than its module.
 __all__ = ["N_CLOCK_DRAWS", "RemovalSetColoring", "disjunction_fire_probabilities"]
