@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-import time
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BaseLocalRegretClassifier
-from .locality.disjunct_rounds import disjunction_round, play_disjunction_rounds
-from .locality.hypercube import HypercubeColoring
-from .locality.hypercube_swap import HypercubeSwapRegrets
-from .locality.removal_set_rounds import play_removal_set_rounds, removal_set_round
-from .locality.removal_sets import RemovalSetColoring, disjunction_fire_probabilities
-from .locality.sparse_rounds import SparseRows, play_sparse_round
+from ._disjunct_base import BaseDisjunctClassifier
+from .locality.disjunct_players import new_graph
 from .merging import merge_into
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
 
-# Bulk units (see _play_rounds) start at this many rounds and grow towards
-# _BULK_SECONDS of work each: a Ctrl-C waits a fraction of a second even on
-# wide rows, and a unit's fixed cost (a few ms) stays small against its work.
-_BULK_ROUNDS = 256
-_BULK_SECONDS = 0.05
-
-
-class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
+class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
     """Online disjunction learner minimising local regret.
 
     The hypotheses are the disjunctions ``x_{i1} OR ... OR x_{ik}`` over boolean
@@ -237,7 +223,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     """
 
     _parameter_constraints: dict = {
-        **BaseLocalRegretClassifier._parameter_constraints,
+        **BaseDisjunctClassifier._parameter_constraints,
         "graph": [StrOptions({"auto", "removal-sets", "hypercube"})],
         "max_removal_sets": [Interval(Integral, 0, None, closed="left")],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
@@ -286,141 +272,22 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         graph = self._graph_name()
-        self._graph: HypercubeSwapRegrets | HypercubeColoring | RemovalSetColoring
-        if self.regret == "swap":
-            if graph != "hypercube":
-                raise ValueError(
-                    "regret='swap' keeps a regret per hypercube edge and runs on "
-                    f"graph='hypercube' only; got graph={self.graph!r}. Use "
-                    "graph='auto' or 'hypercube', or regret='external' for the "
-                    "removal sets."
-                )
-            self._graph = HypercubeSwapRegrets(n_features, self.L, self.discount)
-        elif graph == "hypercube":
-            self._graph = HypercubeColoring(
-                n_features, self.L, self.n_mcmc_steps, self.discount
+        if self.regret == "swap" and graph != "hypercube":
+            raise ValueError(
+                "regret='swap' keeps a regret per hypercube edge and runs on "
+                f"graph='hypercube' only; got graph={self.graph!r}. Use "
+                "graph='auto' or 'hypercube', or regret='external' for the "
+                "removal sets."
             )
-        else:
-            self._graph = RemovalSetColoring(
-                n_features,
-                self.L,
-                self.max_removal_sets,
-                self.n_mcmc_steps,
-                self.discount,
-            )
+        self._graph = new_graph(
+            "swap" if self.regret == "swap" else graph,
+            n_features,
+            self.L,
+            self.max_removal_sets,
+            self.n_mcmc_steps,
+            self.discount,
+        )
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
-
-    def _play_round(self, X, y, weight) -> float:
-        graph = self._graph
-        a = graph.sample(self._rng)
-        bias = self.round_bias(weight.sum())
-        if len(self.classes_) == 1:
-            # Every disjunction predicts the only class: equal utilities.
-            if isinstance(graph, RemovalSetColoring):
-                graph.update(a, np.zeros(graph.n_vars), np.zeros(graph.max_sets), bias)
-            else:
-                graph.update(a, np.zeros(graph.n_vars), bias)
-            return 0.0
-        if isinstance(graph, RemovalSetColoring):
-            return removal_set_round(graph, a, X, y, weight, bias)
-        gains, wrong = disjunction_round(a, X, y, weight)
-        graph.update(a, gains, bias)
-        return wrong
-
-    # Sparse input is read in its nonzeros (locality/sparse_rounds.py).
-    _accepts_sparse_blocks = True
-
-    def _play_rounds(self, X, y, weight) -> None:
-        if sp.issparse(X):
-            self._play_sparse_rounds(X, y, weight)
-            return
-        graph = self._graph
-        # A single round (streaming calls) is cheaper without the block
-        # machinery; both consume the random stream identically.
-        if (
-            len(self.classes_) == 1
-            or self._hedging()
-            or isinstance(graph, HypercubeSwapRegrets)
-            or not graph.exact
-            or len(y) <= self.batch_size
-        ):
-            super()._play_rounds(X, y, weight)
-            return
-        batch = self.batch_size
-        # Bulk units, each counted when done, so that a Ctrl-C acts within
-        # one unit; their size follows the time they take (kept between calls,
-        # never saved). Splitting changes nothing: a unit's rounds draw their
-        # uniforms in one call from the same stream.
-        rounds = getattr(self, "_bulk_rounds", _BULK_ROUNDS)
-        lo = 0
-        while lo < len(y):
-            rows = slice(lo, lo + batch * rounds)
-            start = time.perf_counter()
-            with self._model_lock():  # readers see complete units of rounds
-                self._play_bulk(X[rows], y[rows], weight[rows])
-            took = max(time.perf_counter() - start, 1e-6)
-            rounds = max(
-                _BULK_ROUNDS, min(4 * rounds, int(rounds * _BULK_SECONDS / took))
-            )
-            lo = rows.stop
-        self._bulk_rounds = rounds
-
-    def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_bulk_rounds", None)  # a timing, not part of the model
-        return state
-
-    def _play_sparse_rounds(self, X, y, weight) -> None:
-        """The rounds of a canonical CSR block, one at a time.
-
-        The same plays and regrets as the dense rounds (per round, or bulk:
-        they consume the random stream alike), at a cost that follows the
-        rows' nonzeros and the literals in play, not ``n_features_in_``.
-        """
-        graph, batch = self._graph, self.batch_size
-        hedging = self._hedging()
-        lock = self._model_lock()
-        for lo in range(0, X.shape[0], batch):
-            hi = min(lo + batch, X.shape[0])
-            rows = SparseRows.of(X, lo, hi)
-            y_round, w_round = y[lo:hi], weight[lo:hi]
-            with lock:  # readers in other threads see complete rounds
-                if hedging:
-                    cols, dense = rows.densified()
-                    proba = self._proba_at(dense, cols)
-                if isinstance(graph, HypercubeSwapRegrets):
-                    a_on = np.flatnonzero(graph.sample(self._rng))
-                else:
-                    a_on = graph.sample_on(self._rng)
-                bias = self.round_bias(w_round.sum())
-                # One class: every disjunction predicts it, every gain is 0.
-                utility_weight = w_round if len(self.classes_) > 1 else 0.0 * w_round
-                wrong = play_sparse_round(
-                    graph, a_on, rows, y_round, utility_weight, bias
-                )
-                if hedging:
-                    self._score_predictions(proba, y_round, w_round)
-                self._count_rounds(w_round, wrong)
-
-    def _play_bulk(self, X, y, weight) -> None:
-        """Rounds drawn and applied together (exact samplers): one unit."""
-        graph, batch = self._graph, self.batch_size
-        biases: np.ndarray | float
-        if self.bias is None and self.L is not None:
-            round_weights = np.add.reduceat(weight, np.arange(0, len(weight), batch))
-            biases = np.array([self.round_bias(rw) for rw in round_weights])
-        else:  # round_bias does not depend on the round's weight
-            biases = self.round_bias(0.0)
-        if isinstance(graph, RemovalSetColoring):
-            wrong = play_removal_set_rounds(
-                graph, X, y, weight, batch, biases, self._rng
-            )
-        else:
-            assert not isinstance(graph, HypercubeSwapRegrets)  # per-round path
-            wrong = play_disjunction_rounds(
-                graph, X, y, weight, batch, biases, self._rng
-            )
-        self._count_rounds(weight, wrong)
 
     # -- merging ----------------------------------------------------------
     def merge(
@@ -466,47 +333,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
         """
         return merge_into(self, other)
 
-    # -- the distribution over disjunctions -------------------------------
-    def _mixture(self):
-        """``pi`` as (support, probabilities), or None when it is a product."""
-        return self._graph.mixture([self._estimate_seed, self.n_rounds_])
-
-    def _predict_proba_encoded(self, X) -> np.ndarray:
-        if not sp.issparse(X):
-            return self._proba_at(X, None)
-        # Only the columns the rows hold, renumbered: a CSR block of them.
-        cols, where = np.unique(X.indices, return_inverse=True)
-        X = sp.csr_matrix((X.data, where, X.indptr), shape=(X.shape[0], len(cols)))
-        return self._proba_at(X, cols)
-
-    def _proba_at(self, X, cols) -> np.ndarray:
-        """Class probabilities of rows ``X`` that hold the features ``cols``
-        alone (dense or CSR); all features if ``cols`` is None."""
-        if len(self.classes_) == 1:
-            return np.ones((X.shape[0], 1))
-        graph = self._graph
-        mixture = self._mixture()
-        if mixture is None and cols is not None:
-            # A feature that cannot be a literal adds nothing: its factor in
-            # P(no literal fires) is exactly 1 (a term 0 in the log sum).
-            live = graph.table.rates[cols, 1] > 0
-            cols, X = cols[live], X[:, live]
-        X = X.astype(np.float64)
-        if mixture is None and isinstance(graph, RemovalSetColoring):
-            positive = graph.fire_probabilities(
-                X, [self._estimate_seed, self.n_rounds_], cols
-            )
-        elif mixture is None:
-            assert isinstance(graph, HypercubeColoring)  # swap: a mixture
-            positive = disjunction_fire_probabilities(X, graph.probabilities(cols))
-        else:
-            support, probs = mixture
-            if cols is not None:
-                support = support[:, cols]
-            positive = ((X @ support.T.astype(np.float64)) > 0) @ probs
-            positive = np.clip(positive, 0.0, 1.0)
-        return np.column_stack([1.0 - positive, positive])
-
+    # -- predictions ------------------------------------------------------
     def decision_function(self, X):
         """``P(classes_[1]) - P(classes_[0])`` under ``pi``.
 
@@ -531,12 +358,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     @property
     def feature_probabilities_(self) -> np.ndarray:
         check_is_fitted(self, "_graph")
-        mixture = self._mixture()
-        if mixture is None:
-            assert not isinstance(self._graph, HypercubeSwapRegrets)  # a mixture
-            return self._graph.probabilities()
-        support, probs = mixture
-        return probs @ support
+        return self._player.feature_probabilities(self._graph, self._seed())
 
     @property
     def colored_regret_(self) -> float:
@@ -546,9 +368,7 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     @property
     def swap_regret_(self) -> float:
         check_is_fitted(self, "_graph")
-        if not isinstance(self._graph, HypercubeSwapRegrets):
-            raise AttributeError("swap_regret_ is only kept with regret='swap'.")
-        return self._graph.swap_regret()
+        return self._player.swap_regret(self._graph)
 
     @property
     def n_nonzero_regrets_(self) -> int:
@@ -558,20 +378,13 @@ class LocalRegretDisjunctClassifier(BaseLocalRegretClassifier):
     @property
     def n_removal_sets_(self) -> int:
         check_is_fitted(self, "_graph")
-        graph = self._graph
-        return graph.n_sets_tracked if isinstance(graph, RemovalSetColoring) else 0
+        return self._player.n_removal_sets(self._graph)
 
     @property
     def regret_table_(self):
         """The regret table, for inspection: read it, never update it."""
         check_is_fitted(self, "_graph")
         return self._graph.table
-
-    def _feature_names(self) -> np.ndarray:
-        names = getattr(self, "feature_names_in_", None)
-        if names is None:
-            names = np.array([f"x{k}" for k in range(self.n_features_in_)])
-        return names
 
     def disjunction(self, threshold: float = 0.5) -> list[str]:
         """The literals of the current disjunction, most probable first.

@@ -34,7 +34,7 @@ FLOORS = [
     ("locality graphs", {"locality", "_river_rows"}),
     (
         "the classifiers' base",
-        {"_base", "_discount_players", "_column_reading", "merging"},
+        {"_base", "_discount_players", "_column_reading", "_disjunct_base", "merging"},
     ),
     ("learners", {"_disjunct", "_tree_classifier", "_tree", "maxsat"}),
     ("ensembles and baselines", {"ensemble", "baselines"}),
@@ -225,3 +225,21 @@ def test_the_tree_picks_its_player_from_the_table():
     for unit in ("_tree_classifier", "_tree.views"):
         path = MODULES[f"{PACKAGE}.{unit}"]
         assert "regret ==" not in path.read_text(encoding="utf-8"), unit
+
+
+def test_no_module_of_the_disjunct_learner_is_over_450_lines():
+    """The estimator stays thin: its rounds and predictions go through its
+    graph's player (issue 30)."""
+    room = {
+        f"{PACKAGE}._disjunct",
+        f"{PACKAGE}._disjunct_base",
+        *(m for m in MODULES if m.startswith(f"{PACKAGE}.locality.disjunct_")),
+        f"{PACKAGE}.locality.removal_sets",
+        f"{PACKAGE}.locality.removal_set_rounds",
+        f"{PACKAGE}.locality.sparse_rounds",
+        f"{PACKAGE}.locality.bulk_windows",
+        f"{PACKAGE}.locality.hypercube",
+        f"{PACKAGE}.locality.hypercube_graph",
+    }
+    sizes = {m: len(MODULES[m].read_text(encoding="utf-8").splitlines()) for m in room}
+    assert {m: n for m, n in sizes.items() if n > 450} == {}

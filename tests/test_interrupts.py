@@ -89,7 +89,7 @@ def test_interrupted_call_equals_the_rows_learnt(
 
 
 def test_the_bulk_path_stops_after_one_unit(small_blocks, monkeypatch):
-    import sklearn_localregret._disjunct as disjunct
+    import sklearn_localregret._disjunct_base as disjunct
 
     monkeypatch.setattr(disjunct, "_BULK_ROUNDS", 7)
     monkeypatch.setattr(disjunct, "_BULK_SECONDS", 0.0)  # units never grow

@@ -33,6 +33,33 @@ def test_a_model_saved_by_the_python_engine_predicts_and_learns_on():
     )
 
 
+# -- disjunct learners saved before their one-row kernels and players -------
+@pytest.mark.parametrize("graph", ["removal-sets", "hypercube", "swap"])
+def test_a_disjunct_learner_saved_before_its_players_predicts_and_learns_on(graph):
+    """``tests/fixtures/disjunct_saved.pkl`` (``record_saved_disjunct.py``):
+    saved before issues 25 and 30 moved the rounds into compiled kernels and
+    the graphs behind their players; it loads, predicts what it predicted and
+    learns on one row per call to the same model."""
+    from fixtures.record_saved_disjunct import learn_on
+    from fixtures.record_saved_disjunct import stream as disjunct_stream
+
+    from sklearn_localregret import LocalRegretDisjunctClassifier
+
+    with open(FIXTURES / "disjunct_saved.pkl", "rb") as f:
+        saved = pickle.load(f)[graph]
+    model = pickle.loads(saved["model"])
+    assert type(model) is LocalRegretDisjunctClassifier
+    X, y = disjunct_stream()
+    np.testing.assert_allclose(
+        model.predict_proba(X[300:]), saved["proba"], rtol=0, atol=1e-12
+    )
+    learn_on(model, X[300:], y[300:])
+    assert model.n_online_mistakes_ == saved["mistakes_after"]
+    np.testing.assert_allclose(
+        model.predict_proba(X[300:]), saved["proba_after"], rtol=0, atol=1e-12
+    )
+
+
 # -- packed saved state (issue 30 point 9, issue 31 item 3) ------------------
 def _assert_same_state(a, b, where="model"):
     """Two models hold the same saved state: every array bit for bit, every

@@ -191,6 +191,16 @@ class RegretTable(KeyedRows):
         self._versions[row] += 1
         return bool(moved), float(largest)
 
+    def stored_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(unbiased, biased, versions)``, the stored arrays themselves.
+
+        For a compiled round that applies :meth:`update_entries`'s
+        arithmetic in place (times :attr:`scale`, versions included), after
+        :meth:`advance`; rows beyond :attr:`n_rows` are spare capacity. Valid
+        until the table grows or forgets rows.
+        """
+        return self._unbiased, self._biased, self._versions
+
     def update_sequence(self, rows, cols, gains, bias=0.0, scales=None) -> None:
         """Several rounds of :meth:`update_entries` at once, applied in order.
 

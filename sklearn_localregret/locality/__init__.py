@@ -6,7 +6,9 @@ maps one family of actions onto the shared engine
 (:mod:`sklearn_localregret.engine`): which colours leave the played action,
 their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
 
-* :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
+* :mod:`~sklearn_localregret.locality.hypercube_graph` -- what every
+  colouring of the hypercube shares (vertices, rounds, exact or chain draws);
+  :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
   flips and the 2n colouring; :mod:`~sklearn_localregret.locality.hypercube_swap`
   -- per-edge (swap) regrets on it; :mod:`~sklearn_localregret.locality.
   disjunct_rounds` -- the gains of a round of rows (disjunctions). The gains of
@@ -23,7 +25,12 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   :mod:`~sklearn_localregret.locality.removal_set_rounds` -- the disjunct
   learner's removal-set graph and its rounds;
   :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
-  players share when they apply a window of rounds at once.
+  players share when they apply a window of rounds at once;
+  :mod:`~sklearn_localregret.locality.disjunct_kernels` -- a round of one
+  row on either graph, compiled; :mod:`~sklearn_localregret.locality.
+  disjunct_probabilities` -- what a drawn disjunction predicts.
+* :mod:`~sklearn_localregret.locality.disjunct_players` -- the disjunct
+  learner's graphs behind one interface, a player per graph.
 * :mod:`~sklearn_localregret.locality.flat_tree` -- a played tree as pre-order
   node arrays with its sites' table rows, and
   :mod:`~sklearn_localregret.locality.tree_round_kernels` -- the compiled round

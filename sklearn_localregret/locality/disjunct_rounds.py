@@ -19,9 +19,15 @@ from .bulk_windows import (
     sum_by_round,
     window_activity,
 )
+from .disjunct_kernels import play_compiled_round, round_activity
 from .hypercube import HypercubeColoring
 
-__all__ = ["disjunction_gains", "disjunction_round", "play_disjunction_rounds"]
+__all__ = [
+    "disjunction_gains",
+    "disjunction_round",
+    "hypercube_round",
+    "play_disjunction_rounds",
+]
 
 
 def disjunction_round(a, X, y, w):
@@ -62,6 +68,41 @@ def _disjunction_round(a, X, positive, w, signed, active):
     remove = (signed * (active == 1)) @ X
     # (+ 0.0 turns the -0.0 of an unchanged removal into 0.0.)
     return np.where(np.asarray(a) > 0, -remove, add) + 0.0, wrong
+
+
+def hypercube_round(cube: HypercubeColoring, a, X, y, w, bias: float = 0.0) -> float:
+    """Play disjunction ``a`` on one round's rows and update ``cube``.
+
+    ``disjunction_round`` then ``cube.update(a, gains, bias)``; a round of
+    one row (a streaming call) is compiled (:mod:`~sklearn_localregret.
+    locality.disjunct_kernels`), with the same regrets: every gain is one
+    term. Returns the weight of the rows ``a`` got wrong.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cube = HypercubeColoring(3)
+    >>> X = np.array([[1, 0, 1]], dtype=np.uint8)
+    >>> hypercube_round(cube, np.array([1, 0, 0], dtype=np.uint8), X, [0], [1.0])
+    1.0
+    >>> cube.table.biased.tolist()
+    [[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]
+    """
+    if np.shape(X)[0] != 1:
+        # Several rows: numpy's sums (their order decides the last bit).
+        gains, wrong = disjunction_round(a, X, y, w)
+        cube.update(a, gains, bias)
+        return wrong
+    X = np.asarray(X, dtype=np.uint8)
+    positive = np.asarray(y) == 1
+    w = np.asarray(w, dtype=np.float64)
+    a = np.asarray(a, dtype=np.uint8)
+    active = np.empty(1, dtype=np.int64)
+    round_activity(X, positive, w, a, active)
+    no_sets = np.zeros((0, cube.n_vars), dtype=np.uint8)
+    return play_compiled_round(
+        cube, a, X, positive, w, active, no_sets, np.zeros(0, dtype=bool), bias
+    )
 
 
 def play_disjunction_rounds(

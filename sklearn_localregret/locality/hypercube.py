@@ -26,248 +26,38 @@ The utilities, ``u(flip_k a) - u(a)`` for every ``k`` vectorised with numpy,
 have modules of their own: :mod:`~sklearn_localregret.locality.disjunct_rounds`
 (rows classified by a disjunction) and
 :mod:`sklearn_localregret.maxsat.rounds` (weighted clauses satisfied by an
-assignment, beside the clauses). This module keeps what they share: vertices,
-their keys and levels, and the colouring.
+assignment, beside the clauses). What every hypercube colouring shares --
+vertices, their keys and levels, the table's rounds, the exact-or-chain
+sampling -- is :mod:`~sklearn_localregret.locality.hypercube_graph`'s; this
+module keeps the colouring.
 """
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from .._random import uniforms_at
-from ..engine import (
-    FiniteChainSampler,
-    RegretTable,
-    UniformizedChainSampler,
-    binary_site_probabilities,
-)
+from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabilities
 from ..engine.compiled.regret_update import draw_product_bits
+from .hypercube_graph import (
+    N_ESTIMATE_DRAWS,
+    _EstimatedByChain,
+    _flipped_keys,
+    _HypercubeGraph,
+    vertex_bits,
+    vertex_key,
+)
 
-__all__ = ["HypercubeColoring", "vertex_bits", "vertex_key"]
-
-# Chain draws behind the estimate of pi when L < n (approximate sampler only).
-N_ESTIMATE_DRAWS = 512
-
-
-def vertex_key(a) -> bytes:
-    """Hashable key of a hypercube vertex: the bytes of its 0/1 ``uint8`` array.
-
-    Examples
-    --------
-    >>> vertex_key([1, 0, 1])
-    b'\\x01\\x00\\x01'
-    """
-    return np.asarray(a, dtype=np.uint8).tobytes()
-
-
-def vertex_bits(key: bytes) -> np.ndarray:
-    """The 0/1 ``uint8`` array of a vertex key (a read-only view).
-
-    Examples
-    --------
-    >>> vertex_bits(b"\\x00\\x01")
-    array([0, 1], dtype=uint8)
-    """
-    return np.frombuffer(key, dtype=np.uint8)
-
-
-def _flipped_keys(bits: np.ndarray, ks: np.ndarray) -> list[bytes]:
-    """Keys of the neighbours of ``bits`` along the flips ``ks``."""
-    out = np.repeat(bits[None, :], len(ks), axis=0)
-    out[np.arange(len(ks)), ks] ^= 1
-    return [row.tobytes() for row in out]
-
-
-class _HypercubeGraph:
-    """What both regret variants share: vertices, levels, the diagnostics' T."""
-
-    # Set by each subclass: its regrets and its sampler (None: exact product).
-    table: RegretTable
-    _sampler: UniformizedChainSampler[bytes] | FiniteChainSampler | None
-
-    def __init__(self, n_vars: int, max_level: int | None):
-        self.n_vars = int(n_vars)
-        self.max_level = max_level
-        self.root = bytes(self.n_vars)
-
-    @property
-    def n_updates(self) -> int:
-        """Rounds played (the table counts them: :meth:`RegretTable.advance`)."""
-        return self.table.n_rounds
-
-    # A subclass's sampler (if any) points back at its graph; saving it
-    # without that link keeps the state acyclic, which skops needs.
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        state.pop("_on_cache", None)  # derived from the table (on_sites)
-        if self._sampler is not None:
-            state["_sampler"] = copy.copy(self._sampler)
-            state["_sampler"].graph = None
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        if self._sampler is not None:
-            self._sampler.graph = self
-
-    def pass_rounds(self, n_rounds: int) -> None:
-        """Rounds whose every gain and bias is zero: only the clock moves.
-
-        (A discount still decays every regret.)
-        """
-        self.table.advance(n_rounds)
-
-    def level(self, vertex: bytes) -> int:
-        """Number of ones of the vertex: its distance from the root."""
-        return vertex.count(1)
-
-    def colored_regret(self) -> float:
-        """Time-averaged local colored regret ``sum_C (R[C])+ / T``.
-
-        Discounted (regrets and ``T`` both) when the table has a discount.
-        """
-        return self.table.colored_regret() / max(self.table.effective_rounds, 1.0)
-
-    def n_nonzero(self) -> int:
-        """Number of colours (edges, for swap) with a non-zero biased regret."""
-        return self.table.n_nonzero()
-
-
-class _EstimatedByChain(_HypercubeGraph):
-    """A colouring sampled exactly for ``L >= n``, by a chain for ``L < n``.
-
-    Both hypercube colourings: a subclass sets ``exact``, the last played
-    vertex ``_state`` and the :class:`~sklearn_localregret.engine.
-    UniformizedChainSampler` ``_sampler`` (None when exact), and defines the
-    exact draw :meth:`draw` from ``uniforms_per_round`` uniforms.
-    ``_EXACT_READER`` names what to read instead of the estimate of ``pi``
-    when ``pi`` is exact.
-    """
-
-    _EXACT_READER = "probabilities()"
-    exact: bool
-    _state: bytes
-    _sampler: UniformizedChainSampler[bytes] | None
-
-    @property
-    def uniforms_per_round(self) -> int:
-        """Uniforms one exact draw consumes (one per bit here)."""
-        return self.n_vars
-
-    # -- wide, sparse rounds -----------------------------------------------
-    def on_sites(self) -> np.ndarray:
-        """Sorted bits whose colour "set to 1" has a positive rate.
-
-        Only these bits can be 1 in an exact draw (a bit without that rate
-        keeps the root's 0 whatever its uniform), so a sparse round draws
-        them alone. Kept from one call to the next in ``_on_cache``, a
-        superset of the answer that :meth:`_note_updated` extends with every
-        bit an update of this graph makes positive (a rate only turns
-        positive through an update of its own bit); valid while the table is
-        written through this graph's methods, as the learners do.
-        """
-        rates = self.table.rates
-        cache = self.__dict__.get("_on_cache")
-        if cache is None:
-            cache = np.flatnonzero(rates[: self.n_vars, 1] > 0)
-        else:
-            cache = cache[rates[cache, 1] > 0]
-        self._on_cache = cache
-        return cache
-
-    def _note_updated(self, ks: np.ndarray) -> None:
-        """Keep :meth:`on_sites`'s cache a superset after bits ``ks`` changed."""
-        cache = self.__dict__.get("_on_cache")
-        if cache is None:
-            return
-        ks = np.asarray(ks)
-        ks = ks[ks < self.n_vars]
-        grown = ks[self.table.rates[ks, 1] > 0]
-        if len(grown):
-            self._on_cache = np.union1d(cache, grown)
-
-    def sample_on(self, rng) -> np.ndarray:
-        """:meth:`sample`'s action as its sorted 1 bits, for a sparse round.
-
-        The same action from the same random stream; an exact sampler draws
-        only the uniforms of :meth:`on_sites` (and skips the others,
-        :func:`~sklearn_localregret._random.uniforms_at`), so a round costs
-        what is in play, not ``n``.
-        """
-        if not self.exact:
-            return np.flatnonzero(self.sample(rng))
-        return self._draw_on(rng)
-
-    def _draw_on(self, rng) -> np.ndarray:
-        raise NotImplementedError
-
-    def _played_sparse(self, a_on: np.ndarray) -> None:
-        """Remember the played vertex of a sparse round where it is read.
-
-        Only the approximate chain (``L < n``) starts from it; an exact
-        sampler never reads it, and its ``n`` bytes would cost a sparse
-        round ``O(n)``.
-        """
-        if not self.exact:
-            a = np.zeros(self.n_vars, dtype=np.uint8)
-            a[a_on] = 1
-            self._state = a.tobytes()
-
-    def draw(self, uniforms: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
-        """:meth:`draw` of one action, as a fresh 0/1 ``uint8`` array."""
-        return self.draw(uniforms).astype(np.uint8)
-
-    def sample(self, rng) -> np.ndarray:
-        """Draw the action to play from ``pi`` (a fresh 0/1 ``uint8`` array).
-
-        Exact for ``L >= n`` (:meth:`draw` from ``uniforms_per_round``
-        uniforms). For ``L < n`` the chain advances ``n_mcmc_steps`` steps
-        from the last played vertex.
-        """
-        if self.exact:
-            return self._draw_one(rng.random(self.uniforms_per_round))
-        assert self._sampler is not None  # the chain of L < n
-        self._state = self._sampler.sample(self._state, self._rate_bound(), rng)
-        return vertex_bits(self._state).copy()
-
-    def _rate_bound(self) -> float:
-        """Sum of all positive colour rates: bounds every vertex's out-rate."""
-        return float(np.maximum(self.table.rates, 0.0).sum())
-
-    def mixture(self, seed, n_draws: int = N_ESTIMATE_DRAWS):
-        """``pi`` as ``(support, probabilities)``, or None when it is exact.
-
-        With ``L < n`` a Monte Carlo estimate deterministic in ``seed``.
-        """
-        return None if self.exact else self.estimate_distribution(n_draws, seed)
-
-    def estimate_distribution(self, n_draws: int, seed):
-        """Monte Carlo estimate of ``pi`` for ``L < n`` (deterministic in ``seed``).
-
-        Runs the uniformised chain from the last played vertex and keeps every
-        ``n_mcmc_steps``-th state, without touching the chain used for play.
-
-        Returns
-        -------
-        support : ndarray of uint8 of shape (n_distinct, n_vars)
-        probs : ndarray of shape (n_distinct,)
-        """
-        if self.exact:
-            raise ValueError(f"pi is exact here: use {self._EXACT_READER}")
-        assert self._sampler is not None  # the chain of L < n
-        rng = np.random.default_rng(seed)
-        bound, state, draws = self._rate_bound(), self._state, []
-        for _ in range(int(n_draws)):
-            state = self._sampler.sample(state, bound, rng)
-            draws.append(state)
-        keys, counts = np.unique(np.array(draws, dtype=object), return_counts=True)
-        support = np.array([vertex_bits(k) for k in keys], dtype=np.uint8)
-        return support.reshape(len(keys), self.n_vars), counts / counts.sum()
+# The shared pieces are also read from here by code older than their module.
+__all__ = [
+    "HypercubeColoring",
+    "N_ESTIMATE_DRAWS",
+    "_EstimatedByChain",
+    "_HypercubeGraph",
+    "_flipped_keys",
+    "vertex_bits",
+    "vertex_key",
+]
 
 
 class HypercubeColoring(_EstimatedByChain):

@@ -14,7 +14,7 @@ from typing import cast
 import numpy as np
 
 from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
-from .hypercube import (
+from .hypercube_graph import (
     N_ESTIMATE_DRAWS,
     _HypercubeGraph,
     vertex_key,

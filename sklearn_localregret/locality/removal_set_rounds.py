@@ -31,6 +31,7 @@ from .bulk_windows import (
     sum_by_round,
     window_activity,
 )
+from .disjunct_kernels import play_compiled_round, round_activity
 from .removal_sets import RemovalSetColoring
 
 __all__ = ["play_removal_set_rounds", "removal_set_gains", "removal_set_round"]
@@ -132,6 +133,18 @@ def removal_set_round(
     y = np.asarray(y)
     w = np.asarray(w, dtype=np.float64)
     a = np.asarray(a, dtype=np.uint8)
+    if X.shape[0] == 1:
+        # A streaming round, compiled (disjunct_kernels): one row, so every
+        # gain is one term and the regrets are those of the numpy round.
+        positive = y == 1
+        active = np.empty(1, dtype=np.int64)
+        if round_activity(X, positive, w, a, active):
+            graph.track(X)
+        return play_compiled_round(
+            graph, a, X, positive, w, active, graph.sets, graph.occupied, bias
+        )
+    # Several rows: numpy's sums (their order decides the last bit, and a
+    # regret that cancels to exactly 0 must stay 0).
     active = X.astype(np.int64) @ a
     spawning = (y != 1) & (w > 0) & (active >= 2)
     if spawning.any():

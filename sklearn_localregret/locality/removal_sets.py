@@ -37,6 +37,7 @@ import scipy.sparse as sp
 
 from .._random import uniforms_at
 from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabilities
+from ..engine.compiled.clock_draw import draw_clocked_bits
 from ..engine.removal_clocks import (
     draw,
     group_clock_times,
@@ -44,46 +45,15 @@ from ..engine.removal_clocks import (
     marginal_on_probabilities,
     on_probabilities,
 )
-from .hypercube import _EstimatedByChain, _flipped_keys, vertex_bits
+from .disjunct_probabilities import (
+    N_CLOCK_DRAWS,
+    dense_fire_probabilities,
+    disjunction_fire_probabilities,
+)
+from .hypercube_graph import _EstimatedByChain, _flipped_keys, vertex_bits
 
-__all__ = ["RemovalSetColoring", "disjunction_fire_probabilities"]
-
-# Draws of the removal clocks behind a prediction (exact given each draw).
-N_CLOCK_DRAWS = 512
-
-
-def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """``P(the disjunction fires on each row)`` for independent literals.
-
-    ``1 - prod_{k : x_k = 1} (1 - p_k)``, computed in log space, with literals
-    of probability 1 handled exactly.
-
-    Parameters
-    ----------
-    X : ndarray or sparse matrix of shape (n_rows, n)
-        0/1 rows.
-    p : ndarray of shape (n,) or (n_draws, n)
-        Probability that each feature is a literal (one row per draw).
-
-    Returns
-    -------
-    ndarray of shape (n_rows,) or (n_rows, n_draws)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[1, 0], [1, 1], [0, 0]])
-    >>> disjunction_fire_probabilities(X, np.array([0.5, 1.0]))
-    array([0.5, 1. , 0. ])
-    """
-    if not sp.issparse(X):
-        X = np.asarray(X, dtype=np.float64)
-    p = np.asarray(p, dtype=np.float64)
-    certain = p >= 1.0
-    log_off = np.log1p(-np.where(certain, 0.0, p))
-    positive = -np.expm1(X @ log_off.T) + 0.0  # + 0.0: no -0. for x = 0
-    positive[X @ certain.T.astype(np.float64) > 0] = 1.0
-    return positive
+# disjunction_fire_probabilities is read here by code older than its module.
+__all__ = ["N_CLOCK_DRAWS", "RemovalSetColoring", "disjunction_fire_probabilities"]
 
 
 def _set_key(members: np.ndarray) -> bytes:
@@ -247,6 +217,15 @@ class RemovalSetColoring(_EstimatedByChain):
             uniforms[..., self.n_vars :],
         )
 
+    def _draw_one(self, uniforms: np.ndarray) -> np.ndarray:
+        # draw() of one action, compiled: the same arithmetic on a few numbers.
+        bits = np.empty(self.n_vars, dtype=np.uint8)
+        rates = self.table.rates
+        draw_clocked_bits(
+            rates[: self.n_vars], rates[self.n_vars :, 0], self.sets, uniforms, bits
+        )
+        return bits
+
     def _draw_on(self, rng) -> np.ndarray:
         # draw() restricted to the bits that can be 1: the others are 0
         # whatever their uniforms and the clocks (a ring only clears bits).
@@ -279,19 +258,22 @@ class RemovalSetColoring(_EstimatedByChain):
     def fire_probabilities(self, X, seed, cols=None) -> np.ndarray:
         """``P(a drawn disjunction fires on each row)`` under ``pi`` (``L >= n``).
 
-        Exact product formula while no slot rings; otherwise the mean, over
-        :data:`N_CLOCK_DRAWS` draws of the slots' clocks (deterministic in
-        ``seed``), of the exact probability given the clocks (the bits are
-        independent given them). With ``cols`` (sorted bits), ``X`` holds
-        only those columns (dense or sparse): the others are taken as 0.
+        Exact product formula while no slot that holds a live feature of the
+        rows rings; otherwise the mean, over :data:`N_CLOCK_DRAWS` draws of
+        the slots' clocks (deterministic in ``seed``), of the exact
+        probability given the clocks (the bits are independent given them).
+        With ``cols`` (sorted bits), ``X`` holds only those columns (dense or
+        sparse): the others are taken as 0. Dense rows are read by
+        :func:`dense_fire_probabilities`.
         """
+        rates, n = self.table.rates, self.n_vars
         if cols is None:
-            off, on = self._bit_rates()
-            sets = self.sets
+            bit_rates, sets = rates[:n], self.sets
         else:
-            rates = np.maximum(self.table.rates[cols], 0.0)
-            off, on = rates[:, 0], rates[:, 1]
-            sets = self.sets[:, cols]
+            bit_rates, sets = rates[cols], self.sets[:, cols]
+        if not sp.issparse(X):
+            return dense_fire_probabilities(X, bit_rates, rates[n:, 0], sets, seed)
+        off, on = np.maximum(bit_rates[:, 0], 0.0), np.maximum(bit_rates[:, 1], 0.0)
         set_rates = self._set_rates()
         if not np.any(set_rates > 0):
             return disjunction_fire_probabilities(X, binary_site_probabilities(off, on))

@@ -5,7 +5,8 @@ lines): the exactness tests must pass that way too. Running all of them as
 Python takes minutes, so this runs a selection that calls every kernel --
 the label walk against enumeration, the pair sums against numpy, the
 chain solve against exact fractions, a table row's update against the entry
-update, and the recorded rounds of the one-row configuration -- in a fresh
+update, the recorded rounds of the one-row configuration, and the disjunct
+learner's clocks, seeded uniforms and one-row rounds against numpy -- in a fresh
 interpreter with the JIT switched off.
 """
 
@@ -24,6 +25,12 @@ SELECTION = [
     "engine/test_regret_table.py::"
     "test_update_row_equals_update_entries_and_says_when_an_edge_moved",
     "test_tree_rounds_fixture.py::test_rounds_match_the_python_engine[one-row-rounds]",
+    # The disjunct learner's clocks, uniforms and one-row rounds.
+    "engine/test_clock_draw.py::test_the_compiled_draw_is_the_numpy_draw[3]",
+    "engine/test_clock_draw.py::test_the_averaged_probabilities_are_numpy_s[1]",
+    "engine/test_clock_draw.py::test_seeded_uniform_columns_are_numpy_s[5]",
+    "locality/test_disjunct_kernels.py::"
+    "test_compiled_removal_set_rounds_are_the_numpy_rounds[16-0.9-0.3-1]",
 ]
 
 

@@ -11,6 +11,9 @@ most of the time. The kernels here walk those arrays in compiled loops:
   probabilities of the hierarchical tree distribution, row by row, and
   :mod:`~sklearn_localregret.engine.compiled.tree_labels_batch` -- the same
   site by site for many rows.
+* :mod:`~sklearn_localregret.engine.compiled.clock_draw` -- the removal
+  clocks' exact draw of a disjunction and the firing probabilities of rows
+  averaged over draws of the clocks.
 * :mod:`~sklearn_localregret.engine.compiled.tree_draw`,
   :mod:`~sklearn_localregret.engine.compiled.stump_update` and
   :mod:`~sklearn_localregret.engine.compiled.regret_update` -- the tree's
