@@ -21,7 +21,8 @@ def _data(n=3000, seed=0):
 
 def _state(clf):
     """What two equal models share: the table's factors and the counters."""
-    table = clf._player.table if hasattr(clf, "_player") else clf._graph.table
+    tree = isinstance(clf, LocalRegretTreeClassifier)
+    table = clf._player.table if tree else clf._graph.table
     if hasattr(table, "factors"):
         values = np.concatenate([v.ravel() for v in table.factors().values()])
     else:
