@@ -94,12 +94,11 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
         the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
         prediction"). ``"auto"``: ``"vote"``. The hedge scores every round
         with ``pi``'s probabilities of its rows, which here (removal sets: an
-        average over 512 draws of their clocks) costs more than the round,
-        and it keeps multi-row calls off the bulk path: 3-500 times slower
-        (``benchmarks/bench_disjunct.py``), for 0.638 -> 0.573 on the
-        adversarial ``alternating`` stream. Draws are a function of the row,
-        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
-        probabilities whatever this is.
+        average over 512 draws of their clocks) costs about as much as the
+        round again, and it keeps multi-row calls off the bulk path, for
+        0.638 -> 0.573 on the adversarial ``alternating`` stream. Draws are a
+        function of the row, ``random_state`` and ``n_rounds_``.
+        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
 
     Attributes
     ----------
