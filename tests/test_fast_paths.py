@@ -9,6 +9,7 @@ out: the error type and message for bad input, the pickled model otherwise.
 """
 
 import pickle
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -49,6 +50,19 @@ def full_path(monkeypatch):
         )
 
     return switch_off
+
+
+@contextmanager
+def validation_refused(monkeypatch):
+    """A context in which scikit-learn's validate_data fails loudly: calls
+    that take a fast path never reach it."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validate_data called")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(stream_validation, "validate_data", refuse)
+        yield
 
 
 @cache
@@ -262,12 +276,7 @@ def test_one_row_calls_skip_sklearn_validation(name, monkeypatch):
     est = fitted(name)
     reference = fitted(name)
     X, y = binary_stream(n=5, seed=6)
-    with monkeypatch.context() as patch:
-
-        def refuse(*args, **kwargs):
-            raise AssertionError("validate_data called")
-
-        patch.setattr(stream_validation, "validate_data", refuse)
+    with validation_refused(monkeypatch):
         for i in range(5):
             est.partial_fit(X[i : i + 1], np.array([y[i]], dtype=object))
             scores(est, X[i : i + 1].astype(float))
@@ -317,6 +326,22 @@ _LABEL = st.one_of(
         ]
     ),
 )
+
+
+def _examples(max_examples):
+    """Hypothesis' settings here: deterministic, no database, no deadline."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
+
+
 _CELL = st.one_of(st.sampled_from([0.0, 1.0, np.nan, np.inf]), st.floats(-2, 2))
 
 
@@ -362,13 +387,7 @@ def one_row_calls(draw):
 
 
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-@settings(
-    max_examples=80,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@_examples(max_examples=80)
 @given(kwargs=one_row_calls())
 def test_any_one_row_call_same_outcome_on_both_paths(
     name, kwargs, full_path, monkeypatch
@@ -414,12 +433,7 @@ def test_chunk_calls_learn_the_same_model(name, labels, full_path, monkeypatch):
 def test_chunk_calls_skip_sklearn_validation(monkeypatch):
     est = fitted("tree-external")
     X, y = binary_stream(n=6, seed=9)
-    with monkeypatch.context() as patch:
-
-        def refuse(*args, **kwargs):
-            raise AssertionError("validate_data called")
-
-        patch.setattr(stream_validation, "validate_data", refuse)
+    with validation_refused(monkeypatch):
         est.partial_fit(X[:3].astype(float), y[:3])
         est.partial_fit(X[3:].astype(float), y[3:].astype(object))
         with pytest.raises(AssertionError, match="validate_data called"):
@@ -462,13 +476,7 @@ def chunk_calls(draw):
 
 
 @pytest.mark.parametrize("name", ["tree-external", "disjunct-external"])
-@settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@_examples(max_examples=60)
 @given(kwargs=chunk_calls())
 def test_any_chunk_call_same_outcome_on_both_paths(
     name, kwargs, full_path, monkeypatch
@@ -547,12 +555,7 @@ def test_coded_categories_same_outcome_on_both_paths(
 def test_coded_categories_skip_sklearn_validation(monkeypatch):
     est = pickle.loads(_mixed_fitted_bytes())
     X, y = _mixed_rows(10, seed=12)
-    with monkeypatch.context() as patch:
-
-        def refuse(*args, **kwargs):
-            raise AssertionError("validate_data called")
-
-        patch.setattr(stream_validation, "validate_data", refuse)
+    with validation_refused(monkeypatch):
         for i in range(0, 10, 5):
             est.predict(X[i : i + 5])
             est.partial_fit(X[i : i + 5], y[i : i + 5])
