@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.compiled.jit import kernel
+from ..engine.compiled.regret_update import add_entry
 
 __all__ = ["apply_round", "play_compiled_round", "round_activity"]
 
@@ -146,12 +147,7 @@ def apply_round(
 
 @kernel
 def _add(unbiased, biased, versions, r, c, g, bias, scale):
-    if scale == 1.0:
-        unbiased[r, c] += g
-        biased[r, c] += g - bias
-    else:
-        unbiased[r, c] += g * scale
-        biased[r, c] += (g - bias) * scale
+    add_entry(unbiased, biased, r, c, g, bias, scale)
     versions[r] += 1
 
 

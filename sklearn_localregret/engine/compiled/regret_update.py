@@ -10,9 +10,22 @@ of the time.
 
 from __future__ import annotations
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 
-__all__ = ["add_entries", "add_row", "draw_product_bits"]
+__all__ = ["add_entries", "add_entry", "add_row", "draw_product_bits"]
+
+
+@inline_kernel
+def add_entry(unbiased, biased, r, c, g, bias, scale) -> None:
+    """One entry of the biased update: ``g - bias`` to ``biased[r, c]``,
+    ``g`` to ``unbiased[r, c]``, times ``scale`` (nothing multiplied at
+    scale 1, as in the numpy update, so the sums are bit for bit the same)."""
+    if scale == 1.0:
+        unbiased[r, c] += g
+        biased[r, c] += g - bias
+    else:
+        unbiased[r, c] += g * scale
+        biased[r, c] += (g - bias) * scale
 
 
 @kernel
@@ -25,13 +38,7 @@ def add_entries(unbiased, biased, rows, cols, gains, bias, scale):
     the numpy update, so the sums are bit for bit the same.
     """
     for e in range(rows.shape[0]):
-        r, c, g = rows[e], cols[e], gains[e]
-        if scale == 1.0:
-            unbiased[r, c] += g
-            biased[r, c] += g - bias
-        else:
-            unbiased[r, c] += g * scale
-            biased[r, c] += (g - bias) * scale
+        add_entry(unbiased, biased, rows[e], cols[e], gains[e], bias, scale)
 
 
 @kernel
@@ -49,12 +56,7 @@ def add_row(unbiased, biased, row, gains, bias, scale):
     for c in range(gains.shape[0]):
         g = gains[c]
         before = biased[row, c]
-        if scale == 1.0:
-            unbiased[row, c] += g
-            biased[row, c] += g - bias
-        else:
-            unbiased[row, c] += g * scale
-            biased[row, c] += (g - bias) * scale
+        add_entry(unbiased, biased, row, c, g, bias, scale)
         after = biased[row, c]
         if after != before and (after > 0.0 or before > 0.0):
             moved = True
