@@ -145,13 +145,51 @@ def test_max_sat_stands_beside_the_classifiers():
     assert [(m, b) for m in below for b in GRAPH[m] if _unit(b) == "maxsat"] == []
 
 
-def test_no_private_name_is_imported_across_the_max_sat_modules():
-    """``from x import _name`` between modules of maxsat/ (or from elsewhere
-    in the package into it): a name used by two modules is public in the
-    package."""
+# The rooms of issue 30: no module over ~450 lines in each, and (where
+# listed) no private name of the package imported into their modules (a name
+# that two modules share is public in its module).
+ROOMS = {
+    "max-sat": lambda m: _unit(m) in {"maxsat", "_arguments", "_moved", "cli"},
+    "tree and base": lambda m: _unit(m) in {"_tree", "_tree_classifier", "_base"},
+    "disjunct": lambda m: (
+        m
+        in {
+            f"{PACKAGE}._disjunct",
+            f"{PACKAGE}._disjunct_base",
+            f"{PACKAGE}.locality.removal_sets",
+            f"{PACKAGE}.locality.removal_set_rounds",
+            f"{PACKAGE}.locality.sparse_rounds",
+            f"{PACKAGE}.locality.bulk_windows",
+            f"{PACKAGE}.locality.hypercube",
+            f"{PACKAGE}.locality.hypercube_graph",
+        }
+        or m.startswith(f"{PACKAGE}.locality.disjunct_")
+    ),
+}
+NO_PRIVATE_IMPORTS = {
+    "max-sat": lambda m: _unit(m) == "maxsat",
+    "tree and base": ROOMS["tree and base"],
+}
+
+
+@pytest.mark.parametrize("room", list(ROOMS))
+def test_no_module_of_a_room_is_over_450_lines(room):
+    sizes = {
+        m: len(p.read_text(encoding="utf-8").splitlines())
+        for m, p in MODULES.items()
+        if ROOMS[room](m)
+    }
+    assert sizes, f"no module in {room}"
+    assert {m: n for m, n in sizes.items() if n > 450} == {}
+
+
+@pytest.mark.parametrize("room", list(NO_PRIVATE_IMPORTS))
+def test_no_private_name_is_imported_into_a_room(room):
+    """``from x import _name`` into a module of the room, from the room or
+    from elsewhere in the package."""
     crossing = []
     for module, path in MODULES.items():
-        if _unit(module) != "maxsat":
+        if not NO_PRIVATE_IMPORTS[room](module):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (
@@ -163,15 +201,6 @@ def test_no_private_name_is_imported_across_the_max_sat_modules():
                     if a.name.startswith("_") and not a.name.startswith("__")
                 ]
     assert crossing == []
-
-
-def test_no_module_of_the_max_sat_room_is_over_450_lines():
-    sizes = {
-        m: len(p.read_text(encoding="utf-8").splitlines())
-        for m, p in MODULES.items()
-        if _unit(m) in {"maxsat", "_arguments", "_moved", "cli"}
-    }
-    assert {m: n for m, n in sizes.items() if n > 450} == {}
 
 
 def test_walk_packages_finds_the_same_modules():
@@ -180,39 +209,6 @@ def test_walk_packages_finds_the_same_modules():
         info.name for info in pkgutil.walk_packages([str(ROOT)], prefix=f"{PACKAGE}.")
     }
     assert walked == set(MODULES)
-
-
-# The rooms that issue 30 split: the tree learner (the estimator and its
-# players) and the classifiers' base.
-SPLIT_ROOMS = {"_tree", "_tree_classifier", "_base"}
-
-
-def test_no_module_of_the_tree_or_base_rooms_is_over_450_lines():
-    sizes = {
-        m: len(p.read_text(encoding="utf-8").splitlines())
-        for m, p in MODULES.items()
-        if _unit(m) in SPLIT_ROOMS
-    }
-    assert {m: n for m, n in sizes.items() if n > 450} == {}
-
-
-def test_no_private_name_is_imported_into_the_tree_or_base_rooms():
-    """The tree's and the base's modules import only public names of the
-    package (a name two modules share is public in its module)."""
-    crossing = []
-    for module, path in MODULES.items():
-        if _unit(module) not in SPLIT_ROOMS:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (
-                node.level or (node.module or "").startswith(PACKAGE)
-            ):
-                crossing += [
-                    f"{module}: {a.name}"
-                    for a in node.names
-                    if a.name.startswith("_") and not a.name.startswith("__")
-                ]
-    assert crossing == []
 
 
 def test_the_tree_picks_its_player_from_the_table():
@@ -225,21 +221,3 @@ def test_the_tree_picks_its_player_from_the_table():
     for unit in ("_tree_classifier", "_tree.views"):
         path = MODULES[f"{PACKAGE}.{unit}"]
         assert "regret ==" not in path.read_text(encoding="utf-8"), unit
-
-
-def test_no_module_of_the_disjunct_learner_is_over_450_lines():
-    """The estimator stays thin: its rounds and predictions go through its
-    graph's player (issue 30)."""
-    room = {
-        f"{PACKAGE}._disjunct",
-        f"{PACKAGE}._disjunct_base",
-        *(m for m in MODULES if m.startswith(f"{PACKAGE}.locality.disjunct_")),
-        f"{PACKAGE}.locality.removal_sets",
-        f"{PACKAGE}.locality.removal_set_rounds",
-        f"{PACKAGE}.locality.sparse_rounds",
-        f"{PACKAGE}.locality.bulk_windows",
-        f"{PACKAGE}.locality.hypercube",
-        f"{PACKAGE}.locality.hypercube_graph",
-    }
-    sizes = {m: len(MODULES[m].read_text(encoding="utf-8").splitlines()) for m in room}
-    assert {m: n for m, n in sizes.items() if n > 450} == {}
