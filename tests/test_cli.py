@@ -165,9 +165,9 @@ def test_an_interrupted_experiment_is_counted_and_goes_on(
     tmp_path, monkeypatch, capsys
 ):
     pytest.importorskip("matplotlib")
-    from sklearn_localregret.experiments import _runner
+    from sklearn_localregret.experiments import _task_runner
 
-    real_call, calls = _runner._call, []
+    real_call, calls = _task_runner._call, []
 
     def call(indexed):
         calls.append(indexed[0])
@@ -175,7 +175,7 @@ def test_an_interrupted_experiment_is_counted_and_goes_on(
             raise KeyboardInterrupt
         return real_call(indexed)
 
-    monkeypatch.setattr(_runner, "_call", call)
+    monkeypatch.setattr(_task_runner, "_call", call)
     argv = ["disjunct", "--quick", "--trials", "2", "--rounds", "60", "--quiet"]
     argv += ["--jobs", "1", "--out", str(tmp_path)]
     assert main(argv) == 130

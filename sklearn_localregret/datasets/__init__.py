@@ -30,7 +30,8 @@ Streams for online evaluation (:mod:`sklearn_localregret.datasets.streams`):
   iterable of rows.
 """
 
-from ._base import boolean_encoder, load_kr_vs_kp, load_mushroom, load_nursery
+from ._base import boolean_encoder
+from ._uci_loaders import load_kr_vs_kp, load_mushroom, load_nursery
 from .streams import Stream, load_stream, make_stream, stream_names
 
 __all__ = [

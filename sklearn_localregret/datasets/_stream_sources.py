@@ -14,7 +14,7 @@ from itertools import islice
 
 import numpy as np
 
-from ._base import load_kr_vs_kp, load_mushroom, load_nursery
+from ._uci_loaders import load_kr_vs_kp, load_mushroom, load_nursery
 
 __all__ = ["concept_schedule"]
 

@@ -11,60 +11,16 @@ only when plotting).
 
 from __future__ import annotations
 
-import csv
-import json
-import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ._intervals import LEVEL, MIN_TRIALS, format_estimate, mean_interval, rate_interval
-from ._report import pyplot
-from ._styles import style
+from ._intervals import format_estimate, mean_interval, rate_interval
+from ._stream_files import plot_leaderboard, write_leaderboard
+from ._stream_records import _SCALARS, RunRecord
 
 __all__ = ["Leaderboard", "RunRecord"]
-
-_SCALARS = (
-    "error",
-    "window_error",
-    "played_error",
-    "rows_per_second",
-    "peak_memory_mb",
-)
-
-
-@dataclass
-class RunRecord:
-    """One run: a learner on one seed's version of a stream.
-
-    ``status`` is "ok", "failed" (``message`` says why) or "n/a" (a
-    binary-only learner on a multi-class stream). ``curve`` is the windowed
-    error at the rows ``curve_rows``; ``peak_memory_mb`` is None when not
-    measured. ``played_error`` is the ``online_error_`` of learners that
-    record one (ours: the error of the randomised plays), else None.
-    """
-
-    stream: str
-    learner: str
-    seed: int
-    status: str = "failed"
-    message: str = ""
-    n_rows: int = 0
-    error: float | None = None
-    window_error: float | None = None
-    played_error: float | None = None
-    seconds: float | None = None
-    rows_per_second: float | None = None
-    peak_memory_mb: float | None = None
-    curve_rows: list = field(default_factory=list)
-    curve: list = field(default_factory=list)
-
-    def scalars(self) -> dict:
-        """Everything but the curve."""
-        row = asdict(self)
-        del row["curve_rows"], row["curve"]
-        return row
 
 
 # Scalars that are rates (fractions of rows predicted wrong): Korn-Graubard
@@ -80,10 +36,6 @@ def _interval(name: str, values, n_outcomes: int) -> tuple[float, float]:
     else:
         low, high = mean_interval(values, lower=0.0)
     return float(low[0]), float(high[0])
-
-
-def _safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 @dataclass
@@ -371,142 +323,8 @@ class Leaderboard:
     # -- files -------------------------------------------------------------------
     def write(self, out) -> list[Path]:
         """Write the CSV, JSON, markdown and PNG files into ``out``."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        paths = [
-            out / "streams.csv",
-            out / "streams_summary.csv",
-            out / "streams_curves.csv",
-            out / "streams.json",
-            out / "streams.md",
-        ]
-        runs = [r.scalars() for r in self.records]
-        summary = self.summary()
-        curves = self.curves()
-        _write_csv(paths[0], runs, list(RunRecord.__dataclass_fields__)[:-2])
-        summary_fields = ["stream", "learner", "status", "n_seeds", "n_rows"]
-        for name in _SCALARS:
-            summary_fields += [name, f"{name}_low", f"{name}_high"]
-        _write_csv(paths[1], summary, summary_fields + ["message"])
-        curve_rows = [
-            {
-                "stream": s,
-                "learner": n,
-                "row": row,
-                "mean": m,
-                "low": lo,
-                "high": hi,
-                "n_seeds": c["n_seeds"],
-            }
-            for s, by_learner in curves.items()
-            for n, c in by_learner.items()
-            for row, m, lo, hi in zip(c["rows"], c["mean"], c["low"], c["high"])
-        ]
-        _write_csv(
-            paths[2],
-            curve_rows,
-            ["stream", "learner", "row", "mean", "low", "high", "n_seeds"],
-        )
-        document = {
-            "command": self.command,
-            "settings": self.settings,
-            "streams": {
-                name: {
-                    "description": s.description,
-                    "drift": s.drift,
-                    "drift_points": list(s.drift_points),
-                    "drift_width": s.drift_width,
-                    "n_rows": s.n_rows,
-                    "n_features": s.n_features,
-                    "n_classes": len(s.classes),
-                    "boolean": s.is_boolean,
-                }
-                for name, s in self.streams.items()
-            },
-            "learners": {
-                name: {
-                    "description": learner.description,
-                    "family": learner.family,
-                    "binary_only": learner.binary_only,
-                    "max_rows": learner.max_rows,
-                }
-                for name, learner in self.learners.items()
-            },
-            "runs": [asdict(r) for r in self.records],
-            "summary": summary,
-            "curves": curves,
-        }
-        paths[3].write_text(json.dumps(document, indent=1))
-        paths[4].write_text(self.markdown() + "\n")
-        return paths + self.plot(out)
+        return write_leaderboard(self, out)
 
     def plot(self, out) -> list[Path]:
         """One PNG per stream: windowed error against rows, drift marked."""
-        plt = pyplot()
-        if plt is None:
-            return []
-        curves = self.curves()
-        paths = []
-        # One figure, cleared for each stream: creating figures dominates.
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        fig.subplots_adjust(left=0.08, right=0.8, top=0.92, bottom=0.12)
-        for name, stream in self.streams.items():
-            ax.clear()
-            for learner, c in curves.get(name, {}).items():
-                rows, mean = np.array(c["rows"]), np.array(c["mean"])
-                low, high = np.array(c["low"]), np.array(c["high"])
-                # One look per learner in every figure (._styles).
-                (line,) = ax.plot(
-                    rows, mean, label=learner, **style(learner, len(rows))
-                )
-                if np.all(np.isfinite(low)):  # no band below 3 seeds
-                    ax.fill_between(
-                        rows, low, high, color=line.get_color(), alpha=0.15, lw=0
-                    )
-            for k, point in enumerate(stream.drift_points):
-                label = "drift" if k == 0 else None
-                if stream.drift == "gradual":
-                    ax.axvspan(
-                        point - stream.drift_width / 2,
-                        point + stream.drift_width / 2,
-                        color="0.85",
-                        label=label,
-                    )
-                ax.axvline(
-                    point,
-                    color="k",
-                    ls="--",
-                    lw=0.8,
-                    label=label if stream.drift != "gradual" else None,
-                )
-            note = {
-                "incremental": " (drifts all along)",
-                "adversarial": " (adversarial)",
-            }.get(stream.drift, "")
-            ax.set_title(f"{name}{note}: {stream.description}", fontsize=9)
-            seeds = self.settings["n_seeds"]
-            ax.set_xlabel(
-                f"rows seen (bands: {LEVEL:.0%} intervals over {seeds} seeds)"
-                if seeds >= MIN_TRIALS
-                else f"rows seen (no intervals: {seeds} seed{'s' * (seeds > 1)}; "
-                f"they need {MIN_TRIALS})"
-            )
-            ax.set_ylabel(f"error over the last {self.settings['window']} rows")
-            ax.set_ylim(-0.02, 1.02)
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-            path = Path(out) / f"streams_{_safe_name(name)}.png"
-            fig.savefig(path, dpi=110)
-            paths.append(path)
-        plt.close(fig)
-        return paths
-
-
-def _write_csv(path: Path, rows: list, fields: list) -> None:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(
-                {k: ("" if row.get(k) is None else row.get(k)) for k in fields}
-            )
+        return plot_leaderboard(self, out)

@@ -113,11 +113,11 @@ def test_an_interrupted_experiment_leaves_no_file_that_claims_to_be_done(
 def test_an_interrupted_experiment_goes_on_from_its_finished_tasks(
     tmp_path, monkeypatch, capsys
 ):
-    from sklearn_localregret.experiments import _runner
+    from sklearn_localregret.experiments import _task_runner
 
     whole = _run(tmp_path / "whole")
     cut = tmp_path / "cut"
-    real_call, calls = _runner._call, []
+    real_call, calls = _task_runner._call, []
 
     def call(indexed):
         calls.append(indexed[0])
@@ -125,7 +125,7 @@ def test_an_interrupted_experiment_goes_on_from_its_finished_tasks(
             raise KeyboardInterrupt
         return real_call(indexed)
 
-    monkeypatch.setattr(_runner, "_call", call)
+    monkeypatch.setattr(_task_runner, "_call", call)
     stop_at = 5
     with pytest.raises(KeyboardInterrupt):
         _run(cut)

@@ -1,0 +1,229 @@
+"""A user's own stream: :func:`make_stream` from ``(X, y)``, a CSV file or rows.
+
+The source is read into named columns; numeric columns stay as they are, the
+others are one-hot encoded (one boolean feature ``"column=value"`` per value).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+from ._stream import Stream
+
+__all__ = ["make_stream"]
+
+
+def make_stream(
+    source,
+    *,
+    name: str | None = None,
+    label_column=None,
+    drift_points=(),
+    drift: str | None = None,
+    drift_width: int = 0,
+    description: str = "",
+) -> Stream:
+    """A :class:`Stream` from a user's data.
+
+    Parameters
+    ----------
+    source : (X, y) pair, str or path, text file, or iterable of (x, y) rows
+        * ``(X, y)``: array-likes (a DataFrame ``X`` gives the feature names);
+        * a path to a CSV file with a header row, or an open text file of
+          one: the label is the column ``label_column`` (default: the last
+          column), the others are features;
+        * any other iterable of ``(x, y)`` pairs, ``x`` a dict (feature name to
+          value, as River yields them) or a sequence of values.
+
+        Non-numeric feature columns are one-hot encoded, one boolean feature
+        ``"column=value"`` per value, the package's encoding of categories.
+    name : str, default=None
+        Name of the stream; default the file's stem, or "custom".
+    label_column : str, default=None
+        CSV only: the label column's name.
+    drift_points, drift, drift_width, description
+        As in :class:`Stream`.
+
+    Returns
+    -------
+    Stream
+
+    Raises
+    ------
+    ValueError
+        For a CSV file without the label column or with an empty cell, rows of
+        different lengths or keys, or a single class.
+    FileNotFoundError
+        If the CSV file does not exist.
+
+    Examples
+    --------
+    >>> from sklearn_localregret.datasets import make_stream
+    >>> rows = [({"colour": "red", "size": 1.5}, "yes"),
+    ...         ({"colour": "blue", "size": 0.5}, "no")]
+    >>> s = make_stream(rows, name="toy")
+    >>> s.feature_names, s.X.tolist()
+    (('colour=blue', 'colour=red', 'size'), [[0.0, 1.0, 1.5], [1.0, 0.0, 0.5]])
+    """
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        with path.open(newline="") as handle:
+            columns, y = _read_csv(handle, path, label_column)
+        name = name or path.stem
+    elif hasattr(source, "read"):  # an open text file (e.g. sys.stdin)
+        columns, y = _read_csv(source, getattr(source, "name", "<file>"), label_column)
+    elif label_column is not None:
+        raise ValueError("label_column applies to CSV files only.")
+    elif isinstance(source, tuple) and len(source) == 2 and _is_arrays(*source):
+        X, y = source
+        columns = _array_columns(X)
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-D, got shape {y.shape}.")
+    else:
+        columns, y = _row_columns(source)
+    X, feature_names = _encode(columns, len(y))
+    return Stream(
+        name=name or "custom",
+        X=X,
+        y=_as_labels(y),
+        drift_points=tuple(drift_points),
+        drift=drift,
+        drift_width=drift_width,
+        description=description,
+        feature_names=feature_names,
+    )
+
+
+def _is_arrays(X, y) -> bool:
+    """Whether a 2-tuple is an ``(X, y)`` pair rather than two ``(x, y)`` rows."""
+    if hasattr(X, "columns") and hasattr(X, "iloc"):  # a DataFrame
+        return True
+    try:
+        return np.ndim(X) == 2 and np.ndim(y) == 1
+    except ValueError:  # ragged: rows of (x, y)
+        return False
+
+
+def _read_csv(handle, path, label_column):
+    reader = csv.reader(handle)
+    header = next(reader, None)
+    if not header:
+        raise ValueError(f"CSV file {path} is empty: a header row is needed.")
+    label = header[-1] if label_column is None else label_column
+    if label not in header:
+        raise ValueError(
+            f"CSV file {path} has no label column {label!r}; its "
+            f"columns are {', '.join(header)}."
+        )
+    rows = list(reader)
+    for number, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            raise ValueError(
+                f"CSV file {path}, line {number}: {len(row)} fields, "
+                f"the header has {len(header)}."
+            )
+        if any(cell.strip() == "" for cell in row):
+            raise ValueError(
+                f"CSV file {path}, line {number}: empty field "
+                "(missing values are not supported)."
+            )
+    if not rows:
+        raise ValueError(f"CSV file {path} has a header but no rows.")
+    at = header.index(label)
+    columns = [(h, [row[j] for row in rows]) for j, h in enumerate(header) if j != at]
+    return columns, [row[at] for row in rows]
+
+
+def _array_columns(X):
+    if hasattr(X, "columns") and hasattr(X, "iloc"):  # a DataFrame
+        return [(str(c), X[c].tolist()) for c in X.columns]
+    X = np.asarray(X, dtype=object)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    return [(f"x{j}", X[:, j].tolist()) for j in range(X.shape[1])]
+
+
+def _row_columns(rows):
+    try:
+        rows = list(rows)
+    except TypeError:
+        raise TypeError(
+            "A stream source must be an (X, y) pair, a CSV path or an "
+            f"iterable of (x, y) rows, got {type(rows).__name__}."
+        )
+    if not rows:
+        raise ValueError("The stream has no rows.")
+    xs, ys = [], []
+    for number, row in enumerate(rows):
+        try:
+            x, label = row
+        except (TypeError, ValueError):
+            raise ValueError(f"Row {number} is not an (x, y) pair: {row!r}.")
+        xs.append(x)
+        ys.append(label)
+    if isinstance(xs[0], dict):
+        keys = list(xs[0])
+        for number, x in enumerate(xs):
+            if not isinstance(x, dict) or list(x) != keys:
+                raise ValueError(
+                    f"Row {number} has features {list(x)!r}; the first "
+                    f"row has {keys!r}."
+                )
+        return [(str(k), [x[k] for x in xs]) for k in keys], ys
+    width = len(xs[0])
+    for number, x in enumerate(xs):
+        if len(x) != width:
+            raise ValueError(
+                f"Row {number} has {len(x)} features; the first row has {width}."
+            )
+    return [(f"x{j}", [x[j] for x in xs]) for j in range(width)], ys
+
+
+def _as_float(values):
+    try:
+        return np.array([float(v) for v in values], dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+
+
+def _encode(columns, n_rows: int):
+    """Numeric columns as they are, the others one-hot; the feature names."""
+    blocks, names = [], []
+    for column, values in columns:
+        if len(values) != n_rows:
+            raise ValueError(
+                f"Feature {column!r} has {len(values)} values for {n_rows} labels."
+            )
+        numeric = _as_float(values)
+        if numeric is not None:
+            if not np.isfinite(numeric).all():
+                raise ValueError(f"Feature {column!r} has missing or infinite values.")
+            blocks.append(numeric[:, None])
+            names.append(column)
+            continue
+        if any(v is None for v in values):
+            raise ValueError(f"Feature {column!r} has missing values.")
+        text = np.array([str(v) for v in values])
+        categories = np.unique(text)
+        blocks.append((text[:, None] == categories).astype(np.float64))
+        names.extend(f"{column}={c}" for c in categories)
+    if not blocks:
+        raise ValueError("The stream has no feature columns.")
+    return np.hstack(blocks), tuple(names)
+
+
+def _as_labels(y):
+    """Labels as an array; text labels that are all integers become ints."""
+    y = np.asarray(y)
+    if y.dtype.kind in "US":
+        try:
+            as_int = y.astype(np.int64)
+        except ValueError:
+            return y
+        if (as_int.astype(str) == np.char.strip(y.astype(str))).all():
+            return as_int
+    return y

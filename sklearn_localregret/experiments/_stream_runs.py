@@ -1,0 +1,199 @@
+"""One leaderboard run (a learner on a stream), and many, each in a forked process.
+
+:func:`evaluate_run` is progressive validation of one learner on one stream,
+its failure recorded rather than raised. :func:`_run_isolated` runs many in
+freshly forked processes (Linux: :func:`_can_isolate`), each measuring the
+peak resident memory it added; :func:`_warm_up` first loads what the learners
+need in the parent. :mod:`.streams` plans the runs and collects their records.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import traceback
+import warnings
+from multiprocessing.connection import Connection, wait
+from typing import cast
+
+import numpy as np
+
+from ..datasets.streams import Stream
+from ..evaluate import progressive_score
+from ._stream_records import RunRecord
+from .stream_learners import Learner
+
+#: Points per stored learning curve.
+CURVE_POINTS = 100
+
+
+# -- one run --------------------------------------------------------------------
+
+
+def _curve(result) -> tuple[list, list]:
+    """The windowed error at up to CURVE_POINTS round ends, the last included."""
+    n = len(result.rows)
+    at = np.unique(np.linspace(0, n - 1, min(n, CURVE_POINTS)).round().astype(int))
+    return result.rows[at].tolist(), result.windowed_error[at].tolist()
+
+
+def evaluate_run(
+    stream: Stream, name: str, learner: Learner, seed: int, batch_size: int, window: int
+) -> RunRecord:
+    """Progressive validation of one learner on one stream; failures recorded."""
+    record = RunRecord(stream.name, name, seed)
+    if learner.binary_only and not stream.is_binary:
+        record.status = "n/a"
+        record.message = f"binary only; the stream has {len(stream.classes)} classes"
+        return record
+    X, y = stream.X, stream.y
+    if learner.max_rows is not None and learner.max_rows < len(y):
+        X, y = X[: learner.max_rows], y[: learner.max_rows]
+    try:
+        with warnings.catch_warnings():
+            # Learners' numerical warnings (GaussianNB on constant features,
+            # convergence notes) would drown the progress bar.
+            warnings.simplefilter("ignore")
+            result = progressive_score(
+                learner.make(seed),
+                X,
+                y,
+                batch_size=batch_size,
+                classes=stream.classes,
+                window=window,
+            )
+    except Exception as exc:  # the suite goes on; the message is the result
+        record.status = "failed"
+        record.message = f"{type(exc).__name__}: {exc}".strip()
+        return record
+    record.status = "ok"
+    record.n_rows = result.n_rows
+    record.error = result.error
+    record.window_error = result.window_error
+    record.seconds = result.seconds
+    record.rows_per_second = result.rows_per_second
+    record.curve_rows, record.curve = _curve(result)
+    # Our learners also record the error of the randomised plays their
+    # guarantee is about (each drawn before its round's labels, inside
+    # partial_fit); predict follows the learner's `prediction` rule.
+    played = getattr(result.estimator, "online_error_", None)
+    record.played_error = None if played is None else float(played)
+    return record
+
+
+# -- running many, each in a forked process ---------------------------------------
+
+#: Rows of each stream every learner learns once before the runs (_warm_up).
+WARM_UP_ROWS = 30
+
+
+def _warm_up(plan) -> None:
+    """Load what the learners need before the runs fork: modules, and our
+    learners' compiled kernels (numba compiles them, or loads them from its cache,
+    at their first call), by learning and predicting the first
+    ``WARM_UP_ROWS`` rows of each stream once. A forked run then inherits
+    them: its peak memory is what learning its stream adds to a loaded
+    library, and its rows/s leave out compilation, as for learners without
+    kernels. Other learners are only made (their modules imported): a
+    learner of unknown code learns in its own process only (it may crash)."""
+    for learner in plan.learners.values():
+        try:
+            learner.make(plan.seeds[0])
+        except Exception:
+            pass
+        if learner.family != "local regret":
+            continue
+        for versions in plan.streams.values():
+            stream = versions[0]
+            if learner.binary_only and not stream.is_binary:
+                continue
+            X, y = stream.X[:WARM_UP_ROWS], stream.y[:WARM_UP_ROWS]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    model = learner.make(plan.seeds[0])
+                    model.partial_fit(X, y, classes=stream.classes)
+                    model.predict(X)
+            except Exception:  # a failing learner fails in its runs
+                pass
+
+
+def _memory_kib() -> dict:
+    values = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0])
+    return values
+
+
+def _can_isolate() -> bool:
+    return (
+        sys.platform.startswith("linux")
+        and os.path.exists("/proc/self/status")
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
+
+
+def _child(task, connection) -> None:
+    """Forked child: reset the peak-memory mark, run, send the record back."""
+    try:
+        try:
+            with open("/proc/self/clear_refs", "w") as handle:
+                handle.write("5")  # resets VmHWM to the current VmRSS
+        except OSError:
+            pass
+        before = _memory_kib()["VmRSS"]
+        record = evaluate_run(*task)
+        record.peak_memory_mb = max(_memory_kib()["VmHWM"] - before, 0) / 1024
+        connection.send(record)
+    except BaseException:
+        stream, name, _, seed = task[:4]
+        record = RunRecord(
+            stream.name,
+            name,
+            seed,
+            status="failed",
+            message=traceback.format_exc(limit=2).strip(),
+        )
+        connection.send(record)
+    finally:
+        connection.close()
+
+
+def _run_isolated(tasks, jobs, on_record) -> None:
+    context = multiprocessing.get_context("fork")
+    pending = iter(tasks)
+    running: dict[Connection, tuple] = {}
+    while True:
+        while len(running) < jobs:
+            task = next(pending, None)
+            if task is None:
+                break
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_child, args=(task, send), daemon=True)
+            process.start()
+            send.close()
+            running[receive] = (process, task)
+        if not running:
+            return
+        # wait() returns some of the connections it was given.
+        for connection in cast("list[Connection]", wait(list(running))):
+            process, task = running.pop(connection)
+            try:
+                record = connection.recv()
+            except EOFError:
+                process.join()
+                stream, name, _, seed = task[:4]
+                record = RunRecord(
+                    stream.name,
+                    name,
+                    seed,
+                    status="failed",
+                    message=f"the run's process died (exit code {process.exitcode})",
+                )
+            process.join()
+            connection.close()
+            on_record(record)
