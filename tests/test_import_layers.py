@@ -151,6 +151,7 @@ def test_max_sat_stands_beside_the_classifiers():
 ROOMS = {
     "max-sat": lambda m: _unit(m) in {"maxsat", "_arguments", "_moved", "cli"},
     "tree and base": lambda m: _unit(m) in {"_tree", "_tree_classifier", "_base"},
+    "datasets and experiments": lambda m: _unit(m) in {"datasets", "experiments"},
     "disjunct": lambda m: (
         m
         in {

@@ -6,7 +6,8 @@ called with plain arguments and seeded from them alone, so its result does not
 depend on where or when it runs: several worker processes give exactly the
 numbers of a serial run. :class:`TaskRunner` runs them (longest first, so the
 workers finish together) and shows one `tqdm <https://tqdm.github.io>`_ bar per
-experiment on stderr. :class:`Experiment` ties it together: the parameters of
+experiment on stderr (both in :mod:`._task_runner`, imported here). This module
+holds :class:`Experiment`, which ties it together: the parameters of
 each scale, the tasks, the panels built from their results, and the files,
 written as soon as the experiment finishes and found again by a rerun with the
 same parameters. Each task's result is kept as soon as it comes back

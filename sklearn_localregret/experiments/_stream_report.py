@@ -6,7 +6,9 @@ summarises the runs of each (stream, learner) pair over seeds (the mean and a
 for speed and memory; none below 3 seeds, as in the paper's experiments) and
 writes them as CSV, JSON, a markdown
 leaderboard and one PNG of learning curves per stream (matplotlib, imported
-only when plotting).
+only when plotting). The record is defined in :mod:`._stream_records`, the
+files are written by :mod:`._stream_files`; this module holds the summaries and
+the markdown.
 """
 
 from __future__ import annotations
