@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .engine.compiled.jit import kernel
-from .engine.compiled.row_uniforms import _GOLDEN, _mix
+from .engine.compiled.row_uniforms import GOLDEN, mix_bits
 
 __all__ = ["canonical_csr", "sparse_row_uniforms"]
 
@@ -36,14 +36,14 @@ def _hash_sparse_rows(indptr, indices, data, width, key, out):
     # row_uniforms' hash of the dense uint8 rows, read from the nonzeros: the
     # words between them are 0. O(width / 8) a row, no dense row.
     for i in range(indptr.shape[0] - 1):
-        h = _mix(key ^ np.uint64(width))
+        h = mix_bits(key ^ np.uint64(width))
         p, end = indptr[i], indptr[i + 1]
         for start in range(0, width, 8):
             word = np.uint64(0)
             while p < end and indices[p] < start + 8:
                 word |= np.uint64(data[p]) << np.uint64(8 * (indices[p] - start))
                 p += 1
-            h = _mix(h + _GOLDEN + word)
+            h = mix_bits(h + GOLDEN + word)
         out[i] = np.float64(h >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 

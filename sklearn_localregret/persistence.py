@@ -33,7 +33,6 @@ from ._moved import old_names
 from ._tree import ExternalPlayer, SwapPlayer
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
-from .datasets._base import _boolean_feature_name
 from .engine import DiscountClock, RegretTable
 from .engine.finite_chain import FiniteChainSampler
 from .engine.hierarchical_labels import HierarchicalLabels
@@ -59,8 +58,9 @@ from .thresholds import (
 
 __all__ = ["check_consistency", "load", "trusted_types"]
 
-# Every class whose instances a fitted estimator of ours holds, and the
-# feature-naming function of boolean_encoder() (a pipeline holds it). A test
+# Every class whose instances a fitted estimator of ours holds (and, in
+# _NAMED_TYPES, the feature-naming function of boolean_encoder(), which a
+# pipeline holds). A test
 # saves every estimator in every configuration, and a pipeline, and checks that
 # skops asks for no type beyond these.
 _OUR_TYPES = (
@@ -94,11 +94,16 @@ _OUR_TYPES = (
     TreeLayout,
     Leaf,
     Split,
-    _boolean_feature_name,
 )
 # Named, not imported: River is optional, and the adapter's class is built only
 # when River is (sklearn_localregret.river). Its recent rows are a deque.
-_NAMED_TYPES = ("sklearn_localregret.river.RiverAdapter", "collections.deque")
+_NAMED_TYPES = (
+    "sklearn_localregret.river.RiverAdapter",
+    "collections.deque",
+    # boolean_encoder's feature-name combiner (a private function: named here,
+    # as saved pipelines name it).
+    "sklearn_localregret.datasets._base._boolean_feature_name",
+)
 
 
 def trusted_types() -> list[str]:

@@ -1,7 +1,7 @@
 """The bundled UCI files: what each must hold, and reading one into a Bunch.
 
 A :class:`_DatasetSpec` per dataset says what its CSV file looks like and how
-to expose it; :func:`_load` reads and checks the file and builds what the
+to expose it; :func:`load_bundled` reads and checks the file and builds what the
 loaders of :mod:`._uci_loaders` return. The CSV files are read with the
 standard library (:mod:`csv`, :mod:`gzip`, :mod:`importlib.resources`); pandas
 is imported only when ``as_frame=True``.
@@ -76,7 +76,7 @@ _MUSHROOM_ATTRIBUTES = (
     "habitat",
 )
 
-_SPECS = {
+SPECS = {
     "nursery": _DatasetSpec(
         name="nursery",
         file_name="nursery.csv.gz",
@@ -151,7 +151,7 @@ def _import_pandas(caller):
     return pd
 
 
-def _load(spec, caller, *, return_X_y, as_frame, one_hot):
+def load_bundled(spec, caller, *, return_X_y, as_frame, one_hot):
     _check_bool("return_X_y", return_X_y)
     _check_bool("as_frame", as_frame)
     _check_bool("one_hot", one_hot)

@@ -4,7 +4,7 @@ Each reads its file through :func:`._uci_files._load`, optionally with the
 paper's boolean features (:func:`._base.boolean_encoder`).
 """
 
-from ._uci_files import _SPECS, _load
+from ._uci_files import SPECS, load_bundled
 
 
 def load_nursery(*, return_X_y=False, as_frame=False, one_hot=False):
@@ -109,8 +109,8 @@ if ``one_hot``
     >>> X.shape
     (12960, 27)
     """
-    return _load(
-        _SPECS["nursery"],
+    return load_bundled(
+        SPECS["nursery"],
         "load_nursery",
         return_X_y=return_X_y,
         as_frame=as_frame,
@@ -229,8 +229,8 @@ if ``one_hot``
     >>> [name for name in mushroom.feature_names if name.startswith("stalk-root")]
     ['stalk-root=?', 'stalk-root=b', 'stalk-root=c', 'stalk-root=e', 'stalk-root=r']
     """
-    return _load(
-        _SPECS["mushroom"],
+    return load_bundled(
+        SPECS["mushroom"],
         "load_mushroom",
         return_X_y=return_X_y,
         as_frame=as_frame,
@@ -342,8 +342,8 @@ if ``one_hot``
     >>> load_kr_vs_kp(one_hot=True).data.shape
     (3196, 73)
     """
-    return _load(
-        _SPECS["kr-vs-kp"],
+    return load_bundled(
+        SPECS["kr-vs-kp"],
         "load_kr_vs_kp",
         return_X_y=return_X_y,
         as_frame=as_frame,

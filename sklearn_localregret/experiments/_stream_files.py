@@ -19,7 +19,7 @@ import numpy as np
 
 from ._intervals import LEVEL, MIN_TRIALS
 from ._report import pyplot
-from ._stream_records import _SCALARS, RunRecord
+from ._stream_records import SCALARS, RunRecord
 from ._styles import style
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def write_leaderboard(board: Leaderboard, out) -> list[Path]:
     curves = board.curves()
     _write_csv(paths[0], runs, list(RunRecord.__dataclass_fields__)[:-2])
     summary_fields = ["stream", "learner", "status", "n_seeds", "n_rows"]
-    for name in _SCALARS:
+    for name in SCALARS:
         summary_fields += [name, f"{name}_low", f"{name}_high"]
     _write_csv(paths[1], summary, summary_fields + ["message"])
     curve_rows = [

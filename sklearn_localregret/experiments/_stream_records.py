@@ -1,6 +1,6 @@
 """A leaderboard run's record: one learner on one seed's version of a stream.
 
-:class:`RunRecord` holds what one run measured; ``_SCALARS`` names the numbers
+:class:`RunRecord` holds what one run measured; ``SCALARS`` names the numbers
 that :class:`~._stream_report.Leaderboard` summarises over seeds.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 
 __all__ = ["RunRecord"]
 
-_SCALARS = (
+SCALARS = (
     "error",
     "window_error",
     "played_error",

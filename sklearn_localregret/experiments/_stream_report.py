@@ -20,7 +20,7 @@ import numpy as np
 
 from ._intervals import format_estimate, mean_interval, rate_interval
 from ._stream_files import plot_leaderboard, write_leaderboard
-from ._stream_records import _SCALARS, RunRecord
+from ._stream_records import SCALARS, RunRecord
 
 __all__ = ["Leaderboard", "RunRecord"]
 
@@ -85,7 +85,7 @@ class Leaderboard:
             return out
         out.update(status="ok", message="", n_rows=runs[0].n_rows)
         window = min(self.settings.get("window", runs[0].n_rows), runs[0].n_rows)
-        for name in _SCALARS:
+        for name in SCALARS:
             values = [getattr(r, name) for r in runs]
             if any(v is None for v in values):
                 out[name] = out[f"{name}_low"] = out[f"{name}_high"] = None

@@ -1,9 +1,9 @@
 """One leaderboard run (a learner on a stream), and many, each in a forked process.
 
 :func:`evaluate_run` is progressive validation of one learner on one stream,
-its failure recorded rather than raised. :func:`_run_isolated` runs many in
-freshly forked processes (Linux: :func:`_can_isolate`), each measuring the
-peak resident memory it added; :func:`_warm_up` first loads what the learners
+its failure recorded rather than raised. :func:`run_isolated` runs many in
+freshly forked processes (Linux: :func:`can_isolate`), each measuring the
+peak resident memory it added; :func:`warm_up` first loads what the learners
 need in the parent. :mod:`.streams` plans the runs and collects their records.
 """
 
@@ -84,11 +84,11 @@ def evaluate_run(
 
 # -- running many, each in a forked process ---------------------------------------
 
-#: Rows of each stream every learner learns once before the runs (_warm_up).
+#: Rows of each stream every learner learns once before the runs (warm_up).
 WARM_UP_ROWS = 30
 
 
-def _warm_up(plan) -> None:
+def warm_up(plan) -> None:
     """Load what the learners need before the runs fork: modules, and our
     learners' compiled kernels (numba compiles them, or loads them from its cache,
     at their first call), by learning and predicting the first
@@ -129,7 +129,7 @@ def _memory_kib() -> dict:
     return values
 
 
-def _can_isolate() -> bool:
+def can_isolate() -> bool:
     return (
         sys.platform.startswith("linux")
         and os.path.exists("/proc/self/status")
@@ -163,7 +163,7 @@ def _child(task, connection) -> None:
         connection.close()
 
 
-def _run_isolated(tasks, jobs, on_record) -> None:
+def run_isolated(tasks, jobs, on_record) -> None:
     context = multiprocessing.get_context("fork")
     pending = iter(tasks)
     running: dict[Connection, tuple] = {}

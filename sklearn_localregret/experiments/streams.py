@@ -36,7 +36,7 @@ from ..datasets.streams import STREAMS, Stream, load_stream, stream_names
 from ._stream_report import Leaderboard, RunRecord
 from ._stream_runs import CURVE_POINTS as CURVE_POINTS
 from ._stream_runs import WARM_UP_ROWS as WARM_UP_ROWS
-from ._stream_runs import _can_isolate, _run_isolated, _warm_up, evaluate_run
+from ._stream_runs import can_isolate, evaluate_run, run_isolated, warm_up
 from .stream_learners import LEARNERS, Learner, learner_names
 
 __all__ = [
@@ -188,8 +188,8 @@ def run_plan(
     """Run a validated :class:`StreamPlan` and collect the records."""
     jobs = check_positive_int(jobs, "jobs")
     if isolate is None:
-        isolate = _can_isolate()
-    elif isolate and not _can_isolate():
+        isolate = can_isolate()
+    elif isolate and not can_isolate():
         raise ValueError("isolate=True needs Linux with fork and /proc.")
     tasks = [
         (versions[i], name, learner, seed, plan.batch_size, plan.window)
@@ -197,7 +197,7 @@ def run_plan(
         for i, seed in enumerate(plan.seeds)
         for name, learner in plan.learners.items()
     ]
-    _warm_up(plan)
+    warm_up(plan)
     records = []
     bar = _progress_bar(len(tasks), progress)
     start = time.perf_counter()
@@ -210,7 +210,7 @@ def run_plan(
 
     try:
         if isolate:
-            _run_isolated(tasks, jobs, on_record)
+            run_isolated(tasks, jobs, on_record)
         else:
             for task in tasks:
                 on_record(evaluate_run(*task))

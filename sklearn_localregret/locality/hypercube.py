@@ -41,9 +41,9 @@ from ..engine import RegretTable, UniformizedChainSampler, binary_site_probabili
 from ..engine.compiled.regret_update import draw_product_bits
 from .hypercube_graph import (
     N_ESTIMATE_DRAWS,
-    _EstimatedByChain,
-    _flipped_keys,
-    _HypercubeGraph,
+    EstimatedByChain,
+    HypercubeGraph,
+    flipped_keys,
     vertex_bits,
     vertex_key,
 )
@@ -52,15 +52,15 @@ from .hypercube_graph import (
 __all__ = [
     "HypercubeColoring",
     "N_ESTIMATE_DRAWS",
-    "_EstimatedByChain",
-    "_HypercubeGraph",
-    "_flipped_keys",
+    "EstimatedByChain",
+    "HypercubeGraph",
+    "flipped_keys",
     "vertex_bits",
     "vertex_key",
 ]
 
 
-class HypercubeColoring(_EstimatedByChain):
+class HypercubeColoring(EstimatedByChain):
     """Colored regret matching on the hypercube with the ``2n`` colouring.
 
     Row ``k`` of :attr:`table` is variable ``k``; column ``x`` is the colour
@@ -129,7 +129,7 @@ class HypercubeColoring(_EstimatedByChain):
         bits = vertex_bits(vertex)
         rates = self.table.rates[np.arange(self.n_vars), 1 - bits]
         ks = np.flatnonzero(rates > 0)
-        return _flipped_keys(bits, ks), rates[ks]
+        return flipped_keys(bits, ks), rates[ks]
 
     # -- sampling -----------------------------------------------------------
     def probabilities(self, cols=None) -> np.ndarray:

@@ -4,13 +4,13 @@ Actions are bit vectors ``a`` in ``{0, 1}^n``, keyed by the bytes of their
 0/1 ``uint8`` array (:func:`vertex_key`, :func:`vertex_bits`); the root is the
 all-zeros vector and a vertex's level is its number of ones.
 
-* ``_HypercubeGraph`` -- the base of every regret kept on the hypercube
+* ``HypercubeGraph`` -- the base of every regret kept on the hypercube
   (:class:`~sklearn_localregret.locality.hypercube.HypercubeColoring`,
   :class:`~sklearn_localregret.locality.removal_sets.RemovalSetColoring`,
   :class:`~sklearn_localregret.locality.hypercube_swap.HypercubeSwapRegrets`):
   the root, levels, the table's rounds and the diagnostics, and saving a
   sampler without its link back to the graph.
-* ``_EstimatedByChain`` -- the base of the two colourings the disjunct
+* ``EstimatedByChain`` -- the base of the two colourings the disjunct
   learner and Max-SAT play (the hypercube's ``2n`` colours, and the same with
   removal sets): an exact draw from uniforms for ``L >= n``, the uniformised
   chain from the last played vertex for ``L < n``, the draws of sparse rounds
@@ -53,14 +53,14 @@ def vertex_bits(key: bytes) -> np.ndarray:
     return np.frombuffer(key, dtype=np.uint8)
 
 
-def _flipped_keys(bits: np.ndarray, ks: np.ndarray) -> list[bytes]:
+def flipped_keys(bits: np.ndarray, ks: np.ndarray) -> list[bytes]:
     """Keys of the neighbours of ``bits`` along the flips ``ks``."""
     out = np.repeat(bits[None, :], len(ks), axis=0)
     out[np.arange(len(ks)), ks] ^= 1
     return [row.tobytes() for row in out]
 
 
-class _HypercubeGraph:
+class HypercubeGraph:
     """What both regret variants share: vertices, levels, the diagnostics' T."""
 
     # Set by each subclass: its regrets and its sampler (None: exact product).
@@ -115,7 +115,7 @@ class _HypercubeGraph:
         return self.table.n_nonzero()
 
 
-class _EstimatedByChain(_HypercubeGraph):
+class EstimatedByChain(HypercubeGraph):
     """A colouring sampled exactly for ``L >= n``, by a chain for ``L < n``.
 
     Both hypercube colourings: a subclass sets ``exact``, the last played

@@ -16,14 +16,14 @@ import numpy as np
 from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
 from .hypercube_graph import (
     N_ESTIMATE_DRAWS,
-    _HypercubeGraph,
+    HypercubeGraph,
     vertex_key,
 )
 
 __all__ = ["HypercubeSwapRegrets"]
 
 
-class HypercubeSwapRegrets(_HypercubeGraph):
+class HypercubeSwapRegrets(HypercubeGraph):
     """(b, L)-regret matching with a regret per hypercube edge (local swap).
 
     Row ``v`` of :attr:`table` belongs to the played vertex ``v`` (created the

@@ -50,13 +50,13 @@ from .disjunct_probabilities import (
     dense_fire_probabilities,
     disjunction_fire_probabilities,
 )
-from .hypercube_graph import _EstimatedByChain, _flipped_keys, vertex_bits
+from .hypercube_graph import EstimatedByChain, flipped_keys, vertex_bits
 
 # disjunction_fire_probabilities is read here by code older than its module.
 __all__ = ["N_CLOCK_DRAWS", "RemovalSetColoring", "disjunction_fire_probabilities"]
 
 
-def _set_key(members: np.ndarray) -> bytes:
+def set_key(members: np.ndarray) -> bytes:
     """Key of a removal set in the pool: the bytes of its sorted features."""
     return np.asarray(members, dtype=np.int64).tobytes()
 
@@ -65,7 +65,7 @@ def _set_key(members: np.ndarray) -> bytes:
 PoolRegretTable = RegretTable
 
 
-class RemovalSetColoring(_EstimatedByChain):
+class RemovalSetColoring(EstimatedByChain):
     """Colored regret matching on disjunctions with removal sets.
 
     :attr:`table` holds every colour in one table (one discount scale): row
@@ -155,7 +155,7 @@ class RemovalSetColoring(_EstimatedByChain):
     def __setstate__(self, state):
         super().__setstate__(state)
         self._slot_of = {
-            _set_key(np.flatnonzero(self.sets[j])): int(j)
+            set_key(np.flatnonzero(self.sets[j])): int(j)
             for j in np.flatnonzero(self.occupied)
         }
 
@@ -188,7 +188,7 @@ class RemovalSetColoring(_EstimatedByChain):
         bits = vertex_bits(vertex)
         rates = self.table.rates[np.arange(self.n_vars), 1 - bits]
         ks = np.flatnonzero(rates > 0)
-        targets, out = _flipped_keys(bits, ks), [rates[ks]]
+        targets, out = flipped_keys(bits, ks), [rates[ks]]
         set_rates = self._set_rates()
         for j in np.flatnonzero(set_rates > 0):
             if np.any(bits & self.sets[j]):
@@ -285,7 +285,7 @@ class RemovalSetColoring(_EstimatedByChain):
     # -- the pool -----------------------------------------------------------
     def is_tracked(self, row: np.ndarray) -> bool:
         """Whether the removal set of this 0/1 ``uint8`` row is in the pool."""
-        return _set_key(np.flatnonzero(row)) in self._slot_of
+        return set_key(np.flatnonzero(row)) in self._slot_of
 
     def can_take_a_set(self) -> bool:
         """Whether :meth:`track` would let a new set in: a free slot, or one
@@ -314,7 +314,7 @@ class RemovalSetColoring(_EstimatedByChain):
         """:meth:`track` of sets given as sorted feature indices (sparse rows)."""
         filled: list[int] = []
         for features in members:
-            key = _set_key(features)
+            key = set_key(features)
             if key in self._slot_of or not self.max_sets:
                 continue
             free = np.flatnonzero(~self.occupied)
@@ -326,7 +326,7 @@ class RemovalSetColoring(_EstimatedByChain):
                 slot = int(np.argmin(regrets))
                 if regrets[slot] > 0:
                     continue
-                del self._slot_of[_set_key(np.flatnonzero(self.sets[slot]))]
+                del self._slot_of[set_key(np.flatnonzero(self.sets[slot]))]
                 self.table.clear_rows([self.n_vars + slot])
             self.sets[slot] = 0
             self.sets[slot, features] = 1

@@ -229,7 +229,7 @@ def _initial_losses(est) -> np.ndarray:
     return np.array([0.0, PLAY_HANDICAP])
 
 
-def _lock(est):
+def model_lock_of(est):
     lock = getattr(est, "_model_lock", None)
     if lock is None:
         from contextlib import nullcontext
@@ -243,7 +243,7 @@ def merge_into(dst, src) -> Any:
     ``merge``); ``src`` is not changed. Every check comes first: after an
     error, ``dst`` is unchanged."""
     merger = check_compatible(dst, src)
-    with _lock(dst), _lock(src):
+    with model_lock_of(dst), model_lock_of(src):
         merger.add(dst, src, 1.0)
         for mine, theirs in zip(merger.tables(dst), merger.tables(src)):
             mine.clock.n_rounds += theirs.clock.n_rounds
@@ -298,7 +298,7 @@ def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
         for shard in shards
     ]
     discount = base_tables[0].discount
-    with _lock(result):
+    with model_lock_of(result):
         # result = shard 0 = lambda^s0 base + its increments: the base must
         # decay to lambda^S, and every other shard adds its increments.
         if discount != 1.0:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..engine.merge import add_rows
 from ..locality.hypercube_swap import HypercubeSwapRegrets
-from ..locality.removal_sets import RemovalSetColoring, _set_key
+from ..locality.removal_sets import RemovalSetColoring, set_key
 from ._core import Merger
 
 __all__ = ["GraphMerger", "add_graph", "check_same_graph", "refresh_graph"]
@@ -64,7 +64,7 @@ def _slot_map(dst: RemovalSetColoring, src: RemovalSetColoring, coef: float):
     slot_of: dict[int, int | None] = {}
     new: list[int] = []
     for j in np.flatnonzero(src.occupied).tolist():
-        slot = dst._slot_of.get(_set_key(np.flatnonzero(src.sets[j])))
+        slot = dst._slot_of.get(set_key(np.flatnonzero(src.sets[j])))
         slot_of[j] = slot
         if slot is None and coef > 0:
             new.append(j)
@@ -82,14 +82,14 @@ def _slot_map(dst: RemovalSetColoring, src: RemovalSetColoring, coef: float):
             slot = free.pop(0)
         elif spare:
             slot = spare.pop(0)
-            del dst._slot_of[_set_key(np.flatnonzero(dst.sets[slot]))]
+            del dst._slot_of[set_key(np.flatnonzero(dst.sets[slot]))]
         else:
             dropped += 1
             continue
         dst.table.clear_rows([n + slot])
         dst.sets[slot] = src.sets[j]
         dst.occupied[slot] = True
-        dst._slot_of[_set_key(np.flatnonzero(src.sets[j]))] = slot
+        dst._slot_of[set_key(np.flatnonzero(src.sets[j]))] = slot
         dst.n_sets_tracked += 1
         slot_of[j] = slot
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core import _lock, dumps, merger_of
+from ._core import dumps, merger_of, model_lock_of
 
 __all__ = ["ShardState", "SyncDelta"]
 
@@ -131,7 +131,7 @@ class ShardState:
         if own is None:
             raise RuntimeError("apply() needs this shard's delta() first")
         merger, model = self.merger, self.model
-        with _lock(model):
+        with model_lock_of(model):
             state = merger.state(model)
             table = merger.table(state)
             discount = table.discount

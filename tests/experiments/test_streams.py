@@ -18,7 +18,7 @@ from sklearn_localregret.experiments.stream_learners import (
     learner_names,
 )
 from sklearn_localregret.experiments.streams import (
-    _can_isolate,
+    can_isolate,
     plan_streams,
     run_plan,
     run_streams,
@@ -107,7 +107,7 @@ def test_a_cheating_learner_gets_every_row_wrong():
 
 @pytest.mark.parametrize("isolate", [False, True])
 def test_a_failing_learner_is_recorded_and_the_suite_goes_on(isolate, tmp_path):
-    if isolate and not _can_isolate():
+    if isolate and not can_isolate():
         pytest.skip("no fork here")
     learners = [("raises", Learner(lambda seed: Raises())), "gaussian-nb"]
     board = _run([_boolean()], learners, isolate=isolate)
@@ -138,7 +138,7 @@ def test_a_failing_learner_is_recorded_and_the_suite_goes_on(isolate, tmp_path):
 
 
 def test_a_learner_that_kills_its_process_is_recorded():
-    if not _can_isolate():
+    if not can_isolate():
         pytest.skip("no fork here")
     board = _run(
         [_boolean()],

@@ -15,13 +15,13 @@ from .jit import inline_kernel, kernel
 
 __all__ = ["row_uniforms"]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 @inline_kernel
-def _mix(z):
+def mix_bits(z):
     """splitmix64's finaliser: a bijection of 64-bit words that avalanches."""
     z = (z ^ (z >> np.uint64(30))) * _MIX_1
     z = (z ^ (z >> np.uint64(27))) * _MIX_2
@@ -32,12 +32,12 @@ def _mix(z):
 def _hash_rows(data, key, out):
     n_rows, width = data.shape
     for i in range(n_rows):
-        h = _mix(key ^ np.uint64(width))
+        h = mix_bits(key ^ np.uint64(width))
         for start in range(0, width, 8):
             word = np.uint64(0)
             for b in range(start, min(start + 8, width)):
                 word |= np.uint64(data[i, b]) << np.uint64(8 * (b - start))
-            h = _mix(h + _GOLDEN + word)
+            h = mix_bits(h + GOLDEN + word)
         # The top 53 bits as a double in [0, 1).
         out[i] = np.float64(h >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 

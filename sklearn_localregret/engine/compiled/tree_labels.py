@@ -186,7 +186,7 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
 
 
 @inline_kernel
-def _add_start_labels(target, amount, entry, labels, root_label, pool_float):
+def add_start_labels(target, amount, entry, labels, root_label, pool_float):
     """``target += amount * m``: ``m`` the start labels of a site, the root
     leaf (``entry < 0``) or column ``labels`` of its parent's pool entry
     scaled to sum to 1."""
@@ -201,7 +201,7 @@ def _add_start_labels(target, amount, entry, labels, root_label, pool_float):
 
 
 @inline_kernel
-def _followed(pool_int, start, end, f, n_tests):
+def followed_entry(pool_int, start, end, f, n_tests):
     """Pool entry of the ``f``-th followed test of a slot (-1 if the slot is
     inconsistent: an index outside it, or a test outside the data row)."""
     at = start + pool_int[start + f, 2]
@@ -214,7 +214,7 @@ def _followed(pool_int, start, end, f, n_tests):
 
 
 @inline_kernel
-def _live_child(child, total, site, v, goes, n_sites):
+def live_child(child, total, site, v, goes, n_sites):
     """The child row on branch ``goes`` of test ``v`` if it has weight, else -1."""
     below = child[site, v, goes]
     if 0 <= below < n_sites and total[below] > 0.0:
@@ -223,7 +223,7 @@ def _live_child(child, total, site, v, goes, n_sites):
 
 
 @inline_kernel
-def _site_labels(
+def site_labels(
     here, went, site, s, entry, labels, root_label, offset, start, end,
     n_follow, pool_int, pool_float, child, total, n_sites, n_tests, content,
     n_leaves, odds, base, scores,
@@ -239,7 +239,7 @@ def _site_labels(
     if n_leaves > k and content[site, k] > 0.0:
         here[model_label(odds, base, site, went, n_tests, scores)] += content[site, k]
     if s > 0.0:  # the start leaf, still there: s m
-        _add_start_labels(here, s, entry, labels, root_label, pool_float)
+        add_start_labels(here, s, entry, labels, root_label, pool_float)
     at = start
     while at < end:  # one running sum per group of tests
         length = min(max(pool_int[at, 1], 1), end - at)
@@ -256,11 +256,11 @@ def _site_labels(
                 here[c] += pool_float[at + lo - 1, 2 + 2 * k + c]
         at += length
     for f in range(n_follow):
-        at = _followed(pool_int, start, end, f, n_tests)
+        at = followed_entry(pool_int, start, end, f, n_tests)
         if at < 0:
             continue
         goes = 1 if went[pool_int[at, 0]] else 0
-        if _live_child(child, total, site, pool_int[at, 0], goes, n_sites) >= 0:
+        if live_child(child, total, site, pool_int[at, 0], goes, n_sites) >= 0:
             column = 2 if goes else 2 + k
             for c in range(k):
                 here[c] -= pool_float[at, column + c]
@@ -317,14 +317,14 @@ def _walk(
         rate = total[row] if 0 <= row < n_sites else 0.0
         pruned = tolerance > 0.0 and reach <= left
         if pruned or rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
-            _add_start_labels(out, reach, entry, labels, root_label, pool_float)
+            add_start_labels(out, reach, entry, labels, root_label, pool_float)
             if pruned:
                 left -= reach
             continue
         start = slot_start[row]
         end = min(start + slot_len[row], n_entries) if start >= 0 else start
         n_follow = min(follow_len[row], max(end - start, 0))
-        _site_labels(
+        site_labels(
             here, went, row, s, entry, labels, root_label, offset, start, end,
             n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
             content, n_leaves, odds, base, scores,
@@ -334,11 +334,11 @@ def _walk(
         # streams), and inf * 0 made the probabilities NaN.
         norm = s + rate
         for f in range(n_follow):
-            at = _followed(pool_int, start, end, f, n_tests)
+            at = followed_entry(pool_int, start, end, f, n_tests)
             if at < 0:
                 continue
             goes = 1 if went[pool_int[at, 0]] else 0
-            below = _live_child(child, total, row, pool_int[at, 0], goes, n_sites)
+            below = live_child(child, total, row, pool_int[at, 0], goes, n_sites)
             if below >= 0 and top < room:
                 stack_row[top] = below
                 stack_rate[top] = s + pool_float[at, 1]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .tree_labels import _add_start_labels, _followed, _live_child, _site_labels
+from .tree_labels import add_start_labels, followed_entry, live_child, site_labels
 
 __all__ = ["label_probabilities_by_site"]
 
@@ -78,7 +78,7 @@ def label_probabilities_by_site(
             rate = total[site] if 0 <= site < n_sites else 0.0
             if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
                 for i in range(lo, hi):
-                    _add_start_labels(
+                    add_start_labels(
                         out[buffer[i]], reach, entry, labels, root_label, pool_float
                     )
                 continue
@@ -87,7 +87,7 @@ def label_probabilities_by_site(
                 for i in range(lo, hi):
                     r = buffer[i]
                     if reach <= left[r]:
-                        _add_start_labels(
+                        add_start_labels(
                             out[r], reach, entry, labels, root_label, pool_float
                         )
                         left[r] -= reach
@@ -100,7 +100,7 @@ def label_probabilities_by_site(
             n_follow = min(follow_len[site], max(end - start, 0))
             norm = s + rate  # fractions of it first (see tree_labels._walk)
             for i in range(lo, hi):
-                _site_labels(
+                site_labels(
                     here, outcomes[buffer[i]], site, s, entry, labels, root_label,
                     offset, start, end, n_follow, pool_int, pool_float, child,
                     total, n_sites, n_tests, content, n_leaves, odds, base, scores,
@@ -113,12 +113,12 @@ def label_probabilities_by_site(
             # the same order there and here.
             free = hi
             for f in range(n_follow):
-                at = _followed(pool_int, start, end, f, n_tests)
+                at = followed_entry(pool_int, start, end, f, n_tests)
                 if at < 0:
                     continue
                 v = pool_int[at, 0]
                 for goes in (1, 0):
-                    below = _live_child(child, total, site, v, goes, n_sites)
+                    below = live_child(child, total, site, v, goes, n_sites)
                     if below < 0 or top >= room:
                         continue
                     if free + (hi - lo) > buffer.shape[0]:
