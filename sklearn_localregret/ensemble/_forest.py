@@ -19,7 +19,7 @@ from ._bagging import draw_subspaces, subspace_size
 from ._combination import expert_losses
 from ._drift import DRIFT_DETECTORS, make_detector
 from ._forest_docstring import FOREST_CLASSIFIER_DOCSTRING
-from ._members import _TREE_PARAMS, ForestMembers
+from ._members import TREE_PARAMS, ForestMembers
 from ._prediction import ForestPrediction
 
 __all__ = ["LocalRegretForestClassifier"]
@@ -34,7 +34,7 @@ class LocalRegretForestClassifier(
         **BaseOnlineClassifier._parameter_constraints,
         **{
             name: LocalRegretTreeClassifier._parameter_constraints[name]
-            for name in _TREE_PARAMS
+            for name in TREE_PARAMS
         },
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_features": [

@@ -19,10 +19,10 @@ from ._bagging import poisson_weights, subspace_encoder
 from ._drift import make_detector, next_seed, round_of_drift
 from ._threads import map_in_threads, n_threads
 
-__all__ = ["ForestMembers"]
+__all__ = ["TREE_PARAMS", "ForestMembers"]
 
 # The tree parameters a forest passes to its members, as they are.
-_TREE_PARAMS = (
+TREE_PARAMS = (
     "L",
     "bias",
     "max_thresholds",
@@ -67,7 +67,7 @@ class ForestMembers:
     _detectors: list
 
     def _new_member(self, seed: int) -> LocalRegretTreeClassifier:
-        params = {name: getattr(self, name) for name in _TREE_PARAMS}
+        params = {name: getattr(self, name) for name in TREE_PARAMS}
         return LocalRegretTreeClassifier(
             "external",
             batch_size=self.batch_size,
