@@ -21,6 +21,13 @@ instead of ``O(n_tests * K**2)``.
 use its read-only views: :meth:`~StumpRegretTable.site` (the content weights a
 draw needs), :meth:`~StumpRegretTable.pair_weights`, :meth:`~StumpRegretTable.
 leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
+
+This module holds the layout, the update and the cache of content weights;
+the other readers and the diagnostics are in ``stump_table_readers.py``
+(:class:`~sklearn_localregret.engine.stump_table_readers.StumpTableReaders`),
+saving and loading in ``stump_table_storage.py``
+(:class:`~sklearn_localregret.engine.stump_table_storage.StumpTableStorage`):
+two mixins of the class, which stays here (saved models name it here).
 """
 
 from __future__ import annotations

@@ -1,4 +1,12 @@
-"""LocalRegretForestClassifier: online bagging of local-regret trees."""
+"""LocalRegretForestClassifier: online bagging of local-regret trees.
+
+The estimator: its parameters and their constraints, the first call's set-up
+(subspaces, members, bagging generators, detectors, the hedge), persistence,
+the rounds (members learn, then the combination scores them) and the
+combination's attributes. Its parts, one concern each: the docstring
+(``_forest_docstring.py``), the members' plumbing (``_members.py``:
+making, feeding and replacing a member) and prediction (``_prediction.py``).
+"""
 
 from __future__ import annotations
 
