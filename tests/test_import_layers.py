@@ -165,10 +165,13 @@ ROOMS = {
         }
         or m.startswith(f"{PACKAGE}.locality.disjunct_")
     ),
+    "forest": lambda m: _unit(m) == "ensemble",
+    "engine": lambda m: _unit(m) == "engine",
 }
 NO_PRIVATE_IMPORTS = {
     "max-sat": lambda m: _unit(m) == "maxsat",
     "tree and base": ROOMS["tree and base"],
+    "forest": ROOMS["forest"],
 }
 
 
