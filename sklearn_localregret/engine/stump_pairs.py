@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["positive_pair_marginals", "positive_pair_sums"]
+__all__ = ["pair_values", "positive_pair_marginals", "positive_pair_sums"]
 
 # Up to this many classes the K x K pairs are summed directly (vectorised);
 # beyond, by sorting (O(K log K) per test).
@@ -28,7 +28,7 @@ _DIRECT_PAIR_CLASSES = 16
 _ROUNDING = 1e-12
 
 
-def _pair_values(a: np.ndarray, b: np.ndarray, c) -> np.ndarray:
+def pair_values(a: np.ndarray, b: np.ndarray, c) -> np.ndarray:
     """``a[..., i] + b[..., j] - c``: the one formula of a stump regret."""
     a, b, c = a[..., :, None], b[..., None, :], np.asarray(c)[..., None, None]
     values = a + b - c
@@ -70,12 +70,12 @@ def positive_pair_sums(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
         return out
     a, b, c = a[live], b[live], c[live]
     if k <= _DIRECT_PAIR_CLASSES:
-        values = _pair_values(a, b, c)
+        values = pair_values(a, b, c)
         np.maximum(values, 0.0, out=values)
         out[live] = values.sum(axis=(1, 2))
         return out
     sums = _positive_row_sums_sorted(a, b, c).sum(axis=1)
-    # Rounding, as in _pair_values: a total that small is no positive regret.
+    # Rounding, as in pair_values: a total that small is no positive regret.
     size = np.abs(a).max(axis=1) + np.abs(b).max(axis=1) + np.abs(c)
     sums[sums <= _ROUNDING * k * k * size] = 0.0
     out[live] = sums
@@ -134,7 +134,7 @@ def positive_pair_marginals(
     """
     n, k = a.shape
     if k <= _DIRECT_PAIR_CLASSES:
-        values = _pair_values(a, b, c)
+        values = pair_values(a, b, c)
         np.maximum(values, 0.0, out=values)
         return values.sum(axis=2), values.sum(axis=1)
     return _positive_row_sums_sorted(a, b, c), _positive_row_sums_sorted(b, a, c)

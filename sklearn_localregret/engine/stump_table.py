@@ -21,6 +21,13 @@ instead of ``O(n_tests * K**2)``.
 use its read-only views: :meth:`~StumpRegretTable.site` (the content weights a
 draw needs), :meth:`~StumpRegretTable.pair_weights`, :meth:`~StumpRegretTable.
 leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
+
+This module holds the layout, the update and the cache of content weights;
+the other readers and the diagnostics are in ``stump_table_readers.py``
+(:class:`~sklearn_localregret.engine.stump_table_readers.StumpTableReaders`),
+saving and loading in ``stump_table_storage.py``
+(:class:`~sklearn_localregret.engine.stump_table_storage.StumpTableStorage`):
+two mixins of the class, which stays here (saved models name it here).
 """
 
 from __future__ import annotations
@@ -28,16 +35,14 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled.leaf_model import model_labels
-from .compiled.magnitudes import refresh_magnitudes
 from .compiled.pair_sums import refresh_content
-from .keyed_rows import KeyedRows
-from .saved_arrays import pack, pack_residual, unpack, unpack_residual
-from .stump_pairs import _pair_values, positive_pair_marginals, positive_pair_sums
+from .stump_table_readers import StumpTableReaders
+from .stump_table_storage import StumpTableStorage
 
 __all__ = ["StumpRegretTable"]
 
 
-class StumpRegretTable(KeyedRows):
+class StumpRegretTable(StumpTableStorage, StumpTableReaders):
     """Biased and unbiased regrets of leaf and stump colours, one row per site.
 
     Rows are created on demand and addressed by any hashable key; tests can be
@@ -160,89 +165,6 @@ class StumpRegretTable(KeyedRows):
         # row_magnitudes' cache: stored units, valid where _measured == _versions.
         self._magnitude = np.zeros(rows)
         self._measured = np.full(rows, -1, dtype=np.int64)
-
-    # -- persistence ------------------------------------------------------
-    # The key index is derived from the key list; the cache is derived from the
-    # regrets. Neither is stored, which keeps saved models small and lets
-    # skops (whose dicts take only str/int/float/bool/None keys) save path keys.
-    # The factors are stored exactly but packed (engine.saved_arrays): rows in
-    # use only, deflated, and S_false as its difference from what the class
-    # totals predict (S_true + S_false is the same at most tests of a site).
-    _DERIVED = (
-        "_row_of",
-        "_seen",
-        "_content",
-        "_cdf",
-        "_total",
-        "_odds",
-        "_base",
-        "_magnitude",
-        "_measured",
-    )
-
-    def factors(self) -> dict[str, np.ndarray]:
-        """The stored factors of the rows in use (copies, times :attr:`scale`).
-
-        ``leaf`` (n_rows, 2, K) and ``cost`` (n_rows, 2, n_tests) hold the
-        biased then the unbiased values; ``true`` and ``false`` are
-        ``S_true``, ``S_false`` of shape (n_rows, n_tests, K); ``versions``
-        (n_rows,). What a saved table holds, before packing.
-        """
-        n, t = self.n_rows, self._n_tests
-        return {
-            "leaf": self._leaf[:n].copy(),
-            "true": self._true[:n, :t].copy(),
-            "false": self._false[:n, :t].copy(),
-            "cost": self._cost[:n, :, :t].copy(),
-            "versions": self._versions[:n].copy(),
-        }
-
-    def __getstate__(self):
-        state = {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
-        factors = self.factors()
-        true, false = factors["true"], factors["false"]
-        totals = _class_totals(true, false)
-        state["_leaf"] = pack(factors["leaf"])
-        state["_true"] = pack(true)
-        state["_false"] = {
-            "totals": pack(totals),
-            "residual": pack_residual(false, totals[:, None, :] - true),
-        }
-        state["_cost"] = pack(factors["cost"])
-        state["_versions"] = pack(factors["versions"])
-        if self.leaf_model:
-            state["_model_scale"] = self._model_scale[: self.n_rows].copy()
-        else:
-            state.pop("_model_scale", None)
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        if "n_leaves" not in state:  # saved before model leaves
-            self.n_leaves = self.n_classes
-        self._row_of = {key: row for row, key in enumerate(self._keys)}
-        rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
-        saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
-        saved["_cost"], saved["_versions"] = unpack(self._cost), unpack(self._versions)
-        false = self._false
-        if isinstance(false, dict):  # packed against the class totals
-            totals = unpack(false["totals"])
-            if totals.shape != saved["_true"].shape[::2]:
-                raise ValueError("a damaged regret table: class totals' shape")
-            false = unpack_residual(
-                false["residual"], totals[:, None, :] - saved["_true"]
-            )
-        saved["_false"] = false
-        model_scale = state.get("_model_scale")
-        self._allocate(rows, tests)
-        if model_scale is not None:
-            self._model_scale[: len(self._keys)] = model_scale
-        n, t = len(self._keys), self._n_tests
-        self._leaf[:n] = saved["_leaf"]
-        self._true[:n, :t] = saved["_true"]
-        self._false[:n, :t] = saved["_false"]
-        self._cost[:n, :, :t] = saved["_cost"]
-        self._versions[:n] = saved["_versions"]
 
     # -- rows and tests -----------------------------------------------------
     @property
@@ -408,177 +330,3 @@ class StumpRegretTable(KeyedRows):
         """Total content weight (the refresh-clock rate) of every row."""
         self.refresh()
         return self._total[: self.n_rows].copy()
-
-    def leaf_regrets(self, row: int, unbiased: bool = False) -> np.ndarray:
-        """Regret of each leaf colour of a row, shape (n_leaves,)."""
-        return self._leaf[row, int(unbiased)] / self.clock.scale
-
-    def stump_regrets(self, row: int, test: int, unbiased: bool = False) -> np.ndarray:
-        """Regret of every stump colour ``(test, c_true, c_false)``, shape (K, K)."""
-        return self._stored_pairs(row, test, unbiased) / self.clock.scale
-
-    def _stored_pairs(self, row: int, test: int, unbiased: bool = False):
-        return _pair_values(
-            self._true[row, test],
-            self._false[row, test],
-            self._cost[row, int(unbiased), test],
-        )
-
-    def label_marginals(
-        self, row: int, tests: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Weights of the start labels of the children of splits on ``tests``.
-
-        Row ``i`` of ``true`` (``false``) is the marginal of :meth:`pair_weights`
-        of ``tests[i]`` over the false (true) child's label: how a draw of the
-        split on that test labels the child on its "true" ("false") branch,
-        unnormalised (times :attr:`scale`). Shape ``(len(tests), K)`` each.
-        """
-        tests = np.asarray(tests, dtype=np.intp)
-        return positive_pair_marginals(
-            self._true[row, tests], self._false[row, tests], self._cost[row, 0, tests]
-        )
-
-    def pair_weights(self, row: int, test: int) -> np.ndarray:
-        """``Rtilde+`` of the stumps on ``test`` (times :attr:`scale`), flattened
-        ``c_true * K + c_false``: the weights a draw of the label pair uses."""
-        return np.maximum(self._stored_pairs(row, test), 0.0).reshape(-1)
-
-    def positive_colours(
-        self, row: int, leaf_mask: np.ndarray, test_mask: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The colours of a row that are edges and have a positive rate.
-
-        Returns ``(leaves, stumps, rates)``: leaf labels, an ``(m, 3)`` array of
-        ``(test, c_true, c_false)``, and the rates of the leaves then the stumps
-        (``Rtilde+`` times :attr:`scale`).
-        """
-        leaf = self._leaf[row, 0]
-        leaves = np.flatnonzero(leaf_mask & (leaf > 0))
-        t = self._n_tests
-        a, b = self._true[row, :t], self._false[row, :t]
-        c = self._cost[row, 0, :t]
-        live = (
-            np.flatnonzero(test_mask[:t] & (a.max(axis=1) + b.max(axis=1) - c > 0))
-            if t and self.n_classes
-            else np.zeros(0, dtype=np.intp)
-        )
-        values = _pair_values(a[live], b[live], c[live])
-        which, c_true, c_false = np.nonzero(values > 0)
-        stumps = np.column_stack((live[which], c_true, c_false))
-        rates = np.concatenate((leaf[leaves], values[which, c_true, c_false]))
-        return leaves, stumps, rates
-
-    # -- diagnostics --------------------------------------------------------
-    def dense_regrets(self, unbiased: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Every colour's regret, unfactored: for inspection of small tables.
-
-        Returns
-        -------
-        leaves : ndarray of shape (n_rows, n_leaves)
-        stumps : ndarray of shape (n_rows, n_tests, K, K)
-            ``stumps[row, v, c_true, c_false]``.
-        """
-        n, t = self.n_rows, self._n_tests
-        which, scale = int(unbiased), self.clock.scale
-        return (
-            self._leaf[:n, which] / scale,
-            _pair_values(
-                self._true[:n, :t], self._false[:n, :t], self._cost[:n, which, :t]
-            )
-            / scale,
-        )
-
-    def colored_regret(self, unbiased: bool = True) -> float:
-        """``sum_C (R[C])+`` over every colour (not yet divided by the rounds;
-        discounted when ``discount < 1``)."""
-        n, k, t = self.n_rows, self.n_classes, self._n_tests
-        total = float(np.maximum(self._leaf[:n, int(unbiased)], 0.0).sum())
-        if t and n:
-            total += float(
-                positive_pair_sums(
-                    self._true[:n, :t].reshape(-1, k),
-                    self._false[:n, :t].reshape(-1, k),
-                    self._cost[:n, int(unbiased), :t].reshape(-1),
-                ).sum()
-            )
-        return total / self.clock.scale
-
-    def row_max_regret(self, unbiased: bool = True) -> np.ndarray:
-        """``max_C (R[C])+`` per row, the per-vertex term of local swap regret."""
-        n, t = self.n_rows, self._n_tests
-        best = np.maximum(self._leaf[:n, int(unbiased)], 0.0).max(axis=1, initial=0.0)
-        if t and n:
-            stump = (
-                self._true[:n, :t].max(axis=2)
-                + self._false[:n, :t].max(axis=2)
-                - self._cost[:n, int(unbiased), :t]
-            )
-            best = np.maximum(best, stump.max(axis=1))
-        return best / self.clock.scale
-
-    def row_magnitudes(self) -> np.ndarray:
-        """A bound on ``|Rtilde|`` and ``|R|`` of every colour, per row.
-
-        The largest leaf regret in absolute value, or ``|S_true| + |S_false| +
-        |B|`` at its largest over the tests, whichever is larger (true units).
-        Rows are measured again only when their version moved (compiled:
-        :func:`~sklearn_localregret.engine.compiled.magnitudes.
-        refresh_magnitudes`).
-        """
-        n = self.n_rows
-        refresh_magnitudes(
-            self._leaf,
-            self._true,
-            self._false,
-            self._cost,
-            self._versions,
-            self._measured,
-            self._magnitude,
-            n,
-            self._n_tests,
-        )
-        return self._magnitude[:n] / self.clock.scale
-
-    def n_nonzero(self) -> int:
-        """Number of colours whose biased regret is non-zero (the paper's count)."""
-        n, t = self.n_rows, self._n_tests
-        count = int(np.count_nonzero(self._leaf[:n, 0]))
-        for start in range(0, n, 64):  # bounded temporaries
-            rows = slice(start, min(start + 64, n))
-            values = _pair_values(
-                self._true[rows, :t], self._false[rows, :t], self._cost[rows, 0, :t]
-            )
-            count += int(np.count_nonzero(values))
-        return count
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes of regret state in use (the factors of every row)."""
-        n, k, t = self.n_rows, self.n_classes, self._n_tests
-        return 8 * n * (2 * self.n_leaves + 2 * t * k + 2 * t)
-
-
-def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
-    """Per row and class, the most frequent ``S_true + S_false`` over the tests.
-
-    All tests of a site that were edges in the same rounds share it (the
-    weight of each class that reached the site), so ``totals - S_true``
-    predicts ``S_false`` exactly at most tests: what a saved table stores is
-    the residual of that prediction. Shape ``(n_rows, K)``; 0 without tests.
-    """
-    sums = true + false
-    n, t, k = sums.shape
-    if t == 0:
-        return np.zeros((n, k))
-    # The mode of each (row, class) column, by sorting the bits: equal sums are
-    # equal bit patterns, and a run's length is where the next one starts.
-    bits = np.sort(sums.view(np.uint64).transpose(0, 2, 1).reshape(n * k, t), axis=1)
-    starts = np.ones(bits.shape, dtype=bool)
-    starts[:, 1:] = bits[:, 1:] != bits[:, :-1]
-    modes = np.empty(n * k, dtype=np.uint64)
-    for i in range(n * k):
-        begin = np.flatnonzero(starts[i])
-        runs = np.diff(np.append(begin, t))
-        modes[i] = bits[i, begin[runs.argmax()]]
-    return modes.view(np.float64).reshape(n, k)

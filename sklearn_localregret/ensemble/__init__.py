@@ -7,7 +7,9 @@ on a random subspace of the features and on Poisson weights of the rows
 mistakes fires (:mod:`._drift`, with our ADWIN in :mod:`._adwin`), and
 predicts with a no-regret combination of its vote and its members
 (:mod:`._combination`). The members are used through the tree's
-estimator interface; nothing here reaches into the engine.
+estimator interface; nothing here reaches into the engine. The estimator
+(:mod:`._forest`) is made of its docstring (:mod:`._forest_docstring`), its
+members' plumbing (:mod:`._members`) and its prediction (:mod:`._prediction`).
 """
 
 from ._forest import LocalRegretForestClassifier

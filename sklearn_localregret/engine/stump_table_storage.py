@@ -1,0 +1,138 @@
+"""How a :class:`~sklearn_localregret.engine.StumpRegretTable` is saved.
+
+:class:`StumpTableStorage` is the table's persistence (a mixin of
+:class:`~sklearn_localregret.engine.StumpRegretTable`): the factors of the
+rows in use (:meth:`~StumpTableStorage.factors`), packed on saving
+(:mod:`~sklearn_localregret.engine.saved_arrays`: ``S_false`` as its
+residual from what the class totals predict) and unpacked into fresh arrays
+on loading, the key index and the caches rebuilt rather than stored.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .keyed_rows import KeyedRows
+from .saved_arrays import pack, pack_residual, unpack, unpack_residual
+
+__all__ = ["StumpTableStorage"]
+
+
+class StumpTableStorage(KeyedRows):
+    """Saving and loading of the stump regret table (a mixin of
+    :class:`~sklearn_localregret.engine.StumpRegretTable`)."""
+
+    # The layout it saves (the table's).
+    _n_tests: int
+    _leaf: np.ndarray
+    _true: np.ndarray
+    _false: np.ndarray
+    _cost: np.ndarray
+
+    # -- persistence ------------------------------------------------------
+    # The key index is derived from the key list; the cache is derived from the
+    # regrets. Neither is stored, which keeps saved models small and lets
+    # skops (whose dicts take only str/int/float/bool/None keys) save path keys.
+    # The factors are stored exactly but packed (engine.saved_arrays): rows in
+    # use only, deflated, and S_false as its difference from what the class
+    # totals predict (S_true + S_false is the same at most tests of a site).
+    _DERIVED = (
+        "_row_of",
+        "_seen",
+        "_content",
+        "_cdf",
+        "_total",
+        "_odds",
+        "_base",
+        "_magnitude",
+        "_measured",
+    )
+
+    def factors(self) -> dict[str, np.ndarray]:
+        """The stored factors of the rows in use (copies, times :attr:`scale`).
+
+        ``leaf`` (n_rows, 2, K) and ``cost`` (n_rows, 2, n_tests) hold the
+        biased then the unbiased values; ``true`` and ``false`` are
+        ``S_true``, ``S_false`` of shape (n_rows, n_tests, K); ``versions``
+        (n_rows,). What a saved table holds, before packing.
+        """
+        n, t = self.n_rows, self._n_tests
+        return {
+            "leaf": self._leaf[:n].copy(),
+            "true": self._true[:n, :t].copy(),
+            "false": self._false[:n, :t].copy(),
+            "cost": self._cost[:n, :, :t].copy(),
+            "versions": self._versions[:n].copy(),
+        }
+
+    def __getstate__(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
+        factors = self.factors()
+        true, false = factors["true"], factors["false"]
+        totals = _class_totals(true, false)
+        state["_leaf"] = pack(factors["leaf"])
+        state["_true"] = pack(true)
+        state["_false"] = {
+            "totals": pack(totals),
+            "residual": pack_residual(false, totals[:, None, :] - true),
+        }
+        state["_cost"] = pack(factors["cost"])
+        state["_versions"] = pack(factors["versions"])
+        if self.leaf_model:
+            state["_model_scale"] = self._model_scale[: self.n_rows].copy()
+        else:
+            state.pop("_model_scale", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if "n_leaves" not in state:  # saved before model leaves
+            self.n_leaves = self.n_classes
+        self._row_of = {key: row for row, key in enumerate(self._keys)}
+        rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
+        saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
+        saved["_cost"], saved["_versions"] = unpack(self._cost), unpack(self._versions)
+        false = self._false
+        if isinstance(false, dict):  # packed against the class totals
+            totals = unpack(false["totals"])
+            if totals.shape != saved["_true"].shape[::2]:
+                raise ValueError("a damaged regret table: class totals' shape")
+            false = unpack_residual(
+                false["residual"], totals[:, None, :] - saved["_true"]
+            )
+        saved["_false"] = false
+        model_scale = state.get("_model_scale")
+        self._allocate(rows, tests)
+        if model_scale is not None:
+            self._model_scale[: len(self._keys)] = model_scale
+        n, t = len(self._keys), self._n_tests
+        self._leaf[:n] = saved["_leaf"]
+        self._true[:n, :t] = saved["_true"]
+        self._false[:n, :t] = saved["_false"]
+        self._cost[:n, :, :t] = saved["_cost"]
+        self._versions[:n] = saved["_versions"]
+
+
+def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
+    """Per row and class, the most frequent ``S_true + S_false`` over the tests.
+
+    All tests of a site that were edges in the same rounds share it (the
+    weight of each class that reached the site), so ``totals - S_true``
+    predicts ``S_false`` exactly at most tests: what a saved table stores is
+    the residual of that prediction. Shape ``(n_rows, K)``; 0 without tests.
+    """
+    sums = true + false
+    n, t, k = sums.shape
+    if t == 0:
+        return np.zeros((n, k))
+    # The mode of each (row, class) column, by sorting the bits: equal sums are
+    # equal bit patterns, and a run's length is where the next one starts.
+    bits = np.sort(sums.view(np.uint64).transpose(0, 2, 1).reshape(n * k, t), axis=1)
+    starts = np.ones(bits.shape, dtype=bool)
+    starts[:, 1:] = bits[:, 1:] != bits[:, :-1]
+    modes = np.empty(n * k, dtype=np.uint64)
+    for i in range(n * k):
+        begin = np.flatnonzero(starts[i])
+        runs = np.diff(np.append(begin, t))
+        modes[i] = bits[i, begin[runs.argmax()]]
+    return modes.view(np.float64).reshape(n, k)

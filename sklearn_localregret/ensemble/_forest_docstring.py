@@ -1,0 +1,173 @@
+"""The docstring of :class:`~sklearn_localregret.LocalRegretForestClassifier`.
+
+It is the forest's manual (parameters, attributes, prediction, cost, drift,
+examples), about 160 lines: kept here so that the estimator's module reads as
+code. ``_forest.py`` sets it as the class's ``__doc__``; the text, with its
+indentation, is the class's docstring as it was written in the class
+(numpydoc, the API pages and the doctests read it from the class).
+"""
+
+__all__ = ["FOREST_CLASSIFIER_DOCSTRING"]
+
+FOREST_CLASSIFIER_DOCSTRING = """\
+Online bagging of local-regret trees, combined with a regret guarantee.
+
+    ``n_estimators`` :class:`~sklearn_localregret.LocalRegretTreeClassifier`
+    members learn the stream, each on its own random subset of the columns
+    (chosen at the first fit, ``max_features``) and with each row weighted by
+    its ``sample_weight`` times a Poisson(``lambda_value``) draw (online
+    bagging, as River's adaptive random forest does). Each member forgets as
+    the tree does (``discount``) and is replaced by a fresh tree when a drift
+    detector on its own mistakes fires (``drift_detector``). Missing values
+    and categorical columns are read as the tree reads them. The forest
+    predicts with AdaHedge over ``n_estimators + 1`` experts: its *vote* (the
+    class the members' mean probability favours) and each member's own
+    hedged prediction, all scored on each round's rows before the members
+    learn it (test-then-train). Its
+    expected mistakes exceed the best expert's by at most
+    :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
+    the members; the user guide, "The forest").
+
+    Parameters
+    ----------
+    n_estimators : int, default=10
+        Number of member trees.
+    max_features : {"sqrt", "log2"}, int, float or None, default=None
+        Columns each member sees, counted as scikit-learn's forests count
+        them for a split: ``"sqrt"`` and ``"log2"`` of the number of
+        features, an int as is, a float in (0, 1] as that fraction, None all
+        of them; at least one. Here they are fixed per member for the whole
+        stream (the random subspace method), not drawn at each split as in
+        ARF, so a member without an informative column never sees it. The
+        default, all columns, was chosen by ``benchmarks/bench_forest.py``:
+        ``"sqrt"`` and ``0.5`` lost by 0.06 to 0.13 on the streams of 2 to 9
+        features (Bananas, SEA, STAGGER, Agrawal) and won by at most 0.02 on
+        Phishing and ImageSegments.
+    lambda_value : float, default=6.0
+        Rate of the Poisson draws that weigh each row for each member (ARF's
+        and leveraging bagging's 6; 1 is Oza's online bagging, whose members
+        skip a third of the rows). 6 was lower than or level with 1 on 5 of
+        6 streams of ``benchmarks/bench_forest.py``.
+    drift_detector : {"adwin"} or None, default="adwin"
+        A detector per member, fed with the member's 0/1 loss on each row
+        (of positive weight) before it learnt it: ``"adwin"`` is ADWIN with
+        ``delta=0.001`` (ARF's), acting only when the error rises. When it
+        fires, the member is replaced, after that round, by a fresh tree.
+        None: the members only forget (``discount``). Changed between calls
+        (``set_params``), it starts the detection (with empty windows) or
+        stops it. On
+        ``benchmarks/bench_forest.py`` the detectors lowered the error on
+        STAGGER, ``inverted``, LED with drift and Agrawal and changed nothing
+        on the stationary streams, where they never fired (the user guide,
+        "The forest").
+    batch_size : int, default=5
+        Rows per round, of the forest and of every member.
+    binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
+predict_tolerance, discount, max_categories
+        Passed to every member: see
+        :class:`~sklearn_localregret.LocalRegretTreeClassifier`. The members
+        learn local external regret and predict with their hedge.
+    n_jobs : int or None, default=None
+        Threads the members learn (and predict large inputs) in; None is 1,
+        -1 all cores. The members' kernels release the GIL. The model is the
+        same for every ``n_jobs``.
+    random_state : int, Generator, RandomState instance or None, default=None
+        Seeds the subspaces, each member's seed and bagging draws, and the
+        forest's randomised predictions.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of the features, when ``X`` had string column names.
+    estimators_ : list of LocalRegretTreeClassifier
+        The members, each fitted on its columns ``estimators_features_[k]``.
+    estimators_features_ : list of ndarray of int
+        The columns each member reads, sorted.
+    n_drifts_ : ndarray of int of shape (n_estimators,)
+        How many times each member was replaced on a detected drift.
+    categories_ : list of length ``n_features_in_``
+        For a categorical column, its categories in the order of their codes
+        (None for the missing value); None for a numeric column.
+    n_rounds_ : int
+        Rounds learnt.
+    n_samples_seen_ : int
+        Rows seen.
+    n_online_mistakes_ : float
+        The forest's expected mistakes (sample weight) over the rounds
+        learnt, each round predicted before it was learnt.
+    combination_weights_ : ndarray of shape (n_estimators + 1,)
+        The hedge's weights: the vote's first, then each member's.
+    combination_losses_ : ndarray of shape (n_estimators + 1,)
+        The experts' cumulative losses, the members' handicap included.
+    combination_regret_bound_ : float
+        ``2 Delta``: the forest's expected mistakes minus any expert's
+        loss (:attr:`combination_losses_`) are at most this.
+
+    See Also
+    --------
+    LocalRegretTreeClassifier : One member.
+    river.forest.ARFClassifier : Adaptive random forest of Hoeffding trees.
+
+    Notes
+    -----
+    **Prediction.** :meth:`predict` draws each row's class from the mixture of
+    the experts' predictions, with a uniform that is a function of the row,
+    ``random_state`` and ``n_rounds_`` (the same answer every time, alone or
+    in a batch). While the vote carries all the weight (from the start, and
+    on stationary streams) it is the vote, the argmax of
+    :meth:`predict_proba`. :meth:`predict_proba` mixes the members'
+    probabilities by the hedge's weights, the vote's weight spread evenly
+    over the members.
+
+    **Cost.** A round costs about ``n_estimators`` member rounds (each on
+    its columns). The members learn each call's rows in one pass each, in
+    ``n_jobs`` threads; the combination then scores the recorded rounds.
+
+    **Drift.** A replaced member is a new expert in its slot of the
+    combination: the slot's loss goes on with the new tree's predictions,
+    and the combination's bound holds against each slot's actual sequence of
+    predictions (a replacement decided in a round first predicts in the
+    next). The fresh tree's own local-regret guarantee starts from its first
+    round.
+
+    **Zero weights.** A row whose Poisson draw is 0 is learnt by that member
+    with weight 0: it changes no regret, so the member's rounds stay aligned
+    with the forest's (and it still counts for the member's thresholds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_localregret import LocalRegretForestClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(1000, 4))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    >>> forest = LocalRegretForestClassifier(n_estimators=5, random_state=0)
+    >>> forest = forest.fit(X, y)
+    >>> forest.n_rounds_, len(forest.estimators_)
+    (200, 5)
+    >>> round(forest.online_error_, 3)
+    0.129
+
+    The vote has led all along: ``predict`` is the argmax of ``predict_proba``.
+
+    >>> forest.combination_weights_.tolist()
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> forest.predict_proba(X[:2]).round(2)
+    array([[0.75, 0.25],
+           [0.27, 0.73]])
+    >>> forest.predict(X[:2])
+    array([0, 1])
+
+    When the concept inverts, each member's detector sees its error rise and
+    the member is replaced by a fresh tree, which learns the new concept.
+
+    >>> forest.n_drifts_.tolist()
+    [0, 0, 0, 0, 0]
+    >>> forest = forest.partial_fit(X, 1 - y)
+    >>> forest.n_drifts_.tolist(), forest.estimators_[0].n_samples_seen_
+    ([1, 1, 1, 1, 1], 975)
+    """

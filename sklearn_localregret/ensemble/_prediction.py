@@ -1,0 +1,121 @@
+"""The forest's predictions: the members' probabilities, combined.
+
+:class:`ForestPrediction` is the part of
+:class:`~sklearn_localregret.LocalRegretForestClassifier` that predicts:
+the members' probabilities of dense blocks of rows (in threads for large
+blocks), mixed by the combination's weights (:meth:`predict_proba`), and the
+classes drawn from the combination with a uniform per row (:meth:`predict`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
+
+from .._base import rounds
+from .._hedge import AdaHedge
+from ..engine.compiled.row_uniforms import row_uniforms
+from ._combination import draw_classes, mixture_proba, prediction_distribution
+from ._members import ForestMembers
+
+__all__ = ["ForestPrediction"]
+
+# Rows below which a prediction asks the members one after the other: a
+# thread pool's hand-over costs more than a few rows' walks.
+_PARALLEL_PREDICT_ROWS = 256
+
+
+class ForestPrediction(ForestMembers):
+    """Prediction of the forest (a mixin of
+    :class:`~sklearn_localregret.LocalRegretForestClassifier`)."""
+
+    # What prediction reads of the forest (set by its rounds).
+    n_rounds_: int
+    _hedge: AdaHedge
+    _prediction_key: int
+    _model_lock: Callable[[], threading.RLock]
+    _validate_for_predict: Callable[[Any], np.ndarray]
+
+    def _dense_blocks(self, X):
+        chunk = rounds.DENSE_CHUNK_ROWS  # read here: tests shrink it
+        for lo in range(0, X.shape[0], chunk):
+            block = X[lo : lo + chunk]
+            if sp.issparse(block):
+                block = block.toarray()
+            yield np.ascontiguousarray(block, dtype=np.float64)
+
+    def _member_probas(self, block: np.ndarray) -> np.ndarray:
+        """The members' probabilities of the rows: (n_members, n_rows, n_classes)."""
+
+        def proba(k: int) -> np.ndarray:
+            if not self._fitted(k):
+                return self._fresh_record(block.shape[0])[0]
+            columns = self._columns_of(block, k)
+            # Validated by the forest: the members' own walk, no checks.
+            return self.estimators_[k]._predict_proba_checked(columns)
+
+        n = block.shape[0] if block.shape[0] >= _PARALLEL_PREDICT_ROWS else 1
+        return np.stack(self._map_members(proba, n))
+
+    def predict_proba(self, X):
+        """The members' class probabilities, mixed by the combination's weights.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``.
+        """
+        return self._predict_proba_checked(self._validate_for_predict(X))
+
+    def _predict_proba_checked(self, X) -> np.ndarray:
+        out = []
+        for block in self._dense_blocks(X):
+            with self._model_lock():
+                probas = self._member_probas(block)
+                weights = self._hedge.weights()
+            out.append(mixture_proba(probas, weights))
+        return out[0] if len(out) == 1 else np.vstack(out)
+
+    def predict(self, X):
+        """Classes drawn from the combination: the vote while it leads.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._validate_for_predict(X)
+        return self.classes_[self._predicted_indices(X)]
+
+    def _predicted_indices(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        out = []
+        for block in self._dense_blocks(X):
+            with self._model_lock():
+                probas = self._member_probas(block)
+                weights = self._hedge.weights()
+                votes = np.array(
+                    [
+                        m._vote_weight() if self._fitted(k) else 1.0
+                        for k, m in enumerate(self.estimators_)
+                    ]
+                )
+                key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+            if weights[0] >= 1.0:
+                out.append(np.argmax(probas.mean(axis=0), axis=1))
+                continue
+            q = prediction_distribution(probas, votes, weights)
+            out.append(draw_classes(q, row_uniforms(block, key)))
+        return out[0] if len(out) == 1 else np.concatenate(out)
