@@ -47,10 +47,11 @@ def _add128(ah, al, bh, bl):
 
 
 @inline_kernel
-def _advance(sh, sl, ih, il, delta):
-    """The LCG state ``delta`` steps on (O(log delta) multiplications)."""
+def _jump(ih, il, delta):
+    """``(A, C)`` of ``delta`` steps: the state goes to ``A state + C``
+    (O(log delta) multiplications; ``ih, il`` the increment)."""
     mh, ml = np.uint64(_MULT_HIGH), np.uint64(_MULT_LOW)
-    ph, pl = ih, il  # the increment
+    ph, pl = ih, il
     acc_mh, acc_ml = np.uint64(0), np.uint64(1)
     acc_ph, acc_pl = np.uint64(0), np.uint64(0)
     while delta > 0:
@@ -62,6 +63,13 @@ def _advance(sh, sl, ih, il, delta):
         ph, pl = _mul128(th, tl, ph, pl)
         mh, ml = _mul128(mh, ml, mh, ml)
         delta >>= 1
+    return acc_mh, acc_ml, acc_ph, acc_pl
+
+
+@inline_kernel
+def _advance(sh, sl, ih, il, delta):
+    """The LCG state ``delta`` steps on."""
+    acc_mh, acc_ml, acc_ph, acc_pl = _jump(ih, il, delta)
     sh, sl = _mul128(acc_mh, acc_ml, sh, sl)
     return _add128(sh, sl, acc_ph, acc_pl)
 
@@ -166,25 +174,6 @@ def _seeded_state(entropy):
     sh, sl = _mul128(sh, sl, mh, ml)
     sh, sl = _add128(sh, sl, ih, il)
     return sh, sl, ih, il
-
-
-@inline_kernel
-def _jump(ih, il, delta):
-    """``(A, C)`` of ``delta`` steps: the state goes to ``A state + C``."""
-    mh, ml = np.uint64(_MULT_HIGH), np.uint64(_MULT_LOW)
-    ph, pl = ih, il
-    acc_mh, acc_ml = np.uint64(0), np.uint64(1)
-    acc_ph, acc_pl = np.uint64(0), np.uint64(0)
-    while delta > 0:
-        if delta & 1:
-            acc_mh, acc_ml = _mul128(acc_mh, acc_ml, mh, ml)
-            acc_ph, acc_pl = _mul128(acc_ph, acc_pl, mh, ml)
-            acc_ph, acc_pl = _add128(acc_ph, acc_pl, ph, pl)
-        th, tl = _add128(mh, ml, np.uint64(0), np.uint64(1))
-        ph, pl = _mul128(th, tl, ph, pl)
-        mh, ml = _mul128(mh, ml, mh, ml)
-        delta >>= 1
-    return acc_mh, acc_ml, acc_ph, acc_pl
 
 
 @kernel
