@@ -150,17 +150,15 @@ def _child(task, connection) -> None:
         record.peak_memory_mb = max(_memory_kib()["VmHWM"] - before, 0) / 1024
         connection.send(record)
     except BaseException:
-        stream, name, _, seed = task[:4]
-        record = RunRecord(
-            stream.name,
-            name,
-            seed,
-            status="failed",
-            message=traceback.format_exc(limit=2).strip(),
-        )
-        connection.send(record)
+        connection.send(_failed(task, traceback.format_exc(limit=2).strip()))
     finally:
         connection.close()
+
+
+def _failed(task, message: str) -> RunRecord:
+    """The record of a run that raised or whose process died."""
+    stream, name, _, seed = task[:4]
+    return RunRecord(stream.name, name, seed, status="failed", message=message)
 
 
 def run_isolated(tasks, jobs, on_record) -> None:
@@ -186,14 +184,8 @@ def run_isolated(tasks, jobs, on_record) -> None:
                 record = connection.recv()
             except EOFError:
                 process.join()
-                stream, name, _, seed = task[:4]
-                record = RunRecord(
-                    stream.name,
-                    name,
-                    seed,
-                    status="failed",
-                    message=f"the run's process died (exit code {process.exitcode})",
-                )
+                message = f"the run's process died (exit code {process.exitcode})"
+                record = _failed(task, message)
             process.join()
             connection.close()
             on_record(record)
