@@ -39,6 +39,7 @@ from .compiled.tree_labels import (
     refresh_label_slots,
 )
 from .compiled.tree_labels_batch import label_probabilities_by_site as by_site
+from .keyed_rows import grown_capacity
 from .path_index import PathIndex
 from .stump_table import StumpRegretTable
 
@@ -261,15 +262,16 @@ class HierarchicalLabels:
                 self._pool_used = used
                 return
             # No room for a row of ``needed`` entries: drop the garbage, and
-            # grow the pool if it would then be more than half full.
+            # grow the pool if it would then be more than two thirds full (a
+            # third free: a compaction per O(pool) entries written).
             needed = -1 - used
             self._pool_used = compact_label_pool(
                 n, self._slot_start, self._slot_len, self._pool_int, self._pool_float
             )
+            live = self._pool_used + needed
             capacity = self._pool_int.shape[0]
-            if 2 * (self._pool_used + needed) > capacity:
-                size = max(64, 2 * capacity, 2 * (self._pool_used + needed))
-                self._grow_pool(size)
+            if 3 * live > 2 * capacity:
+                self._grow_pool(max(64, grown_capacity(capacity, 3 * live // 2 + 1)))
 
     def _order_tests(self, n_tests: int) -> None:
         """The tests group by group, each group in increasing rank."""
@@ -286,7 +288,7 @@ class HierarchicalLabels:
         old = self._seen.shape[0]
         if n <= old:
             return
-        size = max(n, 2 * old, 8)
+        size = grown_capacity(old, n)
         for name, fill in (
             ("_seen", -1),
             ("_slot_start", 0),

@@ -20,13 +20,35 @@ import numpy as np
 
 from .discount_clock import DiscountClock
 
-__all__ = ["KeyedRows", "FORGET_EVERY", "FORGET_TOLERANCE", "forget_tolerance"]
+__all__ = [
+    "KeyedRows",
+    "FORGET_EVERY",
+    "FORGET_TOLERANCE",
+    "forget_tolerance",
+    "grown_capacity",
+]
 
 # Per-edge ("swap") learners with a discount forget, every FORGET_EVERY
 # rounds, the rows none of whose regrets exceeds FORGET_TOLERANCE * Delta
 # (Delta: the largest range of a round's utilities, bias included).
 FORGET_EVERY = 256
 FORGET_TOLERANCE = 1e-6
+
+
+def grown_capacity(capacity: int, needed: int) -> int:
+    """The size an array of ``capacity`` rows grows to, to hold ``needed``.
+
+    By half again (at least ``needed``, at least 8): the tree's tables add
+    sites every round and hold thousands, so that doubling left up to half
+    of every per-site array unused (a forest holds ten such tables), while
+    copies stay amortised O(1) per row.
+
+    Examples
+    --------
+    >>> grown_capacity(4096, 4097), grown_capacity(4096, 9000), grown_capacity(0, 1)
+    (6144, 9000, 8)
+    """
+    return max(int(needed), capacity + capacity // 2, 8)
 
 
 def forget_tolerance(table: KeyedRows, delta: float) -> float | None:

@@ -15,6 +15,7 @@ from typing import cast
 
 import numpy as np
 
+from .keyed_rows import grown_capacity
 from .stump_table import StumpRegretTable
 
 __all__ = ["PathIndex"]
@@ -112,7 +113,7 @@ class PathIndex:
             return
         grown = np.full(
             (
-                rows if n_rows <= rows else max(n_rows, 2 * rows),
+                rows if n_rows <= rows else grown_capacity(rows, n_rows),
                 tests if n_tests <= tests else max(n_tests, 2 * tests),
                 2,
             ),

@@ -36,6 +36,7 @@ import numpy as np
 
 from .compiled.leaf_model import model_labels
 from .compiled.pair_sums import refresh_content
+from .keyed_rows import grown_capacity
 from .stump_table_readers import StumpTableReaders
 from .stump_table_storage import StumpTableStorage
 
@@ -172,10 +173,10 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         return self._n_tests
 
     def _grow_rows(self) -> None:
-        # Doubling: a site holds 2 T K numbers, and a learner adds sites every
-        # round; each growth copies (and faults in) the whole table.
+        # A site holds 2 T K numbers, and a learner adds sites every round;
+        # each growth copies (and faults in) the whole table.
         rows = self._leaf.shape[0]
-        self._grow(2 * rows, self._true.shape[1])
+        self._grow(grown_capacity(rows, rows + 1), self._true.shape[1])
 
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""
