@@ -45,6 +45,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         "max_categories": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
+        "leaf_prediction": [StrOptions({"adaptive", "label"})],
         "discount": [
             Interval(Real, 0, 1, closed="right"),
             StrOptions({"auto"}),
@@ -75,6 +76,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         discount=0.99,
         prediction="auto",
         leaf_model="auto",
+        leaf_prediction="adaptive",
     ):
         self.regret = regret
         self.L = L
@@ -92,6 +94,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         self.discount = discount
         self.prediction = prediction
         self.leaf_model = leaf_model
+        self.leaf_prediction = leaf_prediction
 
     # -- model ------------------------------------------------------------
     def _encode_features(self, X):
@@ -147,6 +150,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             n_classes,
             discount,
             leaf_model=self._model_leaves(n_classes),
+            model_reads=self.leaf_prediction == "adaptive",
             max_depth=self.max_depth,
             L=self.L,
             n_mcmc_steps=self.n_mcmc_steps,
@@ -170,6 +174,8 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             self.predict_tolerance = 0.0
         if "leaf_model" not in state:  # saved before model leaves: labels only
             self.leaf_model = None
+        if "leaf_prediction" not in state:  # saved before adaptive reads
+            self.leaf_prediction = "label"
         if "max_categories" not in state:  # saved before categories
             self.max_categories = 16
             if "_tests" in state:
@@ -348,7 +354,12 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
 
     # -- prediction -------------------------------------------------------
     def _proba_version(self) -> tuple:
-        return (*super()._proba_version(), self.predict_tolerance, self.n_predict_trees)
+        return (
+            *super()._proba_version(),
+            self.predict_tolerance,
+            self.n_predict_trees,
+            self.leaf_prediction,
+        )
 
     def _round_proba_from(self, X, outcomes) -> np.ndarray:
         """``pi``'s class probabilities of a round's rows (their test outcomes
@@ -379,7 +390,10 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         """The active player's class probabilities of rows with these test
         outcomes."""
         return self._player.probabilities(
-            outcomes, self.n_predict_trees, self.predict_tolerance
+            outcomes,
+            self.n_predict_trees,
+            self.predict_tolerance,
+            self.leaf_prediction == "adaptive",
         )
 
     # -- merging ----------------------------------------------------------

@@ -16,11 +16,12 @@ def _rows(n, seed=0):
 
 
 def _player_probas(est, X):
-    """Each player's probabilities, read from its own labels cache."""
+    """Each player's probabilities, read from its own labels cache (leaves
+    read their sites' models where those lead, as the learner's by default)."""
     outcomes = est._tests.outcomes(X)
     return np.stack(
         [
-            state["_player"].labels.probabilities(outcomes)
+            state["_player"].labels.probabilities(outcomes, reads=True)
             for state in est._players.states
         ]
     )

@@ -38,7 +38,10 @@ def test_decayed_sites_keep_the_probabilities_finite_and_exact(monkeypatch):
     # test_forget_sites.py); kept here, they test the walk's arithmetic.
     monkeypatch.setattr(ExternalPlayer, "_forget_quiet_sites", lambda self, r: None)
     X, y = _moving_concept()
-    est = LocalRegretTreeClassifier(discount=0.5, random_state=0).fit(X, y)
+    # Leaves read as labels: the reference below is the label walk.
+    est = LocalRegretTreeClassifier(
+        discount=0.5, random_state=0, leaf_prediction="label"
+    ).fit(X, y)
     table = est.regret_table_
     weights = table._total[: est.n_sites_]
     # The state this test is about: weights 1e280 times below others.
@@ -51,6 +54,13 @@ def test_decayed_sites_keep_the_probabilities_finite_and_exact(monkeypatch):
     with np.errstate(all="ignore"):
         reference = ReferenceLabels(table).probabilities(est._tests.outcomes(X))
     np.testing.assert_allclose(proba, reference, atol=1e-9)
+    # Leaves that read their sites' models (decayed scores) keep them finite.
+    reading = LocalRegretTreeClassifier(discount=0.5, random_state=0).fit(X, y)
+    scores = reading.regret_table_.read_scores
+    assert (scores[:, 0] > scores[:, 1]).any()
+    read = reading.predict_proba(X)
+    assert np.all(np.isfinite(read)) and np.all(read >= 0.0)
+    np.testing.assert_allclose(read.sum(axis=1), 1.0, atol=1e-9)
     # The vote is the most probable class, not classes_[0] for every row.
     assert est.vote_weight_ == 1.0
     np.testing.assert_array_equal(est.predict(X), proba.argmax(axis=1))

@@ -164,6 +164,23 @@ Online decision-tree learner minimising local external or swap regret.
         better; with more classes a tree of labels needs depth before it
         separates them, and models do better on every multi-class stream
         (``benchmarks/bench_model_leaves.py``).
+    leaf_prediction : {"adaptive", "label"}, default="adaptive"
+        How the leaves of the learnt trees predict in :meth:`predict_proba`
+        and :meth:`predict`. ``"label"``: a leaf predicts its label (a model
+        leaf its model's). ``"adaptive"`` (external regret): every site also
+        keeps the naive Bayes model of its counts and two scores, the weight
+        of the rows reaching it that this model, as it stood before each
+        round, got right, and the weight its majority label got right; a
+        leaf at a site whose model leads predicts the model's label for the
+        row (as River's Hoeffding trees' ``"nba"`` leaves, site by site).
+        Only the reading changes: the plays, their regrets and the guarantee
+        on them are the same for both, and so are ``online_error_`` and the
+        hedge's play loss. ``predict_proba`` stays exact (the probability
+        that a tree drawn from ``pi``, its leaves read so, gives the row
+        each class). Set before fitting; setting ``"label"`` on a fitted
+        model reads labels (``"adaptive"`` needs the scores kept from the
+        first round). On the leaderboard's streams it lowers the error
+        wherever it moves it (``benchmarks/bench_leaf_reads.py``).
 
     Attributes
     ----------

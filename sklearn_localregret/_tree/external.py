@@ -113,7 +113,11 @@ class ExternalPlayer(TreePlayer):
         if warm_start and new.size:
             passes, y_window, w_window, order = window.ring(self.tests)
             if order.size:
-                self._update_sites(new, passes, y_window, w_window, order, 0.0)
+                # A warm start fills the new sites' counts; their models
+                # score from the round on (before it they had no counts).
+                self._update_sites(
+                    new, passes, y_window, w_window, order, 0.0, score_reads=False
+                )
         wrong = self._update_sites(
             np.arange(flat.n_nodes),
             outcomes,
@@ -215,9 +219,12 @@ class ExternalPlayer(TreePlayer):
             self.labels.paths.update()
         return new
 
-    def _update_sites(self, nodes, outcomes, y, weight, order, bias: float) -> float:
+    def _update_sites(
+        self, nodes, outcomes, y, weight, order, bias: float, score_reads=True
+    ) -> float:
         """One update of the played tree's sites at ``nodes`` by the rows
-        ``order`` of ``outcomes``, ``y`` and ``weight``."""
+        ``order`` of ``outcomes``, ``y`` and ``weight`` (``score_reads``: and
+        the read scores of a table with model reads)."""
         table, flat, tests = self.table, self.flat, self.tests
         max_depth = self.coloring.max_depth
         return update_played_sites(
@@ -246,16 +253,18 @@ class ExternalPlayer(TreePlayer):
             table._odds,
             table._base,
             table._model_scale,
+            table._reads,
+            bool(score_reads and table.model_reads),
         )
 
     # -- prediction -------------------------------------------------------
     def walks(self, n_predict_trees) -> bool:
         return n_predict_trees is None
 
-    def probabilities(self, outcomes, n_predict_trees, tolerance):
+    def probabilities(self, outcomes, n_predict_trees, tolerance, reads=False):
         if n_predict_trees is None:
-            return self.labels.probabilities(outcomes, tolerance=tolerance)
-        return super().probabilities(outcomes, n_predict_trees, tolerance)
+            return self.labels.probabilities(outcomes, tolerance=tolerance, reads=reads)
+        return super().probabilities(outcomes, n_predict_trees, tolerance, reads)
 
     def distribution(self, n_predict_trees) -> tuple[list, np.ndarray]:
         """The fixed-seed sample of ``n_predict_trees`` trees from pi."""

@@ -44,6 +44,10 @@ class TreePlayer:
         The regret table's discount.
     leaf_model : bool
         Whether leaves may be naive Bayes models.
+    model_reads : bool
+        Whether every site keeps a naive Bayes model and its read scores, so
+        that a prediction may let its leaves read the model (adaptive leaf
+        reads; external regret: players that compute models).
     max_depth : int or None
         Depth limit of the locality graph (the colouring's).
     L : int or None
@@ -88,10 +92,14 @@ class TreePlayer:
         max_depth: int | None,
         L: int | None,
         n_mcmc_steps: int,
+        model_reads: bool = False,
         lock: threading.RLock | None = None,
     ):
         self.table = StumpRegretTable(
-            n_classes, discount=discount, leaf_model=leaf_model
+            n_classes,
+            discount=discount,
+            leaf_model=leaf_model,
+            model_reads=model_reads and self.computes_models,
         )
         self.coloring = TreeColoring(tests, n_classes, max_depth, leaf_model=leaf_model)
         self.L = L
@@ -179,25 +187,35 @@ class TreePlayer:
         raise NotImplementedError
 
     def probabilities(
-        self, outcomes: np.ndarray, n_predict_trees, tolerance: float
+        self, outcomes: np.ndarray, n_predict_trees, tolerance: float, reads=False
     ) -> np.ndarray:
-        """Class probabilities of rows with these test outcomes."""
+        """Class probabilities of rows with these test outcomes (``reads``:
+        leaves read their sites' models where those lead, see
+        :meth:`tree_labels`)."""
         trees, probs = self.distribution(n_predict_trees)
         proba = np.zeros((outcomes.shape[0], self.table.n_classes))
         rows = np.arange(outcomes.shape[0])
         for tree, p in zip(trees, probs):
-            proba[rows, self.tree_labels(tree, outcomes)] += p
+            proba[rows, self.tree_labels(tree, outcomes, reads)] += p
         return proba
 
-    def tree_labels(self, tree: Tree, outcomes: np.ndarray) -> np.ndarray:
-        """Class indices a tree gives the rows (a model leaf: its model's)."""
+    def tree_labels(self, tree: Tree, outcomes: np.ndarray, reads=False) -> np.ndarray:
+        """Class indices a tree gives the rows: a model leaf its model's; with
+        ``reads`` (and a table with model reads), any leaf whose site's model
+        has got more weight right than its majority label, that model's."""
         labels = predict_tree(tree, outcomes)
         table = self.table
         model = labels == table.n_classes
-        if model.any():
+        reads = bool(reads) and table.model_reads
+        if model.any() or reads:
             flat = FlatTree.from_tree(tree, table.find)
-            leaves = flat.leaves_of(outcomes[model])
-            labels[model] = table.model_labels(flat.row[leaves], outcomes[model])
+            sites = flat.row[flat.leaves_of(outcomes)]
+            if reads:
+                scores = table.read_scores
+                has = sites >= 0
+                model[has] |= scores[sites[has], 0] > scores[sites[has], 1]
+            if model.any():
+                labels[model] = table.model_labels(sites[model], outcomes[model])
         return labels
 
     def representative_tree(self) -> Tree:

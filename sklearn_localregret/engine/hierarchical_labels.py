@@ -43,6 +43,9 @@ from .keyed_rows import grown_capacity
 from .path_index import PathIndex
 from .stump_table import StumpRegretTable
 
+# The read scores of a walk without adaptive leaf reads: no site reads.
+_NO_READS = np.zeros((0, 2))
+
 __all__ = ["HierarchicalLabels"]
 
 # From this many data rows on, the walk goes site by site.
@@ -157,7 +160,11 @@ class HierarchicalLabels:
             self._seen[:] = -1  # every slot is laid out by group
 
     def probabilities(
-        self, outcomes: np.ndarray, root_label: int = 0, tolerance: float = 0.0
+        self,
+        outcomes: np.ndarray,
+        root_label: int = 0,
+        tolerance: float = 0.0,
+        reads: bool = False,
     ) -> np.ndarray:
         """Class probabilities of the data rows, shape ``(n_rows, n_classes)``.
 
@@ -172,6 +179,11 @@ class HierarchicalLabels:
             exact one: sites whose reach fits in the row's tolerance left are
             not walked, their reach goes to their start labels
             (:ref:`engine-predict`).
+        reads : bool, default=False
+            Adaptive leaf reads, for a table with ``model_reads``: a leaf at a
+            site whose naive Bayes model has got more weight right than its
+            majority label (:attr:`StumpRegretTable.read_scores`) predicts
+            the model's label for the row (:ref:`engine-model-reads`).
         """
         table = self.table
         outcomes = np.ascontiguousarray(outcomes, dtype=bool)
@@ -197,6 +209,7 @@ class HierarchicalLabels:
                 table.n_leaves,
                 table._odds,
                 table._base,
+                table._reads if reads else _NO_READS,
                 proba,
             )
         return proba

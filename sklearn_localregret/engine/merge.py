@@ -63,7 +63,7 @@ def check_same_layout(dst: KeyedRows, src: KeyedRows) -> None:
             )
     elif isinstance(dst, StumpRegretTable):
         assert isinstance(src, StumpRegretTable)
-        for name in ("n_classes", "n_leaves", "n_tests"):
+        for name in ("n_classes", "n_leaves", "n_tests", "model_reads"):
             mine, theirs = getattr(dst, name), getattr(src, name)
             if mine != theirs:
                 raise ValueError(f"the tables' {name} differ: {mine} and {theirs}")
@@ -147,7 +147,8 @@ def _add_stump_rows(
     dst._true[dst_rows, :t] += factor * src._true[src_rows, :t]
     dst._false[dst_rows, :t] += factor * src._false[src_rows, :t]
     dst._cost[dst_rows, :, :t] += factor * src._cost[src_rows, :, :t]
-    if dst.leaf_model:
+    dst._reads[dst_rows] += factor * src._reads[src_rows]  # scores add up too
+    if dst.models:
         # A model leaf reads its counts in the units of the row's last update:
         # the sums are in today's units now.
         dst._model_scale[dst_rows] = dst.clock.scale
@@ -164,7 +165,11 @@ def empty_like(table: KeyedRows) -> KeyedRows:
     """
     if isinstance(table, StumpRegretTable):
         return StumpRegretTable(
-            table.n_classes, table.n_tests, table.discount, table.leaf_model
+            table.n_classes,
+            table.n_tests,
+            table.discount,
+            table.leaf_model,
+            table.model_reads,
         )
     assert isinstance(table, RegretTable)
     return RegretTable(table.width, discount=table.discount)

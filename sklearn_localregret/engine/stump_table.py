@@ -89,6 +89,14 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         others (the caller gives its gains); its model is read off the
         site's stump factors and cached with the content weights
         (:mod:`~sklearn_localregret.engine.compiled.leaf_model`).
+    model_reads : bool, default=False
+        Whether every site keeps that naive Bayes model's cache without (or
+        besides) the model leaf colour, and two prequential scores
+        (:attr:`read_scores`): the weight of the rows reaching the site that
+        its model, as it stood before each round, got right, and the weight
+        its majority label got right. Readers may let a site's leaves predict
+        with its model where the model leads (adaptive leaf reads, as River's
+        Hoeffding trees' ``"nba"`` leaves); the regrets do not depend on it.
 
     Examples
     --------
@@ -121,12 +129,13 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         "_odds",
         "_base",
         "_model_scale",
+        "_reads",
         "_magnitude",
         "_measured",
     )
     # (_model_scale is the scale of each row's last update: rescaled with the
     # factors, so that it stays "the scale then" in the new units.)
-    _SCALED = ("_leaf", "_true", "_false", "_cost", "_model_scale")
+    _SCALED = ("_leaf", "_true", "_false", "_cost", "_model_scale", "_reads")
     _FILL = {"_seen": -1, "_measured": -1}  # never refreshed, never measured
 
     def __init__(
@@ -135,9 +144,11 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         n_tests: int = 0,
         discount: float = 1.0,
         leaf_model: bool = False,
+        model_reads: bool = False,
     ):
         self.n_classes = int(n_classes)
         self.n_leaves = self.n_classes + int(bool(leaf_model))
+        self.model_reads = bool(model_reads)
         self._n_tests = int(n_tests)
         self._allocate(8, max(self._n_tests, 8))
         self._start_rows(discount)
@@ -146,6 +157,18 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
     def leaf_model(self) -> bool:
         """Whether every site has a model leaf (leaf colour ``K``)."""
         return self.n_leaves > self.n_classes
+
+    @property
+    def models(self) -> bool:
+        """Whether every site keeps a naive Bayes cache (model leaves or
+        model reads)."""
+        return self.leaf_model or self.model_reads
+
+    @property
+    def read_scores(self) -> np.ndarray:
+        """Per row, the weight its model and its majority label got right
+        (shape ``(n_rows, 2)``, in real units; zeros without model reads)."""
+        return self._reads[: self.n_rows] / self.clock.scale
 
     def _allocate(self, rows: int, tests: int) -> None:
         k, n_leaves = self.n_classes, self.n_leaves
@@ -158,11 +181,12 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         self._content = np.zeros((rows, n_leaves + tests))
         self._cdf = np.zeros((rows, n_leaves + tests))
         self._total = np.zeros(rows)
-        # The model leaves' naive Bayes cache (none without model leaves).
-        model = self.leaf_model
+        # The sites' naive Bayes cache (none without model leaves or reads).
+        model = self.models
         self._odds = np.zeros((rows, tests if model else 0, k))
         self._base = np.zeros((rows, k if model else 0))
         self._model_scale = np.zeros(rows)  # 0: never updated
+        self._reads = np.zeros((rows, 2))  # [model right, majority right]
         # row_magnitudes' cache: stored units, valid where _measured == _versions.
         self._magnitude = np.zeros(rows)
         self._measured = np.full(rows, -1, dtype=np.int64)
@@ -209,6 +233,7 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         self._odds[:n, : old["_odds"].shape[1]] = old["_odds"]
         self._base[:n] = old["_base"]
         self._model_scale[:n] = old["_model_scale"]
+        self._reads[:n] = old["_reads"]
         self._magnitude[:n] = old["_magnitude"]
         self._measured[:n] = old["_measured"]
 
@@ -277,7 +302,7 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
             both[:, 1] += cost
             both[:, 0] += cost + bias * test_mask if bias else cost
             self._cost[rows, :, :t] = both
-        if self.leaf_model:
+        if self.models:
             self._model_scale[rows] = scale
         self._versions[rows] += 1
 
@@ -314,10 +339,10 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         return self._content[row, :end], self._cdf[row, :end], float(self._total[row])
 
     def model_labels(self, rows, outcomes: np.ndarray) -> np.ndarray:
-        """The model leaves' labels: data row ``i`` (test outcomes) at table
-        row ``rows[i]``, shape (n,). Tables with model leaves only."""
-        if not self.leaf_model:
-            raise ValueError("this table has no model leaves")
+        """The sites' models' labels: data row ``i`` (test outcomes) at table
+        row ``rows[i]``, shape (n,). Tables with model leaves or reads only."""
+        if not self.models:
+            raise ValueError("this table keeps no naive Bayes models")
         self.refresh()
         rows = np.asarray(rows, dtype=np.int64)
         if rows.size and not (0 <= rows.min() and rows.max() < self.n_rows):

@@ -78,16 +78,22 @@ class StumpTableStorage(KeyedRows):
         }
         state["_cost"] = pack(factors["cost"])
         state["_versions"] = pack(factors["versions"])
-        if self.leaf_model:
+        if self.leaf_model or self.model_reads:
             state["_model_scale"] = self._model_scale[: self.n_rows].copy()
         else:
             state.pop("_model_scale", None)
+        if self.model_reads:
+            state["_reads"] = pack(self._reads[: self.n_rows].copy())
+        else:
+            state.pop("_reads", None)
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         if "n_leaves" not in state:  # saved before model leaves
             self.n_leaves = self.n_classes
+        self.model_reads = bool(state.get("model_reads", False))  # or before reads
+        reads = state.get("_reads")
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
         saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
@@ -105,6 +111,8 @@ class StumpTableStorage(KeyedRows):
         self._allocate(rows, tests)
         if model_scale is not None:
             self._model_scale[: len(self._keys)] = model_scale
+        if reads is not None:
+            self._reads[: len(self._keys)] = unpack(reads)
         n, t = len(self._keys), self._n_tests
         self._leaf[:n] = saved["_leaf"]
         self._true[:n, :t] = saved["_true"]

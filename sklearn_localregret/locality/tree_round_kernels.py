@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.compiled.jit import kernel
-from ..engine.compiled.leaf_model import model_label
+from ..engine.compiled.leaf_model import majority_label, model_label
 from ..engine.compiled.pair_sums import refresh_row
 from ..engine.compiled.stump_update import update_site
 
@@ -111,7 +111,7 @@ def update_played_sites(
     nodes, n_nodes, node_test, node_label, node_true, node_false, node_row,
     node_parent, node_branch, outcomes, y, weight, order, feature, threshold,
     max_depth, scale, bias, n_tests, leaf, true, false, cost, versions, seen,
-    content, cdf, total, odds, base, model_scale,
+    content, cdf, total, odds, base, model_scale, reads, score_reads,
 ):  # fmt: skip
     """One update of the sites of ``nodes`` of the played tree; the weight of
     the rows it gets wrong.
@@ -133,9 +133,19 @@ def update_played_sites(
     is a model leaf: it predicts with its site's naive Bayes model as it
     stood before the round, and every node's model leaf colour gains what
     that model gets right minus what the played subtree gets right.
+
+    With ``score_reads`` (a table with model reads: a naive Bayes cache
+    without model leaves, or with them), each node's site also adds, in
+    stored units, the weight of its rows that its model as it stood before
+    the round gets right to ``reads[row, 0]`` and the weight its majority
+    label (:func:`majority_label`) gets right to ``reads[row, 1]``: the
+    prequential scores that adaptive leaf reads compare. A site that has
+    counted no row yet scores nothing.
     """
     k = true.shape[2]
     model = leaf.shape[2] > k
+    cache = odds.shape[1] > 0  # a naive Bayes cache per site
+    score_reads = score_reads and cache
     scores = np.empty(k)
     m = order.shape[0]
     # Route every row: which nodes it reaches, and the played tree's answer.
@@ -168,6 +178,10 @@ def update_played_sites(
         true_counts[:] = 0.0
         correct = 0.0
         model_correct = 0.0
+        majority_correct = 0.0
+        majority = -1
+        if score_reads:
+            majority = majority_label(true, false, node_row[node], n_tests)
         reached = False
         for at in range(m):
             if not reaches[node, at]:
@@ -178,11 +192,13 @@ def update_played_sites(
             w = weight[r]
             class_counts[c] += w
             correct += right[at]
-            if model and (
+            if (model or majority >= 0) and (
                 model_label(odds, base, node_row[node], outcomes[r], n_tests, scores)
                 == c
             ):
                 model_correct += w
+            if majority == c:
+                majority_correct += w
             for v in range(n_tests):  # adding 0.0 where it fails: no branch
                 true_counts[c, v] += w * outcomes[r, v]
         # Stump colours are edges where the path leaves the test undecided,
@@ -199,7 +215,10 @@ def update_played_sites(
             reached, scale, bias, n_tests, leaf, true, false, cost, versions,
             model_correct,
         )  # fmt: skip
-        if model:
+        if majority >= 0 and reached and node_row[node] < reads.shape[0]:
+            reads[node_row[node], 0] += scale * model_correct
+            reads[node_row[node], 1] += scale * majority_correct
+        if cache:
             model_scale[node_row[node]] = scale
         refresh_row(
             leaf, true, false, cost, versions, seen, content, cdf, total,

@@ -104,7 +104,12 @@ def test_learnt_tables_predict_as_the_python_walk(n_classes, leaf_model, n_rows)
         for i in range(0, 300, 37):
             one = compiled.probabilities(outcomes[i : i + 1])
             np.testing.assert_allclose(one, reference[i : i + 1], rtol=0, atol=1e-12)
-    # The learner's own predict_proba is the grouped walk.
+    # The learner's own predict_proba is the grouped walk (its leaves read
+    # their sites' models where those lead: tests/engine/test_model_reads.py).
+    np.testing.assert_array_equal(
+        model.predict_proba(X[:300]), grouped.probabilities(outcomes, reads=True)
+    )
+    model.set_params(leaf_prediction="label")
     np.testing.assert_array_equal(model.predict_proba(X[:300]), got)
 
 

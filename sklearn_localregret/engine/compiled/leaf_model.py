@@ -35,7 +35,14 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 
-__all__ = ["SMOOTHING", "model_label", "model_labels", "refresh_leaf_model"]
+__all__ = [
+    "SMOOTHING",
+    "majority_label",
+    "model_label",
+    "model_labels",
+    "read_label",
+    "refresh_leaf_model",
+]
 
 # Laplace smoothing of every count, in rows.
 SMOOTHING = 1.0
@@ -102,6 +109,39 @@ def model_label(odds, base, r, went, n_tests, scores) -> int:
         if scores[c] > scores[best]:
             best = c
     return best
+
+
+@inline_kernel
+def majority_label(true, false, r, n_tests) -> int:
+    """Table row ``r``'s majority label: the first class of largest count
+    ``n_c = max_v (S_true + S_false)[v, c]`` (the model's prior), or -1 if
+    the site has counted no row."""
+    k = true.shape[2]
+    n_tests = min(n_tests, true.shape[1], false.shape[1])
+    best = -1
+    best_count = 0.0
+    for c in range(k):
+        count = 0.0
+        for v in range(n_tests):
+            seen = true[r, v, c] + false[r, v, c]
+            if seen > count:
+                count = seen
+        if count > best_count:
+            best, best_count = c, count
+    return best
+
+
+@inline_kernel
+def read_label(reads, odds, base, site, went, n_tests, scores) -> int:
+    """What a leaf at table row ``site`` reads for a data row (outcomes
+    ``went``) under adaptive leaf reads: its model's label where the model
+    has got more weight right than the site's majority label
+    (``reads[site, 0] > reads[site, 1]``), else -1 (the leaf's own label)."""
+    if not (0 <= site < reads.shape[0] and site < odds.shape[0]):
+        return -1
+    if site >= base.shape[0] or reads[site, 0] <= reads[site, 1]:
+        return -1
+    return model_label(odds, base, site, went, n_tests, scores)
 
 
 @kernel

@@ -172,7 +172,7 @@ def refresh_row(
         running += value
         cdf[r, n_leaves + v] = running
     total[r] = running
-    if n_leaves > k and r < odds.shape[0]:  # the site's model leaf
+    if odds.shape[1] > 0 and r < odds.shape[0]:  # the site's naive Bayes cache
         refresh_leaf_model(true, false, r, n_tests, model_scale[r], odds, base)
     seen[r] = versions[r]
 
@@ -188,7 +188,7 @@ def refresh_content(
     ``c``: the ``K`` labels, then the model leaf if the table has one),
     ``content[r, n_leaves + v]`` the positive pair sum of test ``v`` (split
     on ``v``), ``cdf`` their running sums and ``total`` their sum; with a
-    model leaf, its naive Bayes cache ``odds``, ``base``
+    naive Bayes cache (model leaves or model reads), ``odds``, ``base``
     (:func:`~sklearn_localregret.engine.compiled.leaf_model.
     refresh_leaf_model`, at the scale ``model_scale[r]`` of the row's last
     update); then ``seen[r] =
@@ -207,7 +207,7 @@ def refresh_content(
         n_tests, true.shape[1], false.shape[1], cost.shape[2],
         content.shape[1] - n_leaves, cdf.shape[1] - n_leaves,
     )  # fmt: skip
-    if n_leaves > true.shape[2]:
+    if odds.shape[1] > 0:  # a naive Bayes cache (model leaves or reads)
         n_rows = min(n_rows, odds.shape[0], base.shape[0], model_scale.shape[0])
         n_tests = min(n_tests, odds.shape[1])
     for r in range(n_rows):

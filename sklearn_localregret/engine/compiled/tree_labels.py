@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import inline_kernel, kernel
-from .leaf_model import model_label
+from .leaf_model import model_label, read_label
 from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
 
 __all__ = [
@@ -214,11 +214,16 @@ def followed_entry(pool_int, start, end, f, n_tests):
 
 
 @inline_kernel
-def live_child(child, total, site, v, goes, n_sites):
-    """The child row on branch ``goes`` of test ``v`` if it has weight, else -1."""
+def live_child(child, total, reads, site, v, goes, n_sites):
+    """The child row on branch ``goes`` of test ``v`` if the walk follows it,
+    else -1: if it has weight, or (adaptive reads) if its model leads -- a
+    leaf for ever then, but one that reads its model."""
     below = child[site, v, goes]
-    if 0 <= below < n_sites and total[below] > 0.0:
-        return below
+    if 0 <= below < n_sites:
+        if total[below] > 0.0:
+            return below
+        if below < reads.shape[0] and reads[below, 0] > reads[below, 1]:
+            return below
     return -1
 
 
@@ -226,19 +231,30 @@ def live_child(child, total, site, v, goes, n_sites):
 def site_labels(
     here, went, site, s, entry, labels, root_label, offset, start, end,
     n_follow, pool_int, pool_float, child, total, n_sites, n_tests, content,
-    n_leaves, odds, base, scores,
+    n_leaves, odds, base, scores, reads,
 ):  # fmt: skip
     """What a site gives one data row (outcomes ``went``), times ``s + W``,
     into ``here``: its start labels (``s m``), its leaves (the model leaf's
     weight on its label for the row), and the start labels of its splits on
     the row's branches -- except those of the children the walk follows
-    (they take them)."""
+    (they take them). Where the site's leaves read its model
+    (:func:`read_label`), the start leaf's and the labels' weight go to the
+    model's label instead."""
     k = here.shape[0]
     for c in range(k):
         here[c] = offset[site, c]
+    read = read_label(reads, odds, base, site, went, n_tests, scores)
+    if read >= 0:  # every leaf here reads the model: move the labels' weight
+        moved = 0.0
+        for c in range(k):
+            moved += content[site, c]
+            # offset - content: the splits' start labels (0 when rounding
+            # would leave a trace below it).
+            here[c] = max(here[c] - content[site, c], 0.0)
+        here[read] += moved + (s if s > 0.0 else 0.0)
     if n_leaves > k and content[site, k] > 0.0:
         here[model_label(odds, base, site, went, n_tests, scores)] += content[site, k]
-    if s > 0.0:  # the start leaf, still there: s m
+    if s > 0.0 and read < 0:  # the start leaf, still there: s m
         add_start_labels(here, s, entry, labels, root_label, pool_float)
     at = start
     while at < end:  # one running sum per group of tests
@@ -260,7 +276,7 @@ def site_labels(
         if at < 0:
             continue
         goes = 1 if went[pool_int[at, 0]] else 0
-        if live_child(child, total, site, pool_int[at, 0], goes, n_sites) >= 0:
+        if live_child(child, total, reads, site, pool_int[at, 0], goes, n_sites) >= 0:
             column = 2 if goes else 2 + k
             for c in range(k):
                 here[c] -= pool_float[at, column + c]
@@ -271,7 +287,7 @@ def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
     follow_len, offset, pool_int, pool_float, tolerance, n_leaves, odds, base,
     out, stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
-    scores,
+    scores, reads,
 ):  # fmt: skip
     """Add the label probabilities of one data row (outcomes ``went``) to ``out``.
 
@@ -317,7 +333,13 @@ def _walk(
         rate = total[row] if 0 <= row < n_sites else 0.0
         pruned = tolerance > 0.0 and reach <= left
         if pruned or rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
-            add_start_labels(out, reach, entry, labels, root_label, pool_float)
+            read = -1 if pruned else read_label(
+                reads, odds, base, row, went, n_tests, scores
+            )  # fmt: skip
+            if read >= 0:  # a leaf that reads its site's model
+                out[read] += reach
+            else:
+                add_start_labels(out, reach, entry, labels, root_label, pool_float)
             if pruned:
                 left -= reach
             continue
@@ -327,7 +349,7 @@ def _walk(
         site_labels(
             here, went, row, s, entry, labels, root_label, offset, start, end,
             n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
-            content, n_leaves, odds, base, scores,
+            content, n_leaves, odds, base, scores, reads,
         )  # fmt: skip
         # Fractions of s + W first (each at most 1): reach / (s + W) overflows
         # where a site's weights have decayed to 1e-300 (long discounted
@@ -338,7 +360,7 @@ def _walk(
             if at < 0:
                 continue
             goes = 1 if went[pool_int[at, 0]] else 0
-            below = live_child(child, total, row, pool_int[at, 0], goes, n_sites)
+            below = live_child(child, total, reads, row, pool_int[at, 0], goes, n_sites)
             if below >= 0 and top < room:
                 stack_row[top] = below
                 stack_rate[top] = s + pool_float[at, 1]
@@ -354,7 +376,7 @@ def _walk(
 def label_probabilities(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
     follow_len, offset, pool_int, pool_float, n_rows, tolerance, n_leaves,
-    odds, base, out,
+    odds, base, reads, out,
 ):  # fmt: skip
     """Class probabilities of every data row of ``outcomes`` into ``out``.
 
@@ -362,7 +384,8 @@ def label_probabilities(
     the number of table rows (a walk visits each at most once). With
     ``tolerance > 0`` each probability is within ``tolerance`` of the exact
     one (see ``_walk``); 0 is exact. ``n_leaves``, ``odds``, ``base``: the
-    table's leaf colours and model leaves' cache.
+    table's leaf colours and naive Bayes cache; ``reads``: the sites' read
+    scores (:func:`read_label`; a table without model reads has them 0).
     """
     k = out.shape[1]
     size = n_rows + 1
@@ -378,5 +401,5 @@ def label_probabilities(
             outcomes[i], root, root_label, content, total, child, slot_start,
             slot_len, follow_len, offset, pool_int, pool_float, tolerance,
             n_leaves, odds, base, out[i], stack_row, stack_rate, stack_reach,
-            stack_entry, stack_branch, here, scores,
+            stack_entry, stack_branch, here, scores, reads,
         )  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
+from .leaf_model import read_label
 from .tree_labels import add_start_labels, followed_entry, live_child, site_labels
 
 __all__ = ["label_probabilities_by_site"]
@@ -27,7 +28,7 @@ BLOCK_ROWS = 256
 def label_probabilities_by_site(
     outcomes, root, root_label, content, total, child, slot_start, slot_len,
     follow_len, offset, pool_int, pool_float, n_rows, tolerance, n_leaves,
-    odds, base, out,
+    odds, base, reads, out,
 ):  # fmt: skip
     """The row-by-row walk's probabilities, site by site, ``BLOCK_ROWS`` rows
     at a time (see ``tree_labels.label_probabilities``; with ``tolerance > 0``
@@ -78,9 +79,16 @@ def label_probabilities_by_site(
             rate = total[site] if 0 <= site < n_sites else 0.0
             if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
                 for i in range(lo, hi):
-                    add_start_labels(
-                        out[buffer[i]], reach, entry, labels, root_label, pool_float
+                    r = buffer[i]
+                    read = read_label(
+                        reads, odds, base, site, outcomes[r], n_tests, scores
                     )
+                    if read >= 0:  # a leaf that reads its site's model
+                        out[r, read] += reach
+                    else:
+                        add_start_labels(
+                            out[r], reach, entry, labels, root_label, pool_float
+                        )
                 continue
             if tolerance > 0.0:  # the rows that prune this site leave the frame
                 kept = lo
@@ -104,6 +112,7 @@ def label_probabilities_by_site(
                     here, outcomes[buffer[i]], site, s, entry, labels, root_label,
                     offset, start, end, n_follow, pool_int, pool_float, child,
                     total, n_sites, n_tests, content, n_leaves, odds, base, scores,
+                    reads,
                 )  # fmt: skip
                 row_out = out[buffer[i]]
                 for c in range(k):
@@ -118,7 +127,7 @@ def label_probabilities_by_site(
                     continue
                 v = pool_int[at, 0]
                 for goes in (1, 0):
-                    below = live_child(child, total, site, v, goes, n_sites)
+                    below = live_child(child, total, reads, site, v, goes, n_sites)
                     if below < 0 or top >= room:
                         continue
                     if free + (hi - lo) > buffer.shape[0]:
