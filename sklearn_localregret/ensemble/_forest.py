@@ -80,6 +80,7 @@ class LocalRegretForestClassifier(
         predict_tolerance=0.0,
         discount=0.99,
         max_categories=16,
+        leaf_prediction="adaptive",
         n_jobs=None,
         random_state=None,
     ):
@@ -98,6 +99,7 @@ class LocalRegretForestClassifier(
         self.predict_tolerance = predict_tolerance
         self.discount = discount
         self.max_categories = max_categories
+        self.leaf_prediction = leaf_prediction
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -140,6 +142,8 @@ class LocalRegretForestClassifier(
             self.max_categories = 16
             if "n_features_in_" in state:
                 self._columns = ColumnEncoder.numeric(self.n_features_in_)
+        if "leaf_prediction" not in state:  # saved before adaptive leaf reads
+            self.leaf_prediction = "label"
         if "drift_detector" not in state:  # saved before drift detection
             self.drift_detector = None
             if "estimators_" in state:

@@ -63,8 +63,8 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     batch_size : int, default=5
         Rows per round, of the forest and of every member.
     binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
-predict_tolerance, discount, max_categories
-        Passed to every member: see
+predict_tolerance, discount, max_categories, leaf_prediction
+        Passed to every member when it is made: see
         :class:`~sklearn_localregret.LocalRegretTreeClassifier`. The members
         learn local external regret and predict with their hedge.
     n_jobs : int or None, default=None

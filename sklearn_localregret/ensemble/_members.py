@@ -32,6 +32,7 @@ TREE_PARAMS = (
     "predict_tolerance",
     "discount",
     "max_categories",
+    "leaf_prediction",
 )
 
 

@@ -1,0 +1,133 @@
+"""Adaptive leaf reads against label reads, on the stream leaderboard's streams.
+
+``LocalRegretTreeClassifier(leaf_prediction="adaptive")`` (the default) lets
+a leaf predict with its site's naive Bayes model where that model has so far
+got more of the site's rows right than the site's majority label;
+``"label"`` is the reading before it. Both learn the same plays (the same
+seed plays the same trees), so the difference in error is the reading's
+alone. Protocol of the leaderboard (``python -m sklearn_localregret
+streams``): each stream's rows in rounds of 5, ``predict`` then
+``partial_fit``, for each seed; errors are means over the seeds with the
+mean paired difference and its 95% interval (t over the seeds), and the
+rows per second of the two (``predict`` + ``partial_fit``) in the same run.
+
+Run::
+
+    python benchmarks/bench_leaf_reads.py [--seeds 3] [--rows 5000]
+        [--streams nursery,mushroom,...] [--forest]
+
+``--forest`` adds ``LocalRegretForestClassifier`` (its members read their
+leaves one way or the other) on the first seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from multiprocessing import Pool
+
+import numpy as np
+from scipy import stats
+
+from sklearn_localregret import LocalRegretForestClassifier, LocalRegretTreeClassifier
+from sklearn_localregret.datasets import load_stream, stream_names
+
+READS = ("label", "adaptive")
+ROUND_ROWS = 5
+
+
+def run(job: tuple) -> tuple:
+    """One learner on one stream and seed: (job, error, seconds)."""
+    learner, name, reads, seed, n_rows = job
+    stream = load_stream(name, n_rows=n_rows, seed=seed)
+    X, y = stream.X, stream.y
+    if learner == "forest":
+        model = LocalRegretForestClassifier(random_state=seed, leaf_prediction=reads)
+    else:
+        model = LocalRegretTreeClassifier(random_state=seed, leaf_prediction=reads)
+    classes = np.unique(y)
+    wrong = 0
+    start = time.perf_counter()
+    for lo in range(0, len(y), ROUND_ROWS):
+        rows = slice(lo, lo + ROUND_ROWS)
+        if lo:
+            wrong += int(np.sum(model.predict(X[rows]) != y[rows]))
+        model.partial_fit(X[rows], y[rows], classes=classes)
+    return job, wrong / len(y), time.perf_counter() - start
+
+
+def paired(diffs: np.ndarray) -> str:
+    """Mean difference and its 95% t interval over the seeds."""
+    mean = float(diffs.mean())
+    if len(diffs) < 2:
+        return f"{mean:+.4f}"
+    half = stats.t.ppf(0.975, len(diffs) - 1) * diffs.std(ddof=1) / np.sqrt(len(diffs))
+    return f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]"
+
+
+def report(learner: str, names: list, results: dict, seeds: list) -> None:
+    print(f"\n{learner}: error by reading (mean over {len(seeds)} seed(s))")
+    header = (
+        f"{'stream':16} {'label':>7} {'adaptive':>8}  {'adaptive - label [95% CI]':>32}"
+        f" {'rows/s':>7} {'ratio':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    better = worse = 0
+    for name in names:
+        errors = {
+            r: np.array([results[(learner, name, r, s)][0] for s in seeds])
+            for r in READS
+        }
+        secs = {r: sum(results[(learner, name, r, s)][1] for s in seeds) for r in READS}
+        diffs = errors["adaptive"] - errors["label"]
+        better += diffs.mean() < 0
+        worse += diffs.mean() > 0
+        rows = sum(len_of[(name, s)] for s in seeds)
+        print(
+            f"{name:16} {errors['label'].mean():7.4f} {errors['adaptive'].mean():8.4f}"
+            f"  {paired(diffs):>32} {rows / secs['adaptive']:7.0f}"
+            f" {secs['label'] / secs['adaptive']:5.2f}x"
+        )
+    print(f"adaptive lower on {better}, higher on {worse} of {len(names)} streams")
+
+
+len_of: dict = {}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=5000)
+    parser.add_argument("--streams", default=",".join(stream_names()))
+    parser.add_argument("--forest", action="store_true")
+    args = parser.parse_args()
+    names = args.streams.split(",")
+    seeds = list(range(args.seeds))
+    jobs = [("tree", n, r, s, args.rows) for n in names for s in seeds for r in READS]
+    if args.forest:
+        jobs += [("forest", n, r, 0, args.rows) for n in names for r in READS]
+    for name in names:
+        for seed in seeds:
+            len_of[(name, seed)] = len(load_stream(name, n_rows=args.rows, seed=seed).y)
+    # Warm the compiled kernels once, so that no run counts the compiler.
+    run(("tree", names[0], "adaptive", 0, 50))
+    results = {}
+    with Pool(2) as pool:
+        for done, (job, error, seconds) in enumerate(
+            pool.imap_unordered(run, jobs), start=1
+        ):
+            learner, name, reads, seed, _ = job
+            results[(learner, name, reads, seed)] = (error, seconds)
+            print(
+                f"[{done}/{len(jobs)}] {learner} {name} {reads} seed {seed}: "
+                f"{error:.4f} in {seconds:.1f} s",
+                flush=True,
+            )
+    report("tree", names, results, seeds)
+    if args.forest:
+        report("forest", names, results, [0])
+
+
+if __name__ == "__main__":
+    main()
