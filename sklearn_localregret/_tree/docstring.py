@@ -178,12 +178,12 @@ Online decision-tree learner minimising local external or swap regret.
         plays' record). ``predict_proba`` stays exact (the probability that
         a tree drawn from ``pi``, its leaves read so, gives the row each
         class), and the hedge of ``prediction="hedge"`` weighs the vote and a
-        class drawn from these probabilities. Set before fitting; setting ``"label"`` on a fitted
-        model reads labels (``"adaptive"`` needs the scores kept from the
-        first round). On the leaderboard's streams (3 seeds) it lowers the
-        error on 13 of 14, by up to 0.025 (agrawal, rbf-moving); on the
-        adversarial ``alternating`` it is within its interval
-        (``benchmarks/bench_leaf_reads.py``).
+        class drawn from these probabilities. Set before fitting; setting
+        ``"label"`` on a fitted model reads labels (``"adaptive"`` needs the
+        scores kept from the first round). On the leaderboard's streams (3
+        seeds) it lowers the error on 13 of 14, by up to 0.025 (agrawal,
+        rbf-moving); on the adversarial ``alternating`` it is within its
+        interval (``benchmarks/bench_leaf_reads.py``).
 
     Attributes
     ----------
