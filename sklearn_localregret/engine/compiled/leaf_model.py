@@ -40,6 +40,7 @@ __all__ = [
     "majority_label",
     "model_label",
     "model_labels",
+    "passed_tests",
     "read_label",
     "refresh_leaf_model",
 ]
@@ -132,16 +133,48 @@ def majority_label(true, false, r, n_tests) -> int:
 
 
 @inline_kernel
-def read_label(reads, odds, base, site, went, n_tests, scores) -> int:
-    """What a leaf at table row ``site`` reads for a data row (outcomes
-    ``went``) under adaptive leaf reads: its model's label where the model
-    has got more weight right than the site's majority label
-    (``reads[site, 0] > reads[site, 1]``), else -1 (the leaf's own label)."""
+def passed_tests(went, n_tests, passed) -> int:
+    """Write the tests a data row passes (outcomes ``went``), in increasing
+    order, into ``passed``; return how many. A walk that reads many sites'
+    models sums their log odds over these only (:func:`model_label_passed`)."""
+    n = 0
+    for v in range(min(n_tests, went.shape[0], passed.shape[0])):
+        if went[v]:
+            passed[n] = v
+            n += 1
+    return n
+
+
+@inline_kernel
+def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
+    """:func:`model_label` from the tests the row passes (the same sums in
+    the same order, so the same label)."""
+    k = base.shape[1]
+    for c in range(k):
+        scores[c] = base[r, c]
+    for i in range(n_passed):
+        v = passed[i]
+        if v < odds.shape[1]:
+            for c in range(k):
+                scores[c] += odds[r, v, c]
+    best = 0
+    for c in range(1, k):
+        if scores[c] > scores[best]:
+            best = c
+    return best
+
+
+@inline_kernel
+def read_label(reads, odds, base, site, passed, n_passed, scores) -> int:
+    """What a leaf at table row ``site`` reads for a data row (the tests it
+    passes: :func:`passed_tests`) under adaptive leaf reads: its model's
+    label where the model has got more weight right than the site's majority
+    label (``reads[site, 0] > reads[site, 1]``), else -1 (the leaf's own)."""
     if not (0 <= site < reads.shape[0] and site < odds.shape[0]):
         return -1
     if site >= base.shape[0] or reads[site, 0] <= reads[site, 1]:
         return -1
-    return model_label(odds, base, site, went, n_tests, scores)
+    return model_label_passed(odds, base, site, passed, n_passed, scores)
 
 
 @kernel

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import inline_kernel, kernel
-from .leaf_model import model_label, read_label
+from .leaf_model import model_label_passed, passed_tests, read_label
 from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
 
 __all__ = [
@@ -231,9 +231,10 @@ def live_child(child, total, reads, site, v, goes, n_sites):
 def site_labels(
     here, went, site, s, entry, labels, root_label, offset, start, end,
     n_follow, pool_int, pool_float, child, total, n_sites, n_tests, content,
-    n_leaves, odds, base, scores, reads,
+    n_leaves, odds, base, scores, reads, passed, n_passed,
 ):  # fmt: skip
-    """What a site gives one data row (outcomes ``went``), times ``s + W``,
+    """What a site gives one data row (outcomes ``went``, of which the tests
+    it passes are ``passed[:n_passed]``), times ``s + W``,
     into ``here``: its start labels (``s m``), its leaves (the model leaf's
     weight on its label for the row), and the start labels of its splits on
     the row's branches -- except those of the children the walk follows
@@ -243,7 +244,7 @@ def site_labels(
     k = here.shape[0]
     for c in range(k):
         here[c] = offset[site, c]
-    read = read_label(reads, odds, base, site, went, n_tests, scores)
+    read = read_label(reads, odds, base, site, passed, n_passed, scores)
     if read >= 0:  # every leaf here reads the model: move the labels' weight
         moved = 0.0
         for c in range(k):
@@ -253,7 +254,8 @@ def site_labels(
             here[c] = max(here[c] - content[site, c], 0.0)
         here[read] += moved + (s if s > 0.0 else 0.0)
     if n_leaves > k and content[site, k] > 0.0:
-        here[model_label(odds, base, site, went, n_tests, scores)] += content[site, k]
+        model = model_label_passed(odds, base, site, passed, n_passed, scores)
+        here[model] += content[site, k]
     if s > 0.0 and read < 0:  # the start leaf, still there: s m
         add_start_labels(here, s, entry, labels, root_label, pool_float)
     at = start
@@ -287,7 +289,7 @@ def _walk(
     went, root, root_label, content, total, child, slot_start, slot_len,
     follow_len, offset, pool_int, pool_float, tolerance, n_leaves, odds, base,
     out, stack_row, stack_rate, stack_reach, stack_entry, stack_branch, here,
-    scores, reads,
+    scores, reads, passed,
 ):  # fmt: skip
     """Add the label probabilities of one data row (outcomes ``went``) to ``out``.
 
@@ -314,6 +316,8 @@ def _walk(
         n_sites = min(n_sites, odds.shape[0], base.shape[0])
     n_entries = min(pool_int.shape[0], pool_float.shape[0])
     n_tests = min(went.shape[0], child.shape[1])
+    # The tests the row passes, once: every model read sums over them.
+    n_passed = passed_tests(went, n_tests, passed)
     room = stack_row.shape[0]
     top = 1
     stack_row[0] = root
@@ -334,7 +338,7 @@ def _walk(
         pruned = tolerance > 0.0 and reach <= left
         if pruned or rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
             read = -1 if pruned else read_label(
-                reads, odds, base, row, went, n_tests, scores
+                reads, odds, base, row, passed, n_passed, scores
             )  # fmt: skip
             if read >= 0:  # a leaf that reads its site's model
                 out[read] += reach
@@ -349,7 +353,7 @@ def _walk(
         site_labels(
             here, went, row, s, entry, labels, root_label, offset, start, end,
             n_follow, pool_int, pool_float, child, total, n_sites, n_tests,
-            content, n_leaves, odds, base, scores, reads,
+            content, n_leaves, odds, base, scores, reads, passed, n_passed,
         )  # fmt: skip
         # Fractions of s + W first (each at most 1): reach / (s + W) overflows
         # where a site's weights have decayed to 1e-300 (long discounted
@@ -396,10 +400,11 @@ def label_probabilities(
     stack_branch = np.empty(size, dtype=np.int64)
     here = np.empty(k)
     scores = np.empty(k)
+    passed = np.empty(outcomes.shape[1], dtype=np.int64)
     for i in range(outcomes.shape[0]):
         _walk(
             outcomes[i], root, root_label, content, total, child, slot_start,
             slot_len, follow_len, offset, pool_int, pool_float, tolerance,
             n_leaves, odds, base, out[i], stack_row, stack_rate, stack_reach,
-            stack_entry, stack_branch, here, scores, reads,
+            stack_entry, stack_branch, here, scores, reads, passed,
         )  # fmt: skip

@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
-from .leaf_model import read_label
+from .jit import inline_kernel, kernel
+from .leaf_model import passed_tests, read_label
 from .tree_labels import add_start_labels, followed_entry, live_child, site_labels
 
 __all__ = ["label_probabilities_by_site"]
 
 # Data rows walked together (bounds the buffer of row subsets).
 BLOCK_ROWS = 256
+
+
+@inline_kernel
+def _reads_model(reads, site) -> bool:
+    """Whether table row ``site``'s leaves read its model (adaptive reads)."""
+    return 0 <= site < reads.shape[0] and reads[site, 0] > reads[site, 1]
 
 
 @kernel
@@ -53,6 +59,7 @@ def label_probabilities_by_site(
     stack_hi = np.empty(room, dtype=np.int64)
     here = np.empty(k)
     scores = np.empty(k)
+    passed = np.empty(outcomes.shape[1], dtype=np.int64)
     buffer = np.empty(4 * BLOCK_ROWS, dtype=np.int64)
     left = np.full(outcomes.shape[0], tolerance)  # each row's own tolerance
     for first in range(0, outcomes.shape[0], BLOCK_ROWS):
@@ -78,11 +85,15 @@ def label_probabilities_by_site(
             hi = stack_hi[top]  # the rows above hi belong to finished frames
             rate = total[site] if 0 <= site < n_sites else 0.0
             if rate <= 0.0 or s + rate <= 0.0:  # the start leaf for ever
+                reading = _reads_model(reads, site)
                 for i in range(lo, hi):
                     r = buffer[i]
-                    read = read_label(
-                        reads, odds, base, site, outcomes[r], n_tests, scores
-                    )
+                    read = -1
+                    if reading:
+                        n_passed = passed_tests(outcomes[r], n_tests, passed)
+                        read = read_label(
+                            reads, odds, base, site, passed, n_passed, scores
+                        )
                     if read >= 0:  # a leaf that reads its site's model
                         out[r, read] += reach
                     else:
@@ -107,12 +118,18 @@ def label_probabilities_by_site(
             end = min(start + slot_len[site], n_entries) if start >= 0 else start
             n_follow = min(follow_len[site], max(end - start, 0))
             norm = s + rate  # fractions of it first (see tree_labels._walk)
+            # The tests a row passes, where a model reads them (else unused).
+            models = _reads_model(reads, site) or (
+                n_leaves > k and content[site, k] > 0.0
+            )
             for i in range(lo, hi):
+                went = outcomes[buffer[i]]
+                n_passed = passed_tests(went, n_tests, passed) if models else 0
                 site_labels(
-                    here, outcomes[buffer[i]], site, s, entry, labels, root_label,
-                    offset, start, end, n_follow, pool_int, pool_float, child,
-                    total, n_sites, n_tests, content, n_leaves, odds, base, scores,
-                    reads,
+                    here, went, site, s, entry, labels, root_label, offset,
+                    start, end, n_follow, pool_int, pool_float, child, total,
+                    n_sites, n_tests, content, n_leaves, odds, base, scores,
+                    reads, passed, n_passed,
                 )  # fmt: skip
                 row_out = out[buffer[i]]
                 for c in range(k):
