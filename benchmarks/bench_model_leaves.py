@@ -2,8 +2,10 @@
 
 Test-then-train error (each round predicted, then learnt) of the tree learner
 with label leaves only (``leaf_model=None``, the learner before model leaves),
-with naive Bayes model leaves (``leaf_model="naive_bayes"``) and at its
-default (``"auto"``: models from three classes on), next to River's
+with naive Bayes model leaves (``leaf_model="naive_bayes"``), both read as
+their labels (``leaf_prediction="label"``), and at its defaults
+(``leaf_model="auto"``: models from three classes on; adaptive leaf reads:
+a leaf reads its site's model where that model leads), next to River's
 ``HoeffdingTreeClassifier`` (HT, naive Bayes adaptive leaves) on the same
 rows when River is installed. Streams: the leaderboard's
 (:func:`sklearn_localregret.datasets.streams.load_stream`, ``--rows`` rows,
@@ -30,8 +32,8 @@ from sklearn_localregret import LocalRegretTreeClassifier
 from sklearn_localregret.datasets.streams import load_stream, stream_names
 
 LEARNERS = {
-    "labels": {"leaf_model": None},
-    "models": {"leaf_model": "naive_bayes"},
+    "labels": {"leaf_model": None, "leaf_prediction": "label"},
+    "models": {"leaf_model": "naive_bayes", "leaf_prediction": "label"},
     "default": {},
 }
 
