@@ -406,10 +406,12 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         is exact: it equals one learner given both streams' rounds with the
         same plays. With ``discount < 1`` each side's regrets enter as
         discounted at its own last round (the two streams run side by side,
-        ending together). Both must have the same parameters (but
-        ``random_state``), classes, features and tests; this learner's warm
-        start window, last tree and random state are kept
-        (:mod:`sklearn_localregret.merging`).
+        ending together). The sites' read scores (adaptive leaf reads) add up
+        too, but each side's are its own models' scores on its own stream,
+        not what one learner's models, having seen both, would have scored.
+        Both must have the same parameters (but ``random_state``), classes,
+        features and tests; this learner's warm start window, last tree and
+        random state are kept (:mod:`sklearn_localregret.merging`).
 
         Parameters
         ----------

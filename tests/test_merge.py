@@ -188,6 +188,7 @@ def test_tree_merge_equals_one_learner_with_the_same_plays(regret):
     ref.partial_fit(X1, y1, classes=[0, 1])
     ref.partial_fit(X2, y2)
 
+    scores = [_read_scores(learner._player.table) for learner in (a, b)]
     a.merge(b)
     assert_same_table(a._player.table, ref._player.table)
     for name in ("n_rounds_", "n_samples_seen_", "n_online_mistakes_"):
@@ -195,6 +196,20 @@ def test_tree_merge_equals_one_learner_with_the_same_plays(regret):
     np.testing.assert_allclose(
         a.predict_proba(X1[:50]), ref.predict_proba(X1[:50]), rtol=0, atol=1e-9
     )
+    if regret == "external":
+        # The sites' read scores (adaptive leaf reads) add up: each side's
+        # models scored on its own stream (not what one learner, whose models
+        # saw both, would have scored: documented in merge).
+        merged = _read_scores(a._player.table)
+        assert any(v.any() for v in merged.values())
+        for key, value in merged.items():
+            expected = sum(side.get(key, np.zeros(2)) for side in scores)
+            np.testing.assert_allclose(value, expected, rtol=RTOL, err_msg=str(key))
+
+
+def _read_scores(table):
+    """The read scores of every site, by path."""
+    return {key: table.read_scores[i].copy() for i, key in enumerate(table.keys())}
 
 
 def test_tree_shards_from_one_model_equal_one_learner():
