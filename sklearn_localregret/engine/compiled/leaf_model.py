@@ -93,6 +93,17 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
 
 
 @inline_kernel
+def _first_largest(scores) -> int:
+    """The first index of the largest score (``argmax``, as scikit-learn's
+    naive Bayes predicts)."""
+    best = 0
+    for c in range(1, scores.shape[0]):
+        if scores[c] > scores[best]:
+            best = c
+    return best
+
+
+@inline_kernel
 def model_label(odds, base, r, went, n_tests, scores) -> int:
     """The model leaf of table row ``r``'s label for a data row (outcomes
     ``went``): the first class of largest naive Bayes score. ``scores`` is
@@ -105,11 +116,7 @@ def model_label(odds, base, r, went, n_tests, scores) -> int:
         if went[v]:
             for c in range(k):
                 scores[c] += odds[r, v, c]
-    best = 0
-    for c in range(1, k):
-        if scores[c] > scores[best]:
-            best = c
-    return best
+    return _first_largest(scores)
 
 
 @inline_kernel
@@ -157,11 +164,7 @@ def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
         if v < odds.shape[1]:
             for c in range(k):
                 scores[c] += odds[r, v, c]
-    best = 0
-    for c in range(1, k):
-        if scores[c] > scores[best]:
-            best = c
-    return best
+    return _first_largest(scores)
 
 
 @inline_kernel
