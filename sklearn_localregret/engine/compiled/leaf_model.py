@@ -49,6 +49,18 @@ __all__ = [
 SMOOTHING = 1.0
 
 
+@inline_kernel
+def _class_count(true, false, r, c, n_tests) -> float:
+    """``n_c = max_v (S_true + S_false)[v, c]`` of table row ``r``: the
+    weight of label ``c`` over the rounds the site counted most."""
+    count = 0.0
+    for v in range(n_tests):
+        seen = true[r, v, c] + false[r, v, c]
+        if seen > count:
+            count = seen
+    return count
+
+
 @kernel
 def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
     """Recompute the naive Bayes cache of table row ``r`` from its factors.
@@ -66,11 +78,7 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
         base[r, c] = 0.0
     total = 0.0
     for c in range(k):
-        count = 0.0
-        for v in range(n_tests):
-            seen = true[r, v, c] + false[r, v, c]
-            if seen > count:
-                count = seen
+        count = _class_count(true, false, r, c, n_tests)
         total += count
         base[r, c] = count  # the prior's numerator, logged below
     for c in range(k):
@@ -129,11 +137,7 @@ def majority_label(true, false, r, n_tests) -> int:
     best = -1
     best_count = 0.0
     for c in range(k):
-        count = 0.0
-        for v in range(n_tests):
-            seen = true[r, v, c] + false[r, v, c]
-            if seen > count:
-                count = seen
+        count = _class_count(true, false, r, c, n_tests)
         if count > best_count:
             best, best_count = c, count
     return best
