@@ -14,10 +14,13 @@ rows per second of the two (``predict`` + ``partial_fit``) in the same run.
 Run::
 
     python benchmarks/bench_leaf_reads.py [--seeds 3] [--rows 5000]
-        [--streams nursery,mushroom,...] [--forest]
+        [--streams nursery,mushroom,...] [--forest] [--one-row]
 
 ``--forest`` adds ``LocalRegretForestClassifier`` (its members read their
-leaves one way or the other) on the first seed.
+leaves one way or the other) on the first seed. ``--one-row`` adds the cost
+of the reads measured apart: the one-row test-then-train loop of
+``bench_stream_loop.py``'s 20-feature numeric stream (2,000 rows), each
+reading timed alone, three times, the best kept.
 """
 
 from __future__ import annotations
@@ -54,6 +57,30 @@ def run(job: tuple) -> tuple:
             wrong += int(np.sum(model.predict(X[rows]) != y[rows]))
         model.partial_fit(X[rows], y[rows], classes=classes)
     return job, wrong / len(y), time.perf_counter() - start
+
+
+def one_row_cost(n_rows: int = 2000) -> None:
+    """Rows per second of the one-row loop, label against adaptive reads."""
+    from bench_stream_loop import streams  # this folder is on sys.path
+
+    X, y = streams(n_rows, 0)["numeric (20 features)"]
+    classes = np.unique(y)
+    best = {}
+    for reads in READS * 3:
+        model = LocalRegretTreeClassifier(random_state=0, leaf_prediction=reads)
+        start = time.perf_counter()
+        for i in range(len(y)):
+            if i:
+                model.predict(X[i : i + 1])
+            model.partial_fit(X[i : i + 1], y[i : i + 1], classes=classes)
+        seconds = time.perf_counter() - start
+        best[reads] = min(best.get(reads, np.inf), seconds)
+    rates = {reads: len(y) / seconds for reads, seconds in best.items()}
+    print(
+        f"\none row per call, 20 numeric features, {len(y)} rows (best of 3): "
+        f"label {rates['label']:,.0f} rows/s, adaptive {rates['adaptive']:,.0f} "
+        f"rows/s ({rates['adaptive'] / rates['label']:.2f}x)"
+    )
 
 
 def paired(diffs: np.ndarray) -> str:
@@ -101,6 +128,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--streams", default=",".join(stream_names()))
     parser.add_argument("--forest", action="store_true")
+    parser.add_argument("--one-row", action="store_true")
     args = parser.parse_args()
     names = args.streams.split(",")
     seeds = list(range(args.seeds))
@@ -127,6 +155,8 @@ def main() -> None:
     report("tree", names, results, seeds)
     if args.forest:
         report("forest", names, results, [0])
+    if args.one_row:
+        one_row_cost()
 
 
 if __name__ == "__main__":
