@@ -14,13 +14,16 @@ rows per second of the two (``predict`` + ``partial_fit``) in the same run.
 Run::
 
     python benchmarks/bench_leaf_reads.py [--seeds 3] [--rows 5000]
-        [--streams nursery,mushroom,...] [--forest] [--one-row]
+        [--streams nursery,mushroom,...] [--forest] [--one-row] [--memory]
 
 ``--forest`` adds ``LocalRegretForestClassifier`` (its members read their
 leaves one way or the other) on the first seed. ``--one-row`` adds the cost
 of the reads measured apart: the one-row test-then-train loop of
 ``bench_stream_loop.py``'s 20-feature numeric stream (2,000 rows), each
-reading timed alone, three times, the best kept.
+reading timed alone, three times, the best kept. ``--memory`` adds the
+memory of the reads: the peak that ``tracemalloc`` sees while the forest
+learns 5,000 rows of rbf-moving in rounds of 5 (predict, then learn), with
+each reading.
 """
 
 from __future__ import annotations
@@ -83,6 +86,30 @@ def one_row_cost(n_rows: int = 2000) -> None:
     )
 
 
+def memory_cost(n_rows: int = 5000) -> None:
+    """The forest's peak traced memory on rbf-moving, label against adaptive."""
+    import tracemalloc
+
+    stream = load_stream("rbf-moving", n_rows=n_rows, seed=0)
+    X, y = stream.X, stream.y
+    classes = np.unique(y)
+    peaks = {}
+    for reads in READS:
+        model = LocalRegretForestClassifier(random_state=0, leaf_prediction=reads)
+        tracemalloc.start()
+        for lo in range(0, len(y), ROUND_ROWS):
+            rows = slice(lo, lo + ROUND_ROWS)
+            if lo:
+                model.predict(X[rows])
+            model.partial_fit(X[rows], y[rows], classes=classes)
+        peaks[reads] = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+    print(
+        f"\nforest on {len(y)} rows of rbf-moving, peak traced memory: "
+        f"label {peaks['label']:.0f} MB, adaptive {peaks['adaptive']:.0f} MB"
+    )
+
+
 def paired(diffs: np.ndarray) -> str:
     """Mean difference and its 95% t interval over the seeds."""
     mean = float(diffs.mean())
@@ -129,6 +156,7 @@ def main() -> None:
     parser.add_argument("--streams", default=",".join(stream_names()))
     parser.add_argument("--forest", action="store_true")
     parser.add_argument("--one-row", action="store_true")
+    parser.add_argument("--memory", action="store_true")
     args = parser.parse_args()
     names = args.streams.split(",")
     seeds = list(range(args.seeds))
@@ -157,6 +185,8 @@ def main() -> None:
         report("forest", names, results, [0])
     if args.one_row:
         one_row_cost()
+    if args.memory:
+        memory_cost()
 
 
 if __name__ == "__main__":
