@@ -15,8 +15,9 @@ message, and the suite goes on. A binary-only learner is "n/a" on streams with
 more classes.
 
 On Linux each run happens in a freshly forked process, which measures the peak
-resident memory the run added (``VmHWM``) without slowing it down, and keeps a
-crashing learner from taking the suite with it; elsewhere runs happen in
+resident memory the run added (``VmHWM``, less the pages of shared libraries
+the child maps back in after the fork: ``RssFile``) without slowing it down,
+and keeps a crashing learner from taking the suite with it; elsewhere runs happen in
 process and memory is not measured. Before the runs each of our learners
 learns the first rows of each stream once (``WARM_UP_ROWS``), so that modules
 and compiled kernels are loaded in the parent: a run's memory and speed are those

@@ -137,6 +137,41 @@ def test_a_failing_learner_is_recorded_and_the_suite_goes_on(isolate, tmp_path):
         assert all(r.peak_memory_mb >= 0 for r in nb)
 
 
+class AllocatesAndReadsMapped:
+    """Holds 24 MiB of its own memory and reads every page of a 48 MiB file
+    that the parent process mapped, as a forked run runs the code of the
+    shared libraries its parent loaded (file-backed pages: shared, not memory
+    the learner adds)."""
+
+    mapped = None
+
+    def partial_fit(self, X, y, classes=None):
+        if not hasattr(self, "held"):
+            self.held = np.ones(24 * 2**20, dtype=np.uint8)
+            self.pages_read = int(self.mapped[::4096].sum())
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X), dtype=int)
+
+
+def test_peak_memory_counts_the_learners_memory_not_mapped_files(tmp_path):
+    """The file's pages, which the run maps back in (48 MiB, as a forked
+    process does the code of its libraries), are not counted; the 24 MiB the
+    learner holds are."""
+    if not can_isolate():
+        pytest.skip("no fork here")
+    path = tmp_path / "mapped.bin"
+    path.write_bytes(np.ones(48 * 2**20, dtype=np.uint8).tobytes())
+    AllocatesAndReadsMapped.mapped = np.memmap(path, dtype=np.uint8, mode="r")
+    assert int(AllocatesAndReadsMapped.mapped[::4096].sum()) > 0  # resident here
+    learner = Learner(lambda seed: AllocatesAndReadsMapped())
+    board = _run([_boolean()], [("maps", learner)], isolate=True, n_seeds=1)
+    (record,) = board.runs("tiny", "maps")
+    assert record.status == "ok", record.message
+    assert 23 <= record.peak_memory_mb <= 36, record.peak_memory_mb
+
+
 def test_a_learner_that_kills_its_process_is_recorded():
     if not can_isolate():
         pytest.skip("no fork here")
