@@ -1,7 +1,10 @@
 """Winnow2Classifier: the sklearn contract, its mistake bound, the Winnow killer."""
 
+import tracemalloc
+
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 
@@ -66,3 +69,58 @@ def test_threshold_and_string_labels():
     clf = Winnow2Classifier(threshold=1.5).fit(X, y)
     assert clf.threshold_ == 1.5
     np.testing.assert_array_equal(clf.predict(X[:3]), ["no", "yes", "no"])
+
+
+def _sparse_stream(n_rows, n_features, seed, values=(1.0,)):
+    """Rows with ~8 active features of ``n_features``, labelled by a disjunction
+    of features 3 and 7, as CSR; ``values`` are the nonzeros' values."""
+    rng = np.random.default_rng(seed)
+    cols = rng.integers(0, 40, size=(n_rows, 8))
+    cols[:, 0] = rng.integers(0, n_features, size=n_rows)  # a wide column too
+    rows = np.repeat(np.arange(n_rows), 8)
+    data = rng.choice(values, size=rows.size)
+    X = sp.csr_matrix((data, (rows, cols.ravel())), shape=(n_rows, n_features))
+    X.sum_duplicates()
+    if values == (1.0,):  # 0/1 rows: a column drawn twice is still 1
+        X.data[:] = 1.0
+    y = ((X[:, 3].toarray() > 0.5) | (X[:, 7].toarray() > 0.5)).ravel().astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("binarize", [None, 0.0, 0.5])
+def test_sparse_input_learns_the_dense_model_exactly(binarize):
+    """CSR rounds read the nonzeros: the same weights, mistakes and predictions
+    as the dense rows, bit for bit -- with explicit zeros and duplicate entries
+    (summed, as toarray sums them) in the sparse input."""
+    values = (1.0,) if binarize is None else (0.3, 0.8, 1.0)
+    X, y = _sparse_stream(600, 50, seed=1, values=values)
+    # An explicit zero and a duplicated entry, which canonical CSR sums (a 0
+    # added to a 1 without binarize: the input must stay 0/1).
+    X = X.tocoo()
+    data = np.concatenate([X.data, [0.0, 0.0 if binarize is None else 1.0]])
+    rows = np.concatenate([X.row, [0, 1]])
+    cols = np.concatenate([X.col, [5, int(X.col[X.row == 1][0])]])
+    X = sp.csr_matrix((data, (rows, cols)), shape=X.shape)
+    dense = Winnow2Classifier(binarize=binarize).fit(X.toarray(), y)
+    for fmt in ("csr", "csc"):
+        sparse = Winnow2Classifier(binarize=binarize).fit(X.asformat(fmt), y)
+        np.testing.assert_array_equal(sparse.coef_, dense.coef_)
+        assert sparse.n_online_mistakes_ == dense.n_online_mistakes_ > 0
+        np.testing.assert_array_equal(sparse.predict(X), dense.predict(X.toarray()))
+    online = Winnow2Classifier(binarize=binarize)
+    for lo in range(0, 600, 7):
+        online.partial_fit(X[lo : lo + 7], y[lo : lo + 7], classes=[0, 1])
+    np.testing.assert_array_equal(online.coef_, dense.coef_)
+
+
+def test_wide_sparse_input_is_never_densified():
+    """2**20 columns: the weights take 8 MiB; a dense block of the 300 rows
+    would take 300 MiB (and 4 GiB at 4,096 rows)."""
+    X, y = _sparse_stream(300, 2**20, seed=2)
+    tracemalloc.start()
+    model = Winnow2Classifier(threshold=4.0).fit(X, y)
+    model.predict(X)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 40e6, peak
+    assert model.n_online_mistakes_ < 30
