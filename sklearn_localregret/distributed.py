@@ -386,13 +386,14 @@ def _workers(client) -> list:
 
 def _ready(model) -> bool:
     """Whether the shards may learn apart: the model is fitted, its tests
-    settled."""
+    settled (a forest's: every member's)."""
     if not hasattr(model, "n_rounds_"):
         return False
-    if "max_thresholds" in model.get_params():  # a learner of threshold tests
-        tests = model.__dict__.get("_tests")
-        return tests is not None and bool(tests.complete)
-    return True
+    try:
+        merger = merger_of(model)
+    except TypeError:
+        return True  # refused when the shards would start
+    return merger.ready(model)
 
 
 def _seed(model) -> int:
