@@ -166,13 +166,16 @@ def merger_of(est) -> Merger:
     # Imported here: the learners' modules import this package's entry points.
     from .._disjunct import LocalRegretDisjunctClassifier
     from .._tree_classifier import LocalRegretTreeClassifier
+    from ..ensemble import LocalRegretForestClassifier
     from ..maxsat.online import OnlineMaxSAT
     from ._disjunct import DisjunctMerger
+    from ._forest import ForestMerger
     from ._maxsat import MaxSATMerger
     from ._tree import TreeMerger
 
     for kind, merger in (
         (LocalRegretTreeClassifier, TreeMerger),
+        (LocalRegretForestClassifier, ForestMerger),
         (LocalRegretDisjunctClassifier, DisjunctMerger),
         (OnlineMaxSAT, MaxSATMerger),
     ):
@@ -268,10 +271,12 @@ def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
     clock: the shards' rounds count one after the other, and each shard's
     own increments keep the discount of its own rounds). Each regret table
     does so at its own discount and over its own rounds (a tree with several
-    discounts: each player's). Undiscounted, that
+    discounts: each player's; a forest: each member's). Undiscounted, that
     is ``base + sum_i (shard_i - base)``. Counters and the hedges add the
     same way; what is not a sum (the last played action, a window of recent
-    rows, the random state) is the first shard's.
+    rows, the random state, a forest's drift detectors) is the first
+    shard's, and a forest's member replaced after a drift is taken whole
+    (:mod:`sklearn_localregret.merging._forest`).
 
     Parameters
     ----------

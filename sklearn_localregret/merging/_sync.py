@@ -11,7 +11,8 @@ shards hold the same regrets and counters: those of
 units ``lambda^S base + sum_i d_i`` for every table at its own discount
 (``d_i`` shard ``i``'s increments, ``S`` all the window's rounds). What is
 not a sum (a window of recent rows, the last played action, the random
-state) stays each shard's own.
+state, a forest's drift detectors) stays each shard's own; a forest's member
+replaced after a drift is sent whole (:mod:`._forest`).
 
 A sync costs the size of what the window touched, not of the model: a
 tree's table can hold thousands of paths, a window of rounds touches the
