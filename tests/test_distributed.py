@@ -302,6 +302,20 @@ def test_a_sync_of_players_and_forests_gives_the_sum_of_the_window(make, flip):
                 assert shards[1].model.estimators_[k].n_rounds_ == rounds
 
 
+def test_tree_with_several_discounts_shards():
+    X, y = _data()
+    est = LocalRegretTreeClassifier(discount="auto", random_state=0)
+    runs = [fit_sharded(est, X, y, n_shards=3, sync_every=10) for _ in range(2)]
+    clf = runs[0]
+    assert clf.n_samples_seen_ == 3000 and clf.n_rounds_ == 600
+    from sklearn_localregret.merging._tree import tree_players
+
+    # Every player's clock counts every shard's rounds once.
+    assert [p.table.n_rounds for p in tree_players(clf)] == [600, 600]
+    _assert_same_sums(runs[1], clf, rtol=0)  # deterministic
+    assert clf.score(X, y) == 1.0
+
+
 def test_forest_shards():
     X, y = _data()
     est = LocalRegretForestClassifier(n_estimators=3, random_state=0)
