@@ -182,9 +182,10 @@ class LocalRegretForestClassifier(
         tables are the sums of the two, row by path), and the rounds, rows,
         expected mistakes, drift counts and the combination's losses add up.
         The sum is exact: it equals one forest given both streams' rounds
-        with the same plays (each member's trees and bagging weights, the
-        combination's weights). With ``discount < 1`` each side's regrets
-        enter as discounted at its own last round. This forest's bagging
+        with the same plays (each member's trees and bagging weights, and
+        the hedges' weights and scores: each side scored its experts on its
+        own stream, as a tree's hedge). With ``discount < 1`` each side's
+        regrets enter as discounted at its own last round. This forest's bagging
         generators and random state are kept, and so are its members' drift
         detectors (:mod:`sklearn_localregret.merging._forest`).
 
