@@ -409,6 +409,9 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         ending together). The sites' read scores (adaptive leaf reads) add up
         too, but each side's are its own models' scores on its own stream,
         not what one learner's models, having seen both, would have scored.
+        With several discounts, each player's table is added to the same
+        player's at its own discount, the hedge over the players adds up as
+        the vote/play hedge does, and the active player stays.
         Both must have the same parameters (but ``random_state``), classes,
         features and tests; this learner's warm start window, last tree and
         random state are kept (:mod:`sklearn_localregret.merging`).

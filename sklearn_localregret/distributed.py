@@ -49,7 +49,8 @@ def fit_sharded(
 
     Parameters
     ----------
-    estimator : LocalRegretTreeClassifier or LocalRegretDisjunctClassifier
+    estimator : LocalRegretTreeClassifier, LocalRegretForestClassifier or \
+LocalRegretDisjunctClassifier
         The learner; a clone is fitted (``estimator`` is not changed).
     X : {dask array, dask DataFrame, ndarray, pandas DataFrame}
         Rows. A Dask collection's partitions (row chunks) are dealt to the
@@ -81,19 +82,24 @@ def fit_sharded(
     Notes
     -----
     The rounds before the learner's tests are settled (the tree's
-    thresholds come from its first 256 rows) are learnt in one process, a
-    round of each shard in turn: tests that differ between shards could not
-    be added. A column whose first missing value, or a category first met,
-    comes after that is a ``ValueError`` at the next sync (its new tests
-    differ between shards): encode such columns, or set ``binarize``.
+    thresholds come from its first 256 rows; a forest's, every member's)
+    are learnt in one process, a round of each shard in turn: tests that
+    differ between shards could not be added. A column whose first missing
+    value, or a category first met, comes after that is a ``ValueError`` at
+    the next sync (its new tests differ between shards): encode such
+    columns, or set ``binarize``. A forest's member replaced after a drift
+    on a shard is sent whole at the next sync (the other shards' rounds of
+    the old member are dropped), and so, at each sync until its tests are
+    settled, is the first shard's copy of it
+    (:mod:`sklearn_localregret.merging._forest`).
 
     A sync sends each shard's increments to the client and their sum back:
     the regret rows the window touched (a tree's played paths), not the
     whole table, so its cost grows with ``sync_every`` far more slowly than
     the rounds' own work. The shards' learners differ only in what is not a
     sum (the window of recent rows of the tree's warm start, the last
-    played action, the random state); the learner returned is the first
-    shard's.
+    played action, the random state, a forest's drift detectors); the
+    learner returned is the first shard's.
 
     Examples
     --------
@@ -386,13 +392,14 @@ def _workers(client) -> list:
 
 def _ready(model) -> bool:
     """Whether the shards may learn apart: the model is fitted, its tests
-    settled."""
+    settled (a forest's: every member's)."""
     if not hasattr(model, "n_rounds_"):
         return False
-    if "max_thresholds" in model.get_params():  # a learner of threshold tests
-        tests = model.__dict__.get("_tests")
-        return tests is not None and bool(tests.complete)
-    return True
+    try:
+        merger = merger_of(model)
+    except TypeError:
+        return True  # refused when the shards would start
+    return merger.ready(model)
 
 
 def _seed(model) -> int:

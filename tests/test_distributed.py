@@ -7,6 +7,7 @@ import pytest
 
 from sklearn_localregret import (
     LocalRegretDisjunctClassifier,
+    LocalRegretForestClassifier,
     LocalRegretTreeClassifier,
 )
 from sklearn_localregret.distributed import fit_sharded
@@ -187,3 +188,183 @@ def _true_rows(table, order=None):
         rows = np.concatenate([table.biased, table.unbiased], axis=1)
     rows = rows / table.scale
     return rows if order is None else rows[order]
+
+
+# -- several discounts, forests --------------------------------------------------
+def _tables(model) -> list[dict]:
+    """Every regret table of a learner in true units, by key: each player's
+    of a tree, of each member of a forest."""
+    from sklearn_localregret.merging._tree import tree_players
+
+    trees = model.estimators_ if hasattr(model, "estimators_") else [model]
+    return [
+        dict(zip(player.table.keys(), _true_rows(player.table)))
+        for tree in trees
+        for player in tree_players(tree)
+    ]
+
+
+def _assert_same_sums(got, want, rtol=1e-12):
+    mine, theirs = _tables(got), _tables(want)
+    assert len(mine) == len(theirs)
+    for rows, reference in zip(mine, theirs):
+        assert rows.keys() == reference.keys()
+        top = max([1.0] + [np.abs(v).max() for v in reference.values()])
+        for key in reference:
+            np.testing.assert_allclose(
+                rows[key], reference[key], rtol=0, atol=rtol * top
+            )
+    trees = list(
+        zip(getattr(got, "estimators_", [got]), getattr(want, "estimators_", [want]))
+    )
+    for a, b in [(got, want), *trees]:
+        assert a.n_rounds_ == b.n_rounds_
+        assert a.n_online_mistakes_ == pytest.approx(b.n_online_mistakes_, rel=rtol)
+        np.testing.assert_allclose(a._hedge._losses, b._hedge._losses, rtol=rtol)
+        if getattr(a, "_players", None) is not None:
+            np.testing.assert_allclose(
+                a._players.hedge._losses, b._players.hedge._losses, rtol=rtol
+            )
+    if hasattr(want, "n_drifts_"):
+        np.testing.assert_array_equal(got.n_drifts_, want.n_drifts_)
+
+
+def _concept(n, seed, flip=False):
+    """0/1 features, y = x0 with 10% noise (inverted: ``flip``)."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, 4)) < 0.5).astype(float)
+    y = np.where(rng.random(n) < 0.1, 1 - X[:, 0], X[:, 0]).astype(int)
+    return X, (1 - y if flip else y)
+
+
+@pytest.mark.parametrize(
+    "make, flip",
+    [
+        (lambda: LocalRegretTreeClassifier(discount="auto", random_state=0), False),
+        (
+            lambda: LocalRegretTreeClassifier(
+                regret="swap", L=2, discount=(0.9, 1.0), random_state=0
+            ),
+            False,
+        ),
+        (
+            lambda: LocalRegretForestClassifier(
+                n_estimators=2, discount="auto", random_state=0
+            ),
+            False,
+        ),
+        # Members reading x0 are replaced on shard 1 (it sees x0's concept
+        # inverted): taken whole from it, then, while their tests enter, from
+        # the first shard at each sync.
+        (
+            lambda: LocalRegretForestClassifier(
+                n_estimators=4, max_features=2, discount=0.95, random_state=0
+            ),
+            True,
+        ),
+    ],
+    ids=["tree-players", "swap-tree-players", "forest-players", "forest-drift"],
+)
+def test_a_sync_of_players_and_forests_gives_the_sum_of_the_window(make, flip):
+    # Two windows: every shard's learner after each sync is absorb_shards of
+    # the window (each table at its own discount, a replaced member whole).
+    from sklearn_localregret.merging import absorb_shards
+    from sklearn_localregret.merging._core import copy_model, dumps
+    from sklearn_localregret.merging._sync import ShardState, SyncDelta
+
+    base = make().fit(*_concept(500, 0))
+    shards = [ShardState(dumps(base), seed) for seed in (1, 2)]
+    drifts, unsettled = [], []
+    for window in range(2):
+        start = copy_model(shards[0].model)
+        # With ``flip``, shard 1 sees x0's concept inverted from the first
+        # window on, shard 0 from the second.
+        shards[0].learn(*_concept(300, 10 + window, flip=flip and window), [0, 1])
+        shards[1].learn(*_concept(200, 20 + window, flip=flip), [0, 1])
+        ends = [copy_model(s.model) for s in shards]
+        total = SyncDelta.sum([s.delta() for s in shards], shards[0].merger)
+        for shard in shards:
+            shard.apply(total)
+        want = absorb_shards(start, ends)
+        for shard in shards:
+            _assert_same_sums(shard.model, want)
+        drifts.append(getattr(want, "n_drifts_", np.zeros(1)).sum())
+        members = getattr(start, "estimators_", [])
+        unsettled.append([not m._tests.complete for m in members])
+    if flip:
+        assert drifts[0] > 0  # shard 1 replaced members in the first window
+        # Their tests were still entering at the second window's start:
+        # shard 0's were taken whole (60 rounds), shard 1's rounds dropped.
+        assert any(unsettled[1])
+        for k, fresh in enumerate(unsettled[1]):
+            rounds = start.estimators_[k].n_rounds_ + (60 if fresh else 100)
+            if want.n_drifts_[k] == start.n_drifts_[k]:
+                assert shards[1].model.estimators_[k].n_rounds_ == rounds
+
+
+def test_tree_with_several_discounts_shards():
+    X, y = _data()
+    est = LocalRegretTreeClassifier(discount="auto", random_state=0)
+    runs = [fit_sharded(est, X, y, n_shards=3, sync_every=10) for _ in range(2)]
+    clf = runs[0]
+    assert clf.n_samples_seen_ == 3000 and clf.n_rounds_ == 600
+    from sklearn_localregret.merging._tree import tree_players
+
+    # Every player's clock counts every shard's rounds once.
+    assert [p.table.n_rounds for p in tree_players(clf)] == [600, 600]
+    _assert_same_sums(runs[1], clf, rtol=0)  # deterministic
+    assert clf.score(X, y) == 1.0
+
+
+def test_forest_shards():
+    X, y = _data()
+    est = LocalRegretForestClassifier(n_estimators=3, random_state=0)
+    runs = [fit_sharded(est, X, y, n_shards=2, sync_every=10) for _ in range(2)]
+    clf = runs[0]
+    assert not hasattr(est, "n_rounds_")
+    assert clf.n_samples_seen_ == 3000 and clf.n_rounds_ == 600
+    assert [m.n_rounds_ for m in clf.estimators_] == [600] * 3
+    assert clf.score(X, y) == 1.0
+    _assert_same_sums(runs[1], clf, rtol=0)  # deterministic
+    clf.partial_fit(X[:10], y[:10])
+    assert clf.n_samples_seen_ == 3010
+
+
+def test_forest_shards_through_a_drift():
+    # Each shard's stream (a contiguous half) inverts x0's concept halfway.
+    parts = [_concept(1000, seed, flip=seed % 2 == 1) for seed in range(4)]
+    X = np.vstack([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    est = LocalRegretForestClassifier(n_estimators=4, max_features=2, random_state=0)
+    runs = [fit_sharded(est, X, y, n_shards=2, sync_every=10) for _ in range(2)]
+    clf = runs[0]
+    assert clf.n_drifts_.sum() > 0
+    assert clf.n_samples_seen_ == 4000
+    _assert_same_sums(runs[1], clf, rtol=0)
+    # The replaced members learnt the inverted concept.
+    X_new, y_new = _concept(500, 9, flip=True)
+    assert clf.score(X_new, y_new) > 0.8
+
+
+def test_forest_on_a_cluster_learns_the_same_model_as_one_process():
+    da = pytest.importorskip("dask.array")
+    distributed = pytest.importorskip("distributed")
+    X, y = _data(3000)
+    Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
+    est = LocalRegretForestClassifier(n_estimators=2, random_state=0)
+    local = fit_sharded(est, Xd, yd, n_shards=2, sync_every=20)
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=":0",
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote = fit_sharded(est, Xd, yd, client=client, sync_every=20)
+    _assert_same_sums(remote, local, rtol=0)
+    assert remote.n_rounds_ == 600
+    np.testing.assert_array_equal(
+        remote.predict_proba(X[:50]), local.predict_proba(X[:50])
+    )

@@ -16,6 +16,8 @@ two sides add them in different orders, so they differ by at most
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
@@ -26,9 +28,11 @@ from sklearn_localregret import (
     OnlineMaxSAT,
 )
 from sklearn_localregret.engine import RegretTable, StumpRegretTable
+from sklearn_localregret.engine.merge import add_rows
 from sklearn_localregret.locality.flat_tree import FlatTree
 from sklearn_localregret.merging import absorb_shards
 from sklearn_localregret.merging._core import copy_model
+from sklearn_localregret.merging._tree import tree_players
 
 RTOL = 1e-12
 
@@ -441,11 +445,168 @@ def test_discounted_shards_decay_the_base_by_all_their_rounds():
     assert merged.n_rounds_ == 80 + 60
 
 
-def test_tree_with_several_discount_players_is_refused():
+# -- the tree with several discounts (one player each) --------------------------
+def _on_init(est, patch):
+    """Apply ``patch`` to the learner as soon as its model is made (the
+    recording is removed with :func:`_done_init`, before any pickling)."""
+    init = est._init_model
+
+    def init_and_patch(*args):
+        init(*args)
+        patch(est)
+
+    est._init_model = init_and_patch
+
+
+def _done_init(*learners):
+    for est in learners:
+        est.__dict__.pop("_init_model", None)
+
+
+def record_hedge(hedge):
+    """Record every update of an AdaHedge: the weights it played, and what
+    the update added to its losses, gap and loss."""
+    records = []
+    update = hedge.update
+
+    def recording(losses):
+        weights = hedge.weights()
+        before = list(hedge._losses), hedge.gap, hedge.hedge_loss
+        update(losses)
+        records.append(
+            (
+                weights,
+                np.subtract(hedge._losses, before[0]),
+                hedge.gap - before[1],
+                hedge.hedge_loss - before[2],
+            )
+        )
+
+    hedge.update = recording
+    return records
+
+
+def replay_hedge(hedge, records):
+    """The hedge plays the recorded weights and adds the recorded increments,
+    one update after another (its own after the last)."""
+    plays = iter(records)
+    now = [next(plays, None)]
+    weights = hedge.weights
+
+    def replayed_weights():
+        return weights() if now[0] is None else now[0][0]
+
+    def replayed_update(losses):
+        _, losses_added, gap_added, loss_added = now[0]
+        hedge._losses = [float(a + b) for a, b in zip(hedge._losses, losses_added)]
+        hedge.gap += gap_added
+        hedge.hedge_loss += loss_added
+        now[0] = next(plays, None)
+
+    hedge.weights = replayed_weights
+    hedge.weight = lambda k: float(replayed_weights()[k])
+    hedge.update = replayed_update
+
+
+def assert_same_hedge(hedge, reference):
+    np.testing.assert_allclose(hedge._losses, reference._losses, rtol=RTOL, atol=0)
+    assert hedge.gap == pytest.approx(reference.gap, rel=RTOL, abs=1e-300)
+    assert hedge.hedge_loss == pytest.approx(reference.hedge_loss, rel=RTOL)
+
+
+PLAYERS = dict(warm_start=0, discount=(1.0, 0.99), prediction="vote")
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_tree_players_merge_equals_one_learner_with_the_same_plays(regret):
+    # Every player's table to its counterpart, the hedge over the players
+    # summed. The reference replays each player's trees and the hedge's
+    # weights and increments (a player's play loss is its probabilities
+    # before the round: one learner of both streams would have scored other
+    # ones, as for the vote/play hedge; see merge).
+    params = dict(PLAYERS, regret=regret, L=3 if regret == "swap" else 100)
+    (X1, y1), (X2, y2) = _stream(1), _stream(2)
+    a = LocalRegretTreeClassifier(**params, random_state=0)
+    b = LocalRegretTreeClassifier(**params, random_state=1)
+    plays_a, plays_b = record_trees(a), record_trees(b)
+    hedges: dict = {}
+    _on_init(a, lambda est: hedges.update(a=record_hedge(est._players.hedge)))
+    _on_init(b, lambda est: hedges.update(b=record_hedge(est._players.hedge)))
+    a.partial_fit(X1, y1, classes=[0, 1])
+    b.partial_fit(X2, y2, classes=[0, 1])
+    assert len(plays_a) == len(plays_b) == 2 * 80  # both players, every round
+
+    # The reference: one learner, both streams, the same plays.
+    ref = LocalRegretTreeClassifier(**params, random_state=2)
+    replay_trees(ref, plays_a + plays_b)
+    _on_init(
+        ref, lambda est: replay_hedge(est._players.hedge, hedges["a"] + hedges["b"])
+    )
+    ref.partial_fit(X1, y1, classes=[0, 1])
+    ref.partial_fit(X2, y2)
+
+    # The players are matched by discount, whichever is active on each side.
+    b._players.activate(b, 1 - a._players.active)
+    active = a._players.active
+    discounted_a = copy_model(tree_players(a)[1].table)
+    a.merge(b)
+    assert a._players.active == active
+    merged, reference = tree_players(a), tree_players(ref)
+    assert [p.table.discount for p in merged] == [1.0, 0.99]
+    assert_same_table(merged[0].table, reference[0].table)
+    # At 0.99 each side's regrets enter as discounted at its own end (the
+    # documented alignment): one learner would have decayed a's rounds by a
+    # further 0.99**80; so aligned, the reference is the merge.
+    add_rows(reference[1].table, discounted_a, 1.0 - 0.99**80)
+    reference[1].absorbed()
+    assert_same_table(merged[1].table, reference[1].table)
+    for player, theirs in zip(merged, reference):
+        assert player.table.n_rounds == theirs.table.n_rounds == 160
+        assert player.n_mcmc_draws == theirs.n_mcmc_draws
+    for name in ("n_rounds_", "n_samples_seen_", "n_online_mistakes_"):
+        assert getattr(a, name) == pytest.approx(getattr(ref, name), rel=RTOL), name
+    assert_same_hedge(a._players.hedge, ref._players.hedge)
+    assert a._players.hedge.gap > 0  # the weights did move
+    np.testing.assert_allclose(
+        a.predict_proba(X1[:50]), ref.predict_proba(X1[:50]), rtol=0, atol=RTOL
+    )
+
+
+def test_tree_players_shards_decay_each_table_at_its_own_discount():
+    # lambda_j^S base + sum_i (shard_i - lambda_j^(s_i) base), player by player.
+    discounts = (0.9, 0.99, 1.0)
+    params = dict(warm_start=0, discount=discounts, prediction="vote")
+    (X1, y1), (X2, y2), (X3, y3) = _stream(1), _stream(2, n=200), _stream(3)
+    base = LocalRegretTreeClassifier(**params, random_state=0).fit(X1, y1)
+    shards = [copy_model(base), copy_model(base)]
+    shards[0].partial_fit(X2, y2)  # 40 rounds
+    shards[1].partial_fit(X3[:100], y3[:100])  # 20 rounds
+    merged = absorb_shards(base, shards)
+    for j, discount in enumerate(discounts):
+        before = _rows(tree_players(base)[j].table)
+        want = {k: discount**60 * v for k, v in before.items()}
+        for shard, s in zip(shards, (40, 20)):
+            for key, value in _rows(tree_players(shard)[j].table).items():
+                old = before.get(key, np.zeros_like(value))
+                want[key] = want.get(key, 0.0) + value - discount**s * old
+        table = tree_players(merged)[j].table
+        got = _rows(table)
+        assert got.keys() == want.keys()
+        top = max(np.abs(v).max() for v in want.values())
+        for key in want:
+            np.testing.assert_allclose(got[key], want[key], rtol=0, atol=RTOL * top)
+        assert table.n_rounds == 80 + 60
+    hedges = [s._players.hedge for s in (base, *shards)]
+    want_losses = np.add(hedges[1]._losses, hedges[2]._losses) - hedges[0]._losses
+    np.testing.assert_allclose(merged._players.hedge._losses, want_losses, rtol=RTOL)
+    assert merged.n_rounds_ == 140
+
+
+def test_tree_players_merge_refuses_another_task_and_is_unchanged():
     X, y = _stream(0)
     a = LocalRegretTreeClassifier(discount="auto", random_state=0).fit(X, y)
-    b = LocalRegretTreeClassifier(discount="auto", random_state=1).fit(X, y)
-    rounds = a.n_rounds_
-    with pytest.raises(ValueError, match="several discount players"):
+    b = LocalRegretTreeClassifier(discount=(0.9, 1.0), random_state=1).fit(X, y)
+    before = pickle.dumps(a)
+    with pytest.raises(ValueError, match="parameters differ: discount"):
         a.merge(b)
-    assert a.n_rounds_ == rounds
+    assert pickle.dumps(a) == before

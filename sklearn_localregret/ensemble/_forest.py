@@ -22,6 +22,7 @@ from .._column_reading import ReadsColumns
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
 from .._tree_classifier import LocalRegretTreeClassifier
+from ..merging import merge_into
 from ..thresholds.columns import ColumnEncoder
 from ._bagging import draw_subspaces, subspace_size
 from ._combination import expert_losses
@@ -169,6 +170,64 @@ class LocalRegretForestClassifier(
                 votes = np.array([member[r][1] for member in records])
                 hedge.update(expert_losses(probas, votes, y[rows], weight[rows]))
             self._count_rounds(weight, hedge.hedge_loss - start)
+
+    # -- merging ------------------------------------------------------------
+    def merge(self, other: LocalRegretForestClassifier) -> LocalRegretForestClassifier:
+        """Absorb the state of ``other``, learnt on a disjoint stream of the task.
+
+        Afterwards this forest is the forest of both streams' rounds: member
+        ``k`` is merged as a tree into member ``k`` (see
+        :meth:`LocalRegretTreeClassifier.merge
+        <sklearn_localregret.LocalRegretTreeClassifier.merge>`: its regret
+        tables are the sums of the two, row by path), and the rounds, rows,
+        expected mistakes, drift counts and the combination's losses add up.
+        The sum is exact: it equals one forest given both streams' rounds
+        with the same plays (each member's trees and bagging weights, and
+        the hedges' weights and scores: each side scored its experts on its
+        own stream, as a tree's hedge). With ``discount < 1`` each side's
+        regrets enter as discounted at its own last round. This forest's bagging
+        generators and random state are kept, and so are its members' drift
+        detectors (:mod:`sklearn_localregret.merging._forest`).
+
+        A member that is not the same tree on both sides is taken whole, not
+        added: if member ``k`` was replaced after a detected drift more
+        often on one side (``n_drifts_[k]``), that side's member ``k`` and
+        its detector are kept (the drift said the other's concept is gone);
+        with equal counts the two are merged as trees. A member unfitted on
+        one side (its rows so far weighed 0) is the other side's.
+
+        Parameters
+        ----------
+        other : LocalRegretForestClassifier
+            A fitted forest of the same task; it is not changed.
+
+        Returns
+        -------
+        self : LocalRegretForestClassifier
+
+        Raises
+        ------
+        ValueError
+            If the two differ in parameters (but ``random_state`` and
+            ``n_jobs``), classes, features, the members' subspaces
+            (``estimators_features_``: drawn from ``random_state`` when
+            ``max_features`` is below all the columns) or the tests of two
+            members to be merged as trees; this forest is then unchanged.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.integers(0, 2, size=(1000, 4))
+        >>> y = X[:, 0] ^ X[:, 1]
+        >>> a = LocalRegretForestClassifier(n_estimators=3, random_state=0)
+        >>> b = LocalRegretForestClassifier(n_estimators=3, random_state=1)
+        >>> a, b = a.fit(X[:500], y[:500]), b.fit(X[500:], y[500:])
+        >>> merged = a.merge(b)
+        >>> merged.n_rounds_, merged.estimators_[0].n_rounds_
+        (200, 200)
+        """
+        return merge_into(self, other)
 
     # -- the combination -----------------------------------------------------
     @property

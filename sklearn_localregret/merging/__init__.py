@@ -14,9 +14,12 @@ said in each learner's module.
 * :func:`absorb_shards` -- the sum of the increments that shards learnt from
   one common starting model (what sharded learning does at each sync).
 
-One small module per learner (:mod:`._tree`, :mod:`._disjunct`,
-:mod:`._maxsat`) says which tables it has and how its caches are renewed; the
-table arithmetic is :mod:`sklearn_localregret.engine.merge`.
+One small module per learner (:mod:`._tree`, :mod:`._forest`,
+:mod:`._disjunct`, :mod:`._maxsat`) says which tables it has (a tree with
+several discounts: one per player, each with its own discount clock; a
+forest: its members') and how its caches are renewed; :mod:`._sums` adds
+them, each table at its own discount; the table arithmetic is
+:mod:`sklearn_localregret.engine.merge`.
 """
 
 from ._core import absorb_shards, merge_into

@@ -1,23 +1,34 @@
-"""What every merge does: checks, sums of counters and clocks, the hedge.
+"""What every merge does: checks, the learner's merger, the entry points.
 
-A learner's own part (its tables, what else it checks, its caches) is a
-:class:`Merger`, found by the learner's type (:func:`merger_of`).
+A learner's own part (which sums it holds, what else it checks, its caches)
+is a :class:`Merger`, found by the learner's type (:func:`merger_of`); the
+sums are added by :mod:`._sums`.
 """
 
 from __future__ import annotations
 
-import io
-import pickle
 from typing import Any
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
 from ..engine.keyed_rows import KeyedRows
+from ._copies import copy_model, dumps
+from ._sums import (
+    Mark,
+    SyncDelta,
+    absorb_sums,
+    add_sums,
+    apply_sums,
+    delta_sums,
+    mark_sums,
+    sum_deltas,
+)
 
 __all__ = [
     "Merger",
     "absorb_shards",
+    "check_same_task",
     "copy_model",
     "dumps",
     "merge_into",
@@ -28,22 +39,40 @@ __all__ = [
 class Merger:
     """How one kind of learner merges (subclassed per learner).
 
-    ``counters`` are attributes that count what the rounds did (summed);
-    ``largest`` are attributes that keep a maximum over the rounds.
+    A learner's sums (:mod:`._sums`) are its :meth:`parts` (regret states,
+    each with its own table and discount clock), its :meth:`counter_groups`
+    and its :meth:`hedges`. ``counters`` are the learner's attributes that
+    count what the rounds did (summed); ``largest`` those that keep a
+    maximum over the rounds. The operations (:meth:`merge`, :meth:`absorb`
+    and the sync's :meth:`mark`, :meth:`delta`, :meth:`sum_deltas`,
+    :meth:`apply`) add the sums; a learner made of others (the forest)
+    overrides them to run its members' mergers too.
     """
 
     counters: tuple[str, ...] = ()
     largest: tuple[str, ...] = ()
 
+    # -- what must match ------------------------------------------------------
     def check(self, dst, src) -> None:
         """Raise ``ValueError`` unless ``src`` can be merged into ``dst``."""
 
+    def check_shard(self, base, shard) -> None:
+        """Raise ``ValueError`` unless ``shard``'s increments since ``base``
+        can be absorbed (:func:`absorb_shards`)."""
+        self.check(base, shard)
+
+    # -- the sums -------------------------------------------------------------
     def state(self, est):
         """The object that holds the learner's regrets (a table, a graph)."""
         raise NotImplementedError
 
+    def parts(self, est) -> list:
+        """The learner's regret states, each with its own table and discount
+        clock (matched by position between two learners of one task)."""
+        return [self.state(est)]
+
     def table(self, state) -> KeyedRows:
-        """The regret table of a :meth:`state` (its discount clock)."""
+        """The regret table of a state (its discount clock)."""
         return state
 
     def add_state(self, dst, src, coef: float) -> None:
@@ -53,29 +82,83 @@ class Merger:
     def snapshot(self, state):
         """A copy of a state that :meth:`difference` and :meth:`add_state`
         read (never learnt with)."""
-        return pickle.loads(dumps(state))
+        return copy_model(state)
 
     def difference(self, now, before, coef: float):
         """A new state holding ``now - coef * before`` (true units); rows with
         nothing to add may be left out."""
-        out = pickle.loads(dumps(now))
+        out = copy_model(now)
         self.add_state(out, before, -coef)
         return out
 
     def tables(self, est) -> list[KeyedRows]:
         """The learner's regret tables (one discount clock each)."""
-        return [self.table(self.state(est))]
+        return [self.table(part) for part in self.parts(est)]
 
     def add(self, dst, src, coef: float) -> None:
-        """Add ``coef`` times ``src``'s regrets into ``dst``'s."""
-        self.add_state(self.state(dst), self.state(src), coef)
-
-    def refresh(self, est) -> None:
-        """Renew what the learner derives from its tables (its caches)."""
+        """Add ``coef`` times ``src``'s regrets into ``dst``'s, part by part."""
+        for mine, theirs in zip(self.parts(dst), self.parts(src)):
+            self.add_state(mine, theirs, coef)
 
     def objects(self, est) -> list:
         """Objects holding ``counters`` and ``largest`` (the learner itself)."""
         return [est]
+
+    def counter_groups(self, est) -> list[tuple[Any, tuple, tuple]]:
+        """``(object, summed names, maximum names)`` of every counter."""
+        return [(obj, self.counters, self.largest) for obj in self.objects(est)]
+
+    def hedges(self, est) -> list[tuple[Any, np.ndarray]]:
+        """``(AdaHedge, initial losses)`` of every hedge: the vote/play hedge
+        of the hedged prediction, if the learner has one."""
+        hedge = est.__dict__.get("_hedge")
+        if hedge is None:
+            return []
+        from .._hedge import PLAY_HANDICAP
+
+        return [(hedge, np.array([0.0, PLAY_HANDICAP]))]
+
+    def refresh(self, est) -> None:
+        """Renew what the learner derives from its tables (its caches)."""
+
+    def reseed(self, est, seed: int) -> None:
+        """Seed the learner's draws (a shard's own: :class:`~._sync.ShardState`)."""
+        if hasattr(est, "_rng"):
+            est._rng = np.random.default_rng(seed)
+
+    def ready(self, est) -> bool:
+        """Whether shards may learn apart from this fitted learner (a tree
+        waits for its tests to be settled)."""
+        return True
+
+    # -- the operations (after the checks) ------------------------------------
+    def merge(self, dst, src) -> None:
+        """``dst`` absorbs ``src``'s sums."""
+        add_sums(self, dst, src)
+        self.refresh(dst)
+
+    def absorb(self, result, base, shards: list) -> None:
+        """``result`` (a copy of ``shards[0]``) takes in the other shards'
+        increments since ``base``."""
+        absorb_sums(self, result, base, shards)
+        self.refresh(result)
+
+    def mark(self, est) -> Mark:
+        """The learner's sums at a sync."""
+        return mark_sums(self, est)
+
+    def delta(self, est, mark: Mark) -> SyncDelta:
+        """What the learner added since ``mark``."""
+        return delta_sums(self, est, mark)
+
+    def sum_deltas(self, deltas: list[SyncDelta]) -> SyncDelta:
+        """The shards' deltas summed."""
+        return sum_deltas(self, deltas)
+
+    def apply(self, est, mark: Mark, own: SyncDelta, total: SyncDelta) -> None:
+        """Take in the other shards' increments (``total`` minus ``own``)."""
+        apply_sums(self, est, mark, own, total)
+        self.refresh(est)
 
 
 def merger_of(est) -> Merger:
@@ -83,13 +166,16 @@ def merger_of(est) -> Merger:
     # Imported here: the learners' modules import this package's entry points.
     from .._disjunct import LocalRegretDisjunctClassifier
     from .._tree_classifier import LocalRegretTreeClassifier
+    from ..ensemble import LocalRegretForestClassifier
     from ..maxsat.online import OnlineMaxSAT
     from ._disjunct import DisjunctMerger
+    from ._forest import ForestMerger
     from ._maxsat import MaxSATMerger
     from ._tree import TreeMerger
 
     for kind, merger in (
         (LocalRegretTreeClassifier, TreeMerger),
+        (LocalRegretForestClassifier, ForestMerger),
         (LocalRegretDisjunctClassifier, DisjunctMerger),
         (OnlineMaxSAT, MaxSATMerger),
     ):
@@ -98,79 +184,41 @@ def merger_of(est) -> Merger:
     raise TypeError(f"{type(est).__name__} cannot be merged")
 
 
-def copy_model(est):
-    """An independent copy of a learner, fitted state included (by pickling:
-    locks and caches are rebuilt; see :func:`dumps`)."""
-    return pickle.loads(dumps(est))
-
-
-def dumps(est) -> bytes:
-    """A learner as bytes for a copy or a sync, not for saving.
-
-    As ``pickle.dumps``, but the objects that pack their arrays when saved
-    (deflated, residuals: small files, slow) are stored as they are in
-    memory, which is many times faster; ``pickle.loads`` reads it back.
-    """
-    buffer = io.BytesIO()
-    _RawPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(est)
-    return buffer.getvalue()
-
-
-def _packed_types() -> tuple[type, ...]:
-    from ..engine.stump_table import StumpRegretTable
-    from ..locality.recent_rows import RecentRows
-    from ..thresholds.catalog import ThresholdTests
-
-    return (StumpRegretTable, RecentRows, ThresholdTests)
-
-
-class _RawPickler(pickle.Pickler):
-    _packed = None
-
-    def reducer_override(self, obj):
-        packed = _RawPickler._packed
-        if packed is None:
-            packed = _RawPickler._packed = _packed_types()
-        if type(obj) in packed:
-            return _raw_object, (type(obj), obj.__dict__)
-        return NotImplemented
-
-
-def _raw_object(cls, state):
-    obj = cls.__new__(cls)
-    obj.__dict__.update(state)
-    return obj
-
-
-def _is_fitted(est) -> bool:
+def is_fitted(est) -> bool:
+    """Whether a learner has learnt (a scikit-learn classifier: its classes)."""
     return hasattr(est, "n_rounds_") and (
         hasattr(est, "classes_") or not hasattr(est, "_parameter_constraints")
     )
 
 
-def check_compatible(dst, src) -> Merger:
-    """Every check of a merge of ``src`` into ``dst``; the learner's merger."""
+def check_compatible(dst, src, *, shard: bool = False) -> Merger:
+    """Every check of a merge of ``src`` into ``dst`` (``shard``: of the
+    increments of ``src`` since ``dst``); the learner's merger."""
     if type(src) is not type(dst):
         raise TypeError(
             f"cannot merge a {type(src).__name__} into a {type(dst).__name__}"
         )
     merger = merger_of(dst)
     for which, est in (("this learner", dst), ("the other learner", src)):
-        if not _is_fitted(est):
+        if not is_fitted(est):
             raise NotFittedError(f"{which} is not fitted: there is nothing to merge")
-    merger.check(dst, src)
+    if shard:
+        merger.check_shard(dst, src)
+    else:
+        merger.check(dst, src)
     return merger
 
 
-def _different_params(dst, src, ignore=("random_state",)) -> list[str]:
+def _different_params(dst, src, ignore) -> list[str]:
     """Names of the parameters (``get_params``) that differ."""
     mine, theirs = dst.get_params(deep=False), src.get_params(deep=False)
     return [name for name in mine if name not in ignore and mine[name] != theirs[name]]
 
 
-def check_same_task(dst, src) -> None:
-    """A scikit-learn classifier's task: parameters, classes and features."""
-    names = _different_params(dst, src)
+def check_same_task(dst, src, ignore=("random_state",)) -> None:
+    """A scikit-learn classifier's task: parameters (but ``ignore``), classes
+    and features."""
+    names = _different_params(dst, src, ignore)
     if names:
         detail = ", ".join(
             f"{n}={getattr(dst, n)!r} vs {getattr(src, n)!r}" for n in names
@@ -194,41 +242,6 @@ def check_same_task(dst, src) -> None:
         raise ValueError("the learners' feature names differ")
 
 
-def _add_hedge(dst, src, coef: float, initial: np.ndarray) -> None:
-    """The hedge's cumulative losses and mixability gap are sums over rounds.
-
-    ``initial`` are the losses the experts start with, counted once. Its
-    bound ``hedge_loss - L_k <= 2 gap`` holds for each side, hence for the sum.
-    """
-    hedge, other = dst.__dict__.get("_hedge"), src.__dict__.get("_hedge")
-    if hedge is None or other is None:
-        return
-    hedge._losses = [
-        float(a + coef * (b - c))
-        for a, b, c in zip(hedge._losses, other._losses, initial.tolist())
-    ]
-    hedge.gap = max(hedge.gap + coef * other.gap, 0.0)
-    hedge.hedge_loss += coef * other.hedge_loss
-
-
-def _add_counters(merger: Merger, dst, src, coef: int) -> None:
-    for mine, theirs in zip(merger.objects(dst), merger.objects(src)):
-        for name in merger.counters:
-            setattr(mine, name, getattr(mine, name) + coef * getattr(theirs, name))
-        if coef > 0:
-            for name in merger.largest:
-                setattr(mine, name, max(getattr(mine, name), getattr(theirs, name)))
-
-
-def _initial_losses(est) -> np.ndarray:
-    hedge = est.__dict__.get("_hedge")
-    if hedge is None:
-        return np.zeros(0)
-    from .._hedge import PLAY_HANDICAP
-
-    return np.array([0.0, PLAY_HANDICAP])
-
-
 def model_lock_of(est):
     lock = getattr(est, "_model_lock", None)
     if lock is None:
@@ -244,12 +257,7 @@ def merge_into(dst, src) -> Any:
     error, ``dst`` is unchanged."""
     merger = check_compatible(dst, src)
     with model_lock_of(dst), model_lock_of(src):
-        merger.add(dst, src, 1.0)
-        for mine, theirs in zip(merger.tables(dst), merger.tables(src)):
-            mine.clock.n_rounds += theirs.clock.n_rounds
-        _add_counters(merger, dst, src, 1)
-        _add_hedge(dst, src, 1.0, _initial_losses(dst))
-        merger.refresh(dst)
+        merger.merge(dst, src)
     return dst
 
 
@@ -261,10 +269,14 @@ def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
     every regret is ``lambda^S base + sum_i (shard_i - lambda^(s_i) base)``,
     ``s_i`` the rounds shard ``i`` learnt and ``S`` their sum (one global
     clock: the shards' rounds count one after the other, and each shard's
-    own increments keep the discount of its own rounds). Undiscounted, that
-    is ``base + sum_i (shard_i - base)``. Counters and the hedge add the
+    own increments keep the discount of its own rounds). Each regret table
+    does so at its own discount and over its own rounds (a tree with several
+    discounts: each player's; a forest: each member's). Undiscounted, that
+    is ``base + sum_i (shard_i - base)``. Counters and the hedges add the
     same way; what is not a sum (the last played action, a window of recent
-    rows, the random state) is the first shard's.
+    rows, the random state, a forest's drift detectors) is the first
+    shard's, and a forest's member replaced after a drift is taken whole
+    (:mod:`sklearn_localregret.merging._forest`).
 
     Parameters
     ----------
@@ -284,35 +296,15 @@ def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
     """
     if not shards:
         raise ValueError("no shards to absorb")
-    result = copy_model(shards[0]) if copy else shards[0]
-    if not _is_fitted(base):
+    if not is_fitted(base):
+        result = copy_model(shards[0]) if copy else shards[0]
         for shard in shards[1:]:
             merge_into(result, shard)
         return result
     merger = merger_of(base)
     for shard in shards:
-        check_compatible(base, shard)
-    base_tables = merger.tables(base)
-    rounds = [
-        merger.tables(shard)[0].clock.n_rounds - base_tables[0].clock.n_rounds
-        for shard in shards
-    ]
-    discount = base_tables[0].discount
+        check_compatible(base, shard, shard=True)
+    result = copy_model(shards[0]) if copy else shards[0]
     with model_lock_of(result):
-        # result = shard 0 = lambda^s0 base + its increments: the base must
-        # decay to lambda^S, and every other shard adds its increments.
-        if discount != 1.0:
-            merger.add(result, base, discount ** sum(rounds) - discount ** rounds[0])
-        for table in merger.tables(result):
-            table.clock.n_rounds += sum(rounds[1:])
-        initial = _initial_losses(result)
-        for shard, own_rounds in zip(shards[1:], rounds[1:]):
-            merger.add(result, shard, 1.0)
-            # The base as the shard holds it at its end: decayed by its rounds.
-            merger.add(result, base, -(discount**own_rounds))
-            _add_counters(merger, result, shard, 1)
-            _add_counters(merger, result, base, -1)
-            _add_hedge(result, shard, 1.0, initial)
-            _add_hedge(result, base, -1.0, initial)
-        merger.refresh(result)
+        merger.absorb(result, base, shards)
     return result

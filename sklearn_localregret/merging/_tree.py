@@ -7,6 +7,15 @@ its clock, the counters (rounds, rows, mistakes, chain draws) and the
 hedge. A model leaf's naive Bayes counts are the site's stump factors, so
 they add up with them.
 
+Several discounts (``discount="auto"`` or a tuple): each discount is a
+player (:mod:`sklearn_localregret._discount_players`) with its own table, at
+its own discount and on its own clock, and its own chain draws. Player
+``j``'s table is added to player ``j``'s of the other side (one part each,
+:mod:`._sums`: discounted with its own discount over its own rounds), and
+the AdaHedge over the players adds up as the vote/play hedge does (its
+losses start at 0). The player that is active (whose state the estimator
+holds, the leader at the end of the last call) stays the one it was.
+
 What is not a sum, and what the merge does with it:
 
 * The tests (thresholds, categories): both learners must have the same
@@ -17,7 +26,7 @@ What is not a sum, and what the merge does with it:
   (``binarize=t``: the same tests for every stream), or 0/1 features. A
   mismatch is a ``ValueError`` naming the first test that differs.
 * The window of recent rows of the warm start, the last played tree, the
-  random state: this learner's are kept.
+  random state (each player's generator): this learner's are kept.
 """
 
 from __future__ import annotations
@@ -32,41 +41,57 @@ from ..engine.merge import (
 )
 from ._core import Merger, check_same_task
 
-__all__ = ["TreeMerger"]
+__all__ = ["TreeMerger", "check_same_columns", "tree_players"]
+
+
+def tree_players(est) -> list:
+    """The tree learner's players, in discount order (one without several
+    discounts): the active one's is the estimator's ``_player``."""
+    players = est.__dict__.get("_players")
+    if players is None:
+        return [est._player]
+    return [
+        est._player if j == players.active else state["_player"]
+        for j, state in enumerate(players.states)
+    ]
 
 
 class TreeMerger(Merger):
-    counters = (
-        "n_rounds_",
-        "n_samples_seen_",
-        "n_online_mistakes_",
-        "_weight_seen",
-        "n_mcmc_draws_",
-    )
-    largest = ("_largest_round",)
+    counters = ("n_rounds_", "n_samples_seen_", "n_online_mistakes_", "_weight_seen")
+    # Each player's own: its chain draws (summed) and its scale of forgetting.
+    player_counters = ("n_mcmc_draws",)
+    player_largest = ("largest_round",)
 
     def check(self, dst, src) -> None:
-        for est in (dst, src):
-            if est.__dict__.get("_players") is not None:
-                raise ValueError(
-                    "cannot merge a tree with several discount players "
-                    f"(discount={est.discount!r}): each player has its own table "
-                    "and plays; merge learners of one discount"
-                )
         check_same_task(dst, src)
         _check_same_tests(dst._tests, src._tests)
-        mine, theirs = dst._columns, src._columns
-        if mine.kinds.tolist() != theirs.kinds.tolist() or [
-            list(c) if c is not None else None for c in mine.categories
-        ] != [list(c) if c is not None else None for c in theirs.categories]:
+        check_same_columns(dst._columns, src._columns)
+        mine, theirs = tree_players(dst), tree_players(src)
+        if len(mine) != len(theirs):  # pragma: no cover - the same discount
             raise ValueError(
-                "the learners' categorical columns differ (their categories or "
-                "the codes of them): merge learners that grew from one model"
+                f"the learners' players differ: {len(mine)} and {len(theirs)}"
             )
-        check_same_layout(dst._player.table, src._player.table)
+        for a, b in zip(mine, theirs):
+            check_same_layout(a.table, b.table)
 
     def state(self, est):
         return est._player.table
+
+    def parts(self, est) -> list:
+        return [player.table for player in tree_players(est)]
+
+    def counter_groups(self, est) -> list:
+        return [(est, self.counters, ())] + [
+            (player, self.player_counters, self.player_largest)
+            for player in tree_players(est)
+        ]
+
+    def hedges(self, est) -> list:
+        hedges = super().hedges(est)
+        players = est.__dict__.get("_players")
+        if players is not None:  # AdaHedge over the players: losses from 0
+            hedges.append((players.hedge, np.zeros(len(players))))
+        return hedges
 
     def add_state(self, dst, src, coef: float) -> None:
         add_rows(dst, src, coef)
@@ -79,11 +104,77 @@ class TreeMerger(Merger):
         return changed_rows_difference(now, before, coef)
 
     def refresh(self, est) -> None:
-        # The player renews its samplers and caches around the summed table.
-        est._player.absorbed()
+        # Each player renews its samplers and caches around its summed table.
+        for player in tree_players(est):
+            player.absorbed()
         memory = est.__dict__.get("_last_proba")
         if memory is not None:
             memory[0] = None
+        players = est.__dict__.get("_players")
+        if players is not None:  # the players' remembered probabilities
+            players.last = None
+
+    # -- the random state (not a sum) -----------------------------------------
+    def generators(self, est) -> list:
+        """Each player's generator, in discount order."""
+        players = est.__dict__.get("_players")
+        if players is None:
+            return [est._rng]
+        return [
+            est._rng if j == players.active else state["_rng"]
+            for j, state in enumerate(players.states)
+        ]
+
+    def set_generators(self, est, generators: list) -> None:
+        """Give each player its generator (:meth:`generators`' order)."""
+        players = est.__dict__.get("_players")
+        if players is None:
+            est._rng = generators[0]
+            return
+        for j, generator in enumerate(generators):
+            if j == players.active:
+                est._rng = generator
+            else:
+                players.states[j]["_rng"] = generator
+
+    def keep_generators(self, new, old) -> None:
+        """``new`` (a learner taken whole in a merge) draws from ``old``'s
+        generators: the random state stays this learner's."""
+        if "_player" in new.__dict__ and "_player" in old.__dict__:
+            generators = self.generators(old)
+            if len(generators) == len(self.generators(new)):
+                self.set_generators(new, generators)
+
+    def reseed(self, est, seed: int) -> None:
+        # The first player draws from ``seed`` (as a learner of one discount),
+        # the others from ``(seed, j)``.
+        if "_player" not in est.__dict__:
+            return  # not fitted: its generators are made from random_state
+        count = len(self.generators(est))
+        self.set_generators(
+            est,
+            [
+                np.random.default_rng(seed if j == 0 else [seed, j])
+                for j in range(count)
+            ],
+        )
+
+    def ready(self, est) -> bool:
+        # Tests that differ between shards cannot be added: the shards learn
+        # apart once the thresholds are settled.
+        tests = est.__dict__.get("_tests")
+        return tests is not None and bool(tests.complete)
+
+
+def check_same_columns(mine, theirs) -> None:
+    """The same kinds of columns and categories, coded alike (``ValueError``)."""
+    if mine.kinds.tolist() != theirs.kinds.tolist() or [
+        list(c) if c is not None else None for c in mine.categories
+    ] != [list(c) if c is not None else None for c in theirs.categories]:
+        raise ValueError(
+            "the learners' categorical columns differ (their categories or "
+            "the codes of them): merge learners that grew from one model"
+        )
 
 
 def _check_same_tests(mine, theirs) -> None:
