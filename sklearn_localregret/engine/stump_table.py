@@ -133,8 +133,9 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         "_magnitude",
         "_measured",
     )
-    # (_model_scale is the scale of each row's last update: rescaled with the
-    # factors, so that it stays "the scale then" in the new units.)
+    # (_model_scale is the scale of each row's last update that counted rows:
+    # rescaled with the factors, so that it stays "the scale then" in the new
+    # units.)
     _SCALED = ("_leaf", "_true", "_false", "_cost", "_model_scale", "_reads")
     _FILL = {"_seen": -1, "_measured": -1}  # never refreshed, never measured
 
@@ -285,11 +286,11 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         leaf[:, 1] += gains
         leaf[:, 0] += gains - bias * leaf_mask if bias else gains
         self._leaf[rows] = leaf
+        # Sites no row reached only pay the bias: their counts are zero.
+        reached = np.flatnonzero(
+            class_counts.any(axis=1) | true_counts.any(axis=(1, 2))
+        )
         if t:
-            # Sites no row reached only pay the bias: their counts are zero.
-            reached = np.flatnonzero(
-                class_counts.any(axis=1) | true_counts.any(axis=(1, 2))
-            )
             if reached.size:
                 at, mask = rows[reached], test_mask[reached, :, None]
                 true = true_counts[reached]
@@ -303,7 +304,8 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
             both[:, 0] += cost + bias * test_mask if bias else cost
             self._cost[rows, :, :t] = both
         if self.models:
-            self._model_scale[rows] = scale
+            # A model's smoothing is in the units of its counts' last change.
+            self._model_scale[rows[reached]] = scale
         self._versions[rows] += 1
 
     # -- reading ----------------------------------------------------------

@@ -16,7 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.compiled.jit import kernel
-from ..engine.compiled.leaf_model import majority_label, model_label
+from ..engine.compiled.leaf_model import (
+    majority_label,
+    model_label,
+    model_label_passed,
+    passed_tests,
+)
 from ..engine.compiled.pair_sums import refresh_row
 from ..engine.compiled.stump_update import update_site
 
@@ -127,7 +132,8 @@ def update_played_sites(
     (``seen``, ``content``, ``cdf``, ``total``, and with model leaves the
     naive Bayes cache ``odds``, ``base``: the table's cache) are recomputed
     at once, while the row is in cache; ``model_scale[row]`` records the
-    scale of the row's last update (its model's smoothing).
+    scale of the row's last update that counted rows (its model's
+    smoothing), and a node no weight reached keeps its fresh model cache.
 
     With model leaves (``leaf`` has ``K + 1`` colours), a node labelled ``K``
     is a model leaf: it predicts with its site's naive Bayes model as it
@@ -173,6 +179,12 @@ def update_played_sites(
     class_counts = np.zeros(k)
     true_counts = np.zeros((k, n_tests))  # per label: contiguous over tests
     available = np.empty(n_tests, dtype=np.bool_)
+    # The tests each row passes: a site's model reads sum their log odds only.
+    passed = np.empty((m, n_tests if cache else 0), dtype=np.int64)
+    n_passed = np.zeros(m, dtype=np.int64)
+    if cache:
+        for at in range(m):
+            n_passed[at] = passed_tests(outcomes[order[at]], n_tests, passed[at])
     for node in nodes:
         class_counts[:] = 0.0
         true_counts[:] = 0.0
@@ -180,12 +192,12 @@ def update_played_sites(
         model_correct = 0.0
         majority_correct = 0.0
         majority = -1
-        if score_reads:
-            majority = majority_label(true, false, node_row[node], n_tests)
         reached = False
         for at in range(m):
             if not reaches[node, at]:
                 continue
+            if score_reads and not reached:  # read once, and only if reached
+                majority = majority_label(true, false, node_row[node], n_tests)
             reached = True
             r = order[at]
             c = y[r]
@@ -193,7 +205,9 @@ def update_played_sites(
             class_counts[c] += w
             correct += right[at]
             if (model or majority >= 0) and (
-                model_label(odds, base, node_row[node], outcomes[r], n_tests, scores)
+                model_label_passed(
+                    odds, base, node_row[node], passed[at], n_passed[at], scores
+                )
                 == c
             ):
                 model_correct += w
@@ -209,19 +223,25 @@ def update_played_sites(
             available[:] = masks[node]
             if node_test[node] >= 0:
                 available[node_test[node]] = False
+        row = node_row[node]
+        # No weight reached the site: its counts, hence its naive Bayes model
+        # (smoothed at the scale of their last change), stay as they are, and
+        # so does its cache if it was fresh (most played nodes of a round).
+        counted = class_counts.sum() > 0.0
+        model_fresh = cache and not counted and seen[row] == versions[row]
         update_site(
-            node_row[node], class_counts, correct, true_counts,
+            row, class_counts, correct, true_counts,
             node_label[node] if node_test[node] < 0 else -1, available,
             reached, scale, bias, n_tests, leaf, true, false, cost, versions,
             model_correct,
         )  # fmt: skip
-        if majority >= 0 and reached and node_row[node] < reads.shape[0]:
-            reads[node_row[node], 0] += scale * model_correct
-            reads[node_row[node], 1] += scale * majority_correct
-        if cache:
-            model_scale[node_row[node]] = scale
+        if majority >= 0 and reached and row < reads.shape[0]:
+            reads[row, 0] += scale * model_correct
+            reads[row, 1] += scale * majority_correct
+        if cache and counted:
+            model_scale[row] = scale
         refresh_row(
             leaf, true, false, cost, versions, seen, content, cdf, total,
-            node_row[node], n_tests, model_scale, odds, base,
+            row, n_tests, model_scale, odds, base, model_fresh,
         )  # fmt: skip
     return wrong

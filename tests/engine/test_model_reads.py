@@ -204,3 +204,41 @@ def test_the_learner_reads_as_its_sampled_trees():
     assert np.abs(sampled - exact).max() < 5 * 0.5 / np.sqrt(n)
     est.set_params(n_predict_trees=None, leaf_prediction="label")
     assert np.abs(est.predict_proba(X[:50]) - exact).max() > 0.01
+
+
+def test_a_site_no_row_reached_keeps_its_model_and_its_cache():
+    """Most nodes of a played tree are reached by none of the round's rows:
+    their update pays the bias only, their counts and smoothing scale stay,
+    and the round keeps their naive Bayes cache. After every round the cache
+    of every site is its model computed afresh from the table (a cache kept
+    when it was stale, or a scale moved without the counts, would differ)."""
+    from sklearn_localregret.engine.compiled.leaf_model import refresh_leaf_model
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 6))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0).astype(int)
+    model = LocalRegretTreeClassifier(random_state=0, warm_start=50)
+    kept = 0
+    for lo in range(0, 600, 5):
+        table = model._player.table if lo else None
+        before = None
+        if table is not None:
+            n = table.n_rows
+            before = (table._versions[:n].copy(), table._model_scale[:n].copy())
+        model.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
+        table = model._player.table
+        if before is not None:
+            versions, scales = before
+            n = len(versions)
+            updated = table._versions[:n] > versions
+            same_scale = table._model_scale[:n] == scales
+            kept += int(np.sum(updated & same_scale & (scales > 0)))
+        t, n = table.n_tests, table.n_rows
+        odds, base = np.zeros_like(table._odds), np.zeros_like(table._base)
+        for r in range(n):
+            refresh_leaf_model(
+                table._true, table._false, r, t, table._model_scale[r], odds, base
+            )
+        np.testing.assert_allclose(table._odds[:n, :t], odds[:n, :t], rtol=1e-12)
+        np.testing.assert_allclose(table._base[:n], base[:n], rtol=1e-12)
+    assert kept > 0  # the case happened (24 times in this stream)

@@ -10,8 +10,9 @@ it. So ::
     P(pass v | c) = (S_true[v, c] + a) / (S_true[v, c] + S_false[v, c] + 2 a)
 
 with Laplace smoothing ``a`` (``SMOOTHING`` rows, in the table's scaled units
-at the site's last update: the model is that of the counts as they stood
-then, a function of the saved table alone),
+at the site's last update that counted rows: the model is that of the
+counts as they stood then, a function of the saved table alone; an update
+with no row, which only pays the bias, leaves the model as it is),
 and the label prior from ``n_c = max_v (S_true + S_false)[v, c]``, the weight
 of label ``c`` over the rounds the site counted most. A test never counted at
 the site (``S_true + S_false = 0`` for every label) says nothing and is left
@@ -68,8 +69,8 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
     ``odds[r, v, c] = log P(pass v | c) - log P(fail v | c)`` and
     ``base[r, c] = log P(c) + sum_v log P(fail v | c)`` (tests never counted
     at the site left out); ``scale`` is the table's scale at the row's last
-    update (the smoothing is ``SMOOTHING`` rows in its units; 0: never
-    updated, no counts, any smoothing).
+    update that counted rows (the smoothing is ``SMOOTHING`` rows in its
+    units; 0: never counted, no counts, any smoothing).
     """
     k = true.shape[2]
     n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])

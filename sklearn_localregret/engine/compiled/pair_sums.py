@@ -153,10 +153,12 @@ def _stored_pair_sum(true, false, cost, r, v, k) -> float:
 @kernel
 def refresh_row(
     leaf, true, false, cost, versions, seen, content, cdf, total, r, n_tests,
-    model_scale, odds, base,
+    model_scale, odds, base, model_fresh=False,
 ):  # fmt: skip
     """Recompute the content weights of table row ``r`` (see
-    :func:`refresh_content`); an update calls it while the row is in cache."""
+    :func:`refresh_content`); an update calls it while the row is in cache.
+    ``model_fresh``: the row's naive Bayes cache is known to be that of its
+    counts and ``model_scale`` (an update that counted no row), and is kept."""
     n_leaves = leaf.shape[2]
     k = true.shape[2]
     running = 0.0
@@ -172,7 +174,7 @@ def refresh_row(
         running += value
         cdf[r, n_leaves + v] = running
     total[r] = running
-    if odds.shape[1] > 0 and r < odds.shape[0]:  # the site's naive Bayes cache
+    if odds.shape[1] > 0 and r < odds.shape[0] and not model_fresh:  # its NB cache
         refresh_leaf_model(true, false, r, n_tests, model_scale[r], odds, base)
     seen[r] = versions[r]
 
