@@ -15,6 +15,7 @@ Run::
 
     python benchmarks/bench_leaf_reads.py [--seeds 3] [--rows 5000]
         [--streams nursery,mushroom,...] [--forest] [--one-row] [--memory]
+        [--bulk]
 
 ``--forest`` adds ``LocalRegretForestClassifier`` (its members read their
 leaves one way or the other) on the first seed. ``--one-row`` adds the cost
@@ -23,7 +24,9 @@ of the reads measured apart: the one-row test-then-train loop of
 reading timed alone, three times, the best kept. ``--memory`` adds the
 memory of the reads: the peak that ``tracemalloc`` sees while the forest
 learns 5,000 rows of rbf-moving in rounds of 5 (predict, then learn), with
-each reading.
+each reading. ``--bulk`` adds one bulk ``fit`` of 60,000 rows of
+``bench_sharded.py``'s 20-feature stream with each reading (rows per
+second). ``--seeds 0`` runs the added parts only.
 """
 
 from __future__ import annotations
@@ -83,6 +86,25 @@ def one_row_cost(n_rows: int = 2000) -> None:
         f"\none row per call, 20 numeric features, {len(y)} rows (best of 3): "
         f"label {rates['label']:,.0f} rows/s, adaptive {rates['adaptive']:,.0f} "
         f"rows/s ({rates['adaptive'] / rates['label']:.2f}x)"
+    )
+
+
+def bulk_cost(n_rows: int = 60000) -> None:
+    """Rows per second of one bulk fit, label against adaptive reads."""
+    from bench_sharded import _concept  # this folder is on sys.path
+
+    X, y = _concept(n_rows)
+    LocalRegretTreeClassifier(random_state=0).fit(X[:2000], y[:2000])  # warm
+    rates = {}
+    for reads in READS:
+        start = time.perf_counter()
+        LocalRegretTreeClassifier(random_state=0, leaf_prediction=reads).fit(X, y)
+        rates[reads] = n_rows / (time.perf_counter() - start)
+    print(
+        f"\none bulk fit, {n_rows:,} rows of bench_sharded.py's 20-feature "
+        f"stream: label {rates['label']:,.0f} rows/s, adaptive "
+        f"{rates['adaptive']:,.0f} rows/s "
+        f"({rates['adaptive'] / rates['label']:.2f}x)"
     )
 
 
@@ -157,6 +179,7 @@ def main() -> None:
     parser.add_argument("--forest", action="store_true")
     parser.add_argument("--one-row", action="store_true")
     parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--bulk", action="store_true")
     args = parser.parse_args()
     names = args.streams.split(",")
     seeds = list(range(args.seeds))
@@ -169,7 +192,7 @@ def main() -> None:
     # Warm the compiled kernels once, so that no run counts the compiler.
     run(("tree", names[0], "adaptive", 0, 50))
     results = {}
-    with Pool(2) as pool:
+    with Pool(2) as pool:  # --seeds 0: the extra parts only
         for done, (job, error, seconds) in enumerate(
             pool.imap_unordered(run, jobs), start=1
         ):
@@ -180,13 +203,16 @@ def main() -> None:
                 f"{error:.4f} in {seconds:.1f} s",
                 flush=True,
             )
-    report("tree", names, results, seeds)
-    if args.forest:
+    if seeds:
+        report("tree", names, results, seeds)
+    if args.forest and seeds:
         report("forest", names, results, [0])
     if args.one_row:
         one_row_cost()
     if args.memory:
         memory_cost()
+    if args.bulk:
+        bulk_cost()
 
 
 if __name__ == "__main__":
