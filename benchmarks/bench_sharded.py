@@ -183,7 +183,8 @@ def cluster(args) -> None:
         f"{sharded.online_error_ - one.online_error_:+.4f}); holdout error "
         f"{one_error:.4f} and {sharded_error:.4f}; regret table "
         f"{one.regret_nbytes_ / 2**20:,.0f} and "
-        f"{sharded.regret_nbytes_ / 2**20:,.0f} MiB"
+        f"{sharded.regret_nbytes_ / 2**20:,.0f} MiB ({one.n_sites_:,} and "
+        f"{sharded.n_sites_:,} sites)"
     )
     for worker in sorted(after):
         print(

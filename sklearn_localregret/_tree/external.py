@@ -19,6 +19,7 @@ from collections import Counter
 import numpy as np
 
 from ..engine import (
+    FORGET_TOLERANCE,
     HierarchicalLabels,
     HierarchicalSampler,
     UniformizedChainSampler,
@@ -143,11 +144,18 @@ class ExternalPlayer(TreePlayer):
         rebuilt around the compacted table.
         """
         self.largest_round = max(self.largest_round, float(round_range))
+        if forget_tolerance(self.table, self.largest_round) is not None:
+            self.forget_quiet_sites()
+
+    def forget_quiet_sites(self) -> None:
+        """Forget now the sites the rounds forget every ``FORGET_EVERY``
+        rounds (a discounted table; see :meth:`_forget_quiet_sites`): after
+        a sync of sharded learning, whose sum brings back the rows a shard
+        forgot during its window."""
         table = self.table
-        tolerance = forget_tolerance(table, self.largest_round)
-        if tolerance is None:
+        if table.discount == 1.0:
             return
-        quiet = table.row_magnitudes() <= tolerance
+        quiet = table.row_magnitudes() <= FORGET_TOLERANCE * self.largest_round
         root = table.find(())
         if root >= 0:
             quiet[root] = False

@@ -103,6 +103,17 @@ class TreeMerger(Merger):
         # Sparse: a window of rounds touches the rows of the trees it played.
         return changed_rows_difference(now, before, coef)
 
+    def apply(self, est, mark, own, total) -> None:
+        super().apply(est, mark, own, total)
+        # The sum brings back the rows each shard forgot in its window (the
+        # marked tables' decay adds them): forget the quiet ones again, as
+        # one learner would have, so that the table follows the sites in
+        # play and not every site the window's shards ever forgot.
+        for player in tree_players(est):
+            forget = getattr(player, "forget_quiet_sites", None)
+            if forget is not None:
+                forget()
+
     def refresh(self, est) -> None:
         # Each player renews its samplers and caches around its summed table.
         for player in tree_players(est):
