@@ -34,6 +34,21 @@ def _forget_quiet(model):
     return model
 
 
+def _fit_on_local_cluster(est, Xd, yd, **kwargs):
+    """``fit_sharded`` on a LocalCluster of two workers (threads)."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=":0",
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        return fit_sharded(est, Xd, yd, client=client, **kwargs)
+
+
 def _state(clf):
     """What two equal models share: the table's factors and the counters."""
     tree = isinstance(clf, LocalRegretTreeClassifier)
@@ -112,21 +127,12 @@ def test_mismatched_input():
 
 def test_cluster_learns_the_same_model_as_one_process():
     da = pytest.importorskip("dask.array")
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     X, y = _data(4000)
     Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
     est = LocalRegretTreeClassifier(random_state=0)
     local = fit_sharded(est, Xd, yd, n_shards=2, sync_every=20)
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            dashboard_address=":0",
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        remote = fit_sharded(est, Xd, yd, client=client, sync_every=20)
+    remote = _fit_on_local_cluster(est, Xd, yd, sync_every=20)
     keys, values, rounds, mistakes = _state(local)
     assert _state(remote)[0] == keys
     np.testing.assert_array_equal(_state(remote)[1], values)
@@ -364,21 +370,12 @@ def test_forest_shards_through_a_drift():
 
 def test_forest_on_a_cluster_learns_the_same_model_as_one_process():
     da = pytest.importorskip("dask.array")
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     X, y = _data(3000)
     Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
     est = LocalRegretForestClassifier(n_estimators=2, random_state=0)
     local = fit_sharded(est, Xd, yd, n_shards=2, sync_every=20)
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            dashboard_address=":0",
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        remote = fit_sharded(est, Xd, yd, client=client, sync_every=20)
+    remote = _fit_on_local_cluster(est, Xd, yd, sync_every=20)
     _assert_same_sums(remote, local, rtol=0)
     assert remote.n_rounds_ == 600
     np.testing.assert_array_equal(

@@ -47,11 +47,17 @@ __all__ = ["TreeMerger", "check_same_columns", "tree_players"]
 def tree_players(est) -> list:
     """The tree learner's players, in discount order (one without several
     discounts): the active one's is the estimator's ``_player``."""
+    return _each_players(est, "_player")
+
+
+def _each_players(est, name: str) -> list:
+    """Attribute ``name`` of each discount player's state, in discount order:
+    the active player's is the estimator's own."""
     players = est.__dict__.get("_players")
     if players is None:
-        return [est._player]
+        return [getattr(est, name)]
     return [
-        est._player if j == players.active else state["_player"]
+        getattr(est, name) if j == players.active else state[name]
         for j, state in enumerate(players.states)
     ]
 
@@ -128,13 +134,7 @@ class TreeMerger(Merger):
     # -- the random state (not a sum) -----------------------------------------
     def generators(self, est) -> list:
         """Each player's generator, in discount order."""
-        players = est.__dict__.get("_players")
-        if players is None:
-            return [est._rng]
-        return [
-            est._rng if j == players.active else state["_rng"]
-            for j, state in enumerate(players.states)
-        ]
+        return _each_players(est, "_rng")
 
     def set_generators(self, est, generators: list) -> None:
         """Give each player its generator (:meth:`generators`' order)."""
