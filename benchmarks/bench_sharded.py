@@ -34,6 +34,13 @@ Run::
         [--streams kr-vs-kp shuttle]
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
         [--sync-every 1000] [--discount 0.99]
+    python benchmarks/bench_sharded.py --spread [--rows 300000] [--seeds 0 1 2]
+        [--workers 2] [--sync-every 1000] [--discount 0.99]
+
+``--spread``: the cluster's stream and partitioning learnt in this process
+(no cluster: the same model) by one process and by the shards, for each of
+``--seeds``: the online errors of both and their difference, seed by seed
+and on average.
 """
 
 from __future__ import annotations
@@ -193,10 +200,50 @@ def cluster(args) -> None:
         )
 
 
+def spread(args) -> None:
+    """The errors of one process and of the shards across seeds, in process:
+    one seed's difference says little where the learner's own error moves
+    from seed to seed."""
+    X, y = _concept(args.rows)
+    Xd, yd = _dask_concept(args.rows)  # the cluster's partitioning
+    LocalRegretTreeClassifier().fit(X[:2000], y[:2000])  # warm
+    print(
+        f"{args.rows:,} rows, {args.workers} shards (the cluster's partitions), "
+        f"sync_every={args.sync_every[0]}, discount={args.discount}"
+    )
+    print(f"{'seed':>4} {'one process':>12} {'sharded':>8} {'difference':>11}")
+    ones, shards = [], []
+    for seed in args.seeds:
+        params = dict(random_state=seed, discount=args.discount)
+        one = LocalRegretTreeClassifier(**params).fit(X, y)
+        sharded = fit_sharded(
+            LocalRegretTreeClassifier(**params),
+            Xd,
+            yd,
+            classes=[0, 1],
+            n_shards=args.workers,
+            sync_every=args.sync_every[0],
+        )
+        ones.append(one.online_error_)
+        shards.append(sharded.online_error_)
+        print(
+            f"{seed:>4} {ones[-1]:>12.4f} {shards[-1]:>8.4f} "
+            f"{shards[-1] - ones[-1]:>+11.4f}",
+            flush=True,
+        )
+    diffs = np.subtract(shards, ones)
+    print(
+        f"mean {np.mean(ones):>12.4f} {np.mean(shards):>8.4f} {np.mean(diffs):>+11.4f}"
+        f"  (one process from {min(ones):.4f} to {max(ones):.4f}; sharded from "
+        f"{min(shards):.4f} to {max(shards):.4f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cluster", action="store_true")
     parser.add_argument("--simulate", action="store_true")
+    parser.add_argument("--spread", action="store_true")
     parser.add_argument("--rows", type=int, default=None)
     parser.add_argument("--holdout", type=int, default=5000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
@@ -212,6 +259,10 @@ def main() -> None:
         args.rows = args.rows or 1_000_000
         args.sync_every = args.sync_every or [1000]
         cluster(args)
+    elif args.spread:
+        args.rows = args.rows or 300_000
+        args.sync_every = args.sync_every or [1000]
+        spread(args)
     else:
         args.rows = args.rows or 20_000
         args.sync_every = args.sync_every or [1, 10, 100]
