@@ -137,7 +137,7 @@ def _peak_private_kib(before: dict, after: dict) -> int:
     A forked child starts without the parent's page table entries of
     file-backed mappings: every page of library code it runs (numpy's, numba's
     kernels' support, Python's own) faults in again and counts in its
-    resident set (about 13 MB for our compiled learners, 3 to 9 MB for
+    resident set (megabytes: most for our compiled learners, some for
     River's), though it is shared with every other process and no memory is
     added. Those pages stay mapped, so their growth at the end is
     taken off the peak (``RssFile`` where the kernel reports it).
