@@ -49,6 +49,22 @@ def _fit_on_local_cluster(est, Xd, yd, **kwargs):
         return fit_sharded(est, Xd, yd, client=client, **kwargs)
 
 
+def _sync(shards, start):
+    """Sync the shards (ShardState) after a window; the model they should all
+    hold: absorb_shards of the window from ``start``, whose decayed base
+    brings back the sites a shard forgot in its window, then the quiet sites
+    forgotten again."""
+    from sklearn_localregret.merging import absorb_shards
+    from sklearn_localregret.merging._core import copy_model
+    from sklearn_localregret.merging._sync import SyncDelta
+
+    ends = [copy_model(s.model) for s in shards]
+    total = SyncDelta.sum([s.delta() for s in shards], shards[0].merger)
+    for shard in shards:
+        shard.apply(total)
+    return _forget_quiet(absorb_shards(start, ends))
+
+
 def _state(clf):
     """What two equal models share: the table's factors and the counters."""
     tree = isinstance(clf, LocalRegretTreeClassifier)
@@ -167,22 +183,15 @@ def test_dask_dataframe_with_feature_names():
 def test_a_sync_gives_every_shard_the_sum_of_the_window(make):
     # The increments the shards exchange add up to absorb_shards of the
     # window: lambda^S base + sum_i (shard_i - lambda^(s_i) base).
-    from sklearn_localregret.merging import absorb_shards
-    from sklearn_localregret.merging._core import copy_model, dumps
-    from sklearn_localregret.merging._sync import ShardState, SyncDelta
+    from sklearn_localregret.merging._core import dumps
+    from sklearn_localregret.merging._sync import ShardState
 
     X, y = _data(1500)
     base = make().fit(X[:500], y[:500])
     shards = [ShardState(dumps(base), seed) for seed in (1, 2)]
     shards[0].learn(X[500:1000], y[500:1000], [0, 1])
     shards[1].learn(X[1000:1300], y[1000:1300], [0, 1])
-    ends = [copy_model(s.model) for s in shards]
-    total = SyncDelta.sum([s.delta() for s in shards], shards[0].merger)
-    for shard in shards:
-        shard.apply(total)
-    # The sum, whose decayed base brings back the sites a shard forgot in
-    # its window, then the quiet sites forgotten again.
-    want = _forget_quiet(absorb_shards(base, ends))
+    want = _sync(shards, base)
     for shard in shards:
         keys, values, rounds, mistakes = _state(shard.model)
         w_keys, w_values, w_rounds, w_mistakes = _state(want)
@@ -290,9 +299,8 @@ def _concept(n, seed, flip=False):
 def test_a_sync_of_players_and_forests_gives_the_sum_of_the_window(make, flip):
     # Two windows: every shard's learner after each sync is absorb_shards of
     # the window (each table at its own discount, a replaced member whole).
-    from sklearn_localregret.merging import absorb_shards
     from sklearn_localregret.merging._core import copy_model, dumps
-    from sklearn_localregret.merging._sync import ShardState, SyncDelta
+    from sklearn_localregret.merging._sync import ShardState
 
     base = make().fit(*_concept(500, 0))
     shards = [ShardState(dumps(base), seed) for seed in (1, 2)]
@@ -303,11 +311,7 @@ def test_a_sync_of_players_and_forests_gives_the_sum_of_the_window(make, flip):
         # window on, shard 0 from the second.
         shards[0].learn(*_concept(300, 10 + window, flip=flip and window), [0, 1])
         shards[1].learn(*_concept(200, 20 + window, flip=flip), [0, 1])
-        ends = [copy_model(s.model) for s in shards]
-        total = SyncDelta.sum([s.delta() for s in shards], shards[0].merger)
-        for shard in shards:
-            shard.apply(total)
-        want = _forget_quiet(absorb_shards(start, ends))
+        want = _sync(shards, start)
         for shard in shards:
             _assert_same_sums(shard.model, want)
         drifts.append(getattr(want, "n_drifts_", np.zeros(1)).sum())
