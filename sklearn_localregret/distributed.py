@@ -83,10 +83,13 @@ LocalRegretDisjunctClassifier
     -----
     The rounds before the learner's tests are settled (the tree's
     thresholds come from its first 256 rows; a forest's, every member's)
-    are learnt in one process, a round of each shard in turn: tests that
-    differ between shards could not be added. A column whose first missing
-    value, or a category first met, comes after that is a ``ValueError`` at
-    the next sync (its new tests differ between shards): encode such
+    are learnt in one process from the first shard's rows (the stream's
+    first rows, as ``fit`` learns them, when the partitions are in stream
+    order; the next shard's when the first runs out): tests that differ
+    between shards could not be added, and the shards start from the model
+    ``fit`` would have at that point, thresholds included. A column whose
+    first missing value, or a category first met, comes after that is a
+    ``ValueError`` at the next sync (its new tests differ between shards): encode such
     columns, or set ``binarize``. A forest's member replaced after a drift
     on a shard is sent whole at the next sync (the other shards' rounds of
     the old member are dropped), and so, at each sync until its tests are
@@ -141,13 +144,11 @@ LocalRegretDisjunctClassifier
     model = clone(estimator)
     shards = _Shards(streams, client, workers)
     rows = sync_every * model.batch_size
-    # Before the tests are settled, one process learns, a round of each shard
-    # in turn (see Notes).
+    # Before the tests are settled, one process learns the first rows, as
+    # ``fit`` would (see Notes).
     while not shards.done() and not _ready(model):
-        for i in range(len(streams)):
-            part = shards.take(i, model.batch_size)
-            if part is not None:
-                model.partial_fit(*part, classes=classes)
+        part = shards.take(shards.first_with_rows(), model.batch_size)
+        model.partial_fit(*part, classes=classes)
     if shards.done():
         shards.close()
         return model
@@ -282,6 +283,12 @@ class _Shards:
 
     def done(self) -> bool:
         return all(at >= n for at, n in zip(self.offsets, self.lengths))
+
+    def first_with_rows(self) -> int:
+        """The first shard whose stream has rows left (not :meth:`done`)."""
+        return next(
+            i for i, (at, n) in enumerate(zip(self.offsets, self.lengths)) if at < n
+        )
 
     def _next(self, i: int, rows: int) -> tuple[int, int]:
         """Rows ``lo:hi`` of shard ``i``'s stream it learns next (and skips)."""

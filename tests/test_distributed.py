@@ -88,6 +88,33 @@ def test_result_is_an_ordinary_fitted_learner():
     assert clf.n_samples_seen_ == 3010
 
 
+def test_shards_start_from_the_first_rows_as_fit_does():
+    # The tests settle on the stream's first rows, as fit's do: sharding
+    # must not change the thresholds (rows interleaved from every shard's
+    # start gave other thresholds, and a worse learner on a fixed stream).
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 4))
+    X[1500:] += 2.0  # the second shard's rows would move every quantile
+    y = (X[:, 0] > 0.5).astype(int)
+    one = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    sharded = fit_sharded(
+        LocalRegretTreeClassifier(random_state=0), X, y, n_shards=2, sync_every=5
+    )
+    np.testing.assert_array_equal(sharded.test_features_, one.test_features_)
+    np.testing.assert_array_equal(sharded.test_thresholds_, one.test_thresholds_)
+
+
+def test_first_shard_shorter_than_the_settling_rows():
+    # The next shard's rows follow when the first runs out before the tests
+    # settle; every row is learnt once.
+    X, y = _data(n=400)
+    clf = fit_sharded(
+        LocalRegretTreeClassifier(random_state=0), X, y, n_shards=4, sync_every=3
+    )
+    assert clf.n_samples_seen_ == 400
+    assert clf.n_rounds_ == 80
+
+
 def test_deterministic_and_shards_change_the_plays():
     X, y = _data()
     runs = [
