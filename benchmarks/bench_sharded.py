@@ -39,7 +39,8 @@ Run::
 
 ``--spread``: the cluster's stream and partitioning learnt in this process
 (no cluster: the same model) by one process and by the shards, for each of
-``--seeds``: the online errors of both and their difference, seed by seed
+``--seeds``: the online errors of both, their held-out errors on the
+``--holdout`` rows that follow the stream, and the differences, seed by seed
 and on average.
 """
 
@@ -204,15 +205,21 @@ def spread(args) -> None:
     """The errors of one process and of the shards across seeds, in process:
     one seed's difference says little where the learner's own error moves
     from seed to seed."""
-    X, y = _concept(args.rows)
+    X, y = _concept(args.rows + args.holdout)
+    X_test, y_test = X[args.rows :], y[args.rows :]
+    X, y = X[: args.rows], y[: args.rows]
     Xd, yd = _dask_concept(args.rows)  # the cluster's partitioning
     LocalRegretTreeClassifier().fit(X[:2000], y[:2000])  # warm
     print(
         f"{args.rows:,} rows, {args.workers} shards (the cluster's partitions), "
-        f"sync_every={args.sync_every[0]}, discount={args.discount}"
+        f"sync_every={args.sync_every[0]}, discount={args.discount}; "
+        f"held out: the {args.holdout:,} rows that follow"
     )
-    print(f"{'seed':>4} {'one process':>12} {'sharded':>8} {'difference':>11}")
-    ones, shards = [], []
+    print(
+        f"{'':>4} {'online error':^32} {'held-out error':^32}\n"
+        f"{'seed':>4}" + f" {'one process':>12} {'sharded':>8} {'difference':>10}" * 2
+    )
+    errors = []  # per seed: online one, sharded; held-out one, sharded
     for seed in args.seeds:
         params = dict(random_state=seed, discount=args.discount)
         one = LocalRegretTreeClassifier(**params).fit(X, y)
@@ -224,18 +231,30 @@ def spread(args) -> None:
             n_shards=args.workers,
             sync_every=args.sync_every[0],
         )
-        ones.append(one.online_error_)
-        shards.append(sharded.online_error_)
-        print(
-            f"{seed:>4} {ones[-1]:>12.4f} {shards[-1]:>8.4f} "
-            f"{shards[-1] - ones[-1]:>+11.4f}",
-            flush=True,
+        errors.append(
+            [
+                one.online_error_,
+                sharded.online_error_,
+                1 - one.score(X_test, y_test),
+                1 - sharded.score(X_test, y_test),
+            ]
         )
-    diffs = np.subtract(shards, ones)
-    print(
-        f"mean {np.mean(ones):>12.4f} {np.mean(shards):>8.4f} {np.mean(diffs):>+11.4f}"
-        f"  (one process from {min(ones):.4f} to {max(ones):.4f}; sharded from "
-        f"{min(shards):.4f} to {max(shards):.4f})"
+        print(f"{seed:>4}" + _spread_columns(errors[-1]), flush=True)
+    table = np.array(errors)
+    print("mean" + _spread_columns(table.mean(axis=0)))
+    for name, col in (("online", 0), ("held-out", 2)):
+        print(
+            f"{name}: one process from {table[:, col].min():.4f} to "
+            f"{table[:, col].max():.4f}; sharded from {table[:, col + 1].min():.4f} "
+            f"to {table[:, col + 1].max():.4f}"
+        )
+
+
+def _spread_columns(errors) -> str:
+    one, sharded, one_out, sharded_out = errors
+    return "".join(
+        f" {a:>12.4f} {b:>8.4f} {b - a:>+10.4f}"
+        for a, b in ((one, sharded), (one_out, sharded_out))
     )
 
 
