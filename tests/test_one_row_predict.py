@@ -120,7 +120,9 @@ def test_one_row_proba_is_fresh_after_each_partial_fit(params, refreshed, monkey
             patch.setattr(BaseOnlineClassifier, "_is_clean_row", lambda self, X: False)
             fresh = pickle.loads(pickle.dumps(model))
             for i, row in enumerate(rows):
-                np.testing.assert_array_equal(row, fresh.predict_proba(probe[i : i + 1]))
+                np.testing.assert_array_equal(
+                    row, fresh.predict_proba(probe[i : i + 1])
+                )
             np.testing.assert_array_equal(block, fresh.predict_proba(probe))
         model.partial_fit(X[at : at + size], y[at : at + size])  # then learn
         at += size

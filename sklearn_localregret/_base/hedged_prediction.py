@@ -60,6 +60,7 @@ class HedgedPrediction:
     _model_lock: Any
     _blas_context: Any
     _predict_proba_encoded: Any
+    _block_dtype: Any
 
     def _prediction_rule(self) -> str:
         """``prediction`` with ``"auto"`` resolved (:meth:`_auto_prediction`)."""
