@@ -373,8 +373,9 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         return self._predict_proba_now(X)
 
     def _predict_proba_encoded(self, X: np.ndarray) -> np.ndarray:
-        with self._model_lock():  # between two rounds of a learning thread
-            return self._predict_proba_now(X)
+        # Its callers hold the model lock (HedgedPrediction._block_proba, the
+        # rounds): a reader predicts between two rounds of a learning thread.
+        return self._predict_proba_now(X)
 
     def _predict_proba_now(self, X: np.ndarray) -> np.ndarray:
         outcomes = self._tests.outcomes(X)

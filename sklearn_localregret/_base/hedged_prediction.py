@@ -60,6 +60,7 @@ class HedgedPrediction:
     _model_lock: Any
     _blas_context: Any
     _predict_proba_encoded: Any
+    _block_dtype: Any
 
     def _prediction_rule(self) -> str:
         """``prediction`` with ``"auto"`` resolved (:meth:`_auto_prediction`)."""
@@ -88,14 +89,14 @@ class HedgedPrediction:
         the rows it just predicted, and the hedge scores them (the cache
         saves that second walk). ``version`` is read under the model lock,
         with the walk: the probabilities are those of that version."""
+        memory = self.__dict__.get("_last_proba")
         if (
-            self._hedging()
+            memory is not None
             and block.shape[0] <= REMEMBERED_ROWS
-            and not sp.issparse(block)
+            and isinstance(block, np.ndarray)  # not sparse
+            and self._hedging()
         ):
-            memory = getattr(self, "_last_proba", None)
-            if memory is not None:
-                memory[0] = (version, block.copy(), proba.copy())
+            memory[0] = (version, block.copy(), proba.copy())
 
     def _remembered_proba(self, rows: np.ndarray) -> np.ndarray | None:
         """``pi``'s probabilities of a round's rows (``_block_dtype``) if the
@@ -197,15 +198,22 @@ class HedgedPrediction:
 
     def _predict_proba_checked(self, X) -> np.ndarray:
         """:meth:`predict_proba` of encoded rows that passed validation."""
-        out = []
-        for block in self._row_blocks(X):
-            with self._model_lock(), self._blas_context():
-                version = self._proba_version()
-                out.append(self._predict_proba_encoded(block))
-            self._remember_proba(version, block, out[-1])
+        if isinstance(X, np.ndarray) and 0 < X.shape[0] <= rounds.DENSE_CHUNK_ROWS:
+            # One block, as _row_blocks gives it (a streaming call: its
+            # generator and list cost a fifth of a row's prediction).
+            return self._block_proba(np.asarray(X, dtype=self._block_dtype))
+        out = [self._block_proba(block) for block in self._row_blocks(X)]
         if not out:
             return np.zeros((0, len(self.classes_)))
         return out[0] if len(out) == 1 else np.vstack(out)
+
+    def _block_proba(self, block) -> np.ndarray:
+        """:meth:`predict_proba` of one block of :meth:`_row_blocks`."""
+        with self._model_lock(), self._blas_context():
+            version = self._proba_version()
+            proba = self._predict_proba_encoded(block)
+        self._remember_proba(version, block, proba)
+        return proba
 
     def predict(self, X):
         """Predicted classes: the hedge of the vote and the play by default.

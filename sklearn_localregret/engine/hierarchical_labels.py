@@ -37,6 +37,7 @@ from .compiled.tree_labels import (
     compact_label_pool,
     label_probabilities,
     refresh_label_slots,
+    stale_slots,
 )
 from .compiled.tree_labels_batch import label_probabilities_by_site as by_site
 from .keyed_rows import grown_capacity
@@ -229,13 +230,14 @@ class HierarchicalLabels:
         )
 
     def _stale(self) -> bool:
-        n = self.table.n_rows
+        table = self.table
+        n = table.n_rows
         return (
             self._seen.shape[0] < n
-            or self.paths.child.shape[1] < self.table.n_tests
-            or self._test_order.shape[0] != self.table.n_tests
+            or self.paths.child.shape[1] < table.n_tests
+            or self._test_order.shape[0] != table.n_tests
             or self.paths.has_new_parents()
-            or bool((self._seen[:n] != self.table.versions).any())
+            or stale_slots(self._seen, table._versions, n)
         )
 
     def refresh(self) -> None:

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..engine.saved_arrays import pack, unpack
 from ._base import ThresholdSource
+from .outcome_kernel import test_outcomes
 
 __all__ = [
     "EQUALS",
@@ -258,7 +259,17 @@ class ThresholdTests:
     # -- reading -----------------------------------------------------------
     def outcomes(self, X: np.ndarray) -> np.ndarray:
         """``out[r, v]``: whether row ``r`` passes test ``v``."""
-        values = np.asarray(X)[:, self.feature]
+        X = np.asarray(X)
+        if (
+            X.dtype == np.float64
+            and X.flags.c_contiguous
+            and X.ndim == 2
+            and X.shape[1] == self.n_features
+        ):  # the rows rounds and predictions read: compiled, one pass
+            out = np.empty((X.shape[0], self.n_tests), dtype=bool)
+            test_outcomes(X, self._feature_kind, self.threshold, out)
+            return out
+        values = X[:, self.feature]
         out = values > self.threshold
         if not self._thresholds_only:
             equals = self.kind == EQUALS

@@ -31,6 +31,10 @@ SELECTION = [
     "engine/test_clock_draw.py::test_seeded_uniform_columns_are_numpy_s[5]",
     "locality/test_disjunct_kernels.py::"
     "test_compiled_removal_set_rounds_are_the_numpy_rounds[16-0.9-0.3-1]",
+    # A one-row prediction's checks of values, outcomes and stale slots.
+    "test_one_row_predict.py::test_finite_enough_is_numpys",
+    "test_one_row_predict.py::test_stale_slots_is_numpys",
+    "test_one_row_predict.py::test_outcomes_of_every_kind_are_numpys",
 ]
 
 

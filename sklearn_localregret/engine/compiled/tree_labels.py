@@ -42,6 +42,7 @@ __all__ = [
     "compact_label_pool",
     "label_probabilities",
     "refresh_label_slots",
+    "stale_slots",
 ]
 
 
@@ -374,6 +375,19 @@ def _walk(
                 top += 1
         for c in range(k):
             out[c] += reach * (here[c] / norm)
+
+
+@kernel
+def stale_slots(seen, versions, n_rows):
+    """Whether a row of the first ``n_rows`` (both arrays hold them) changed
+    since its slot was filled: ``(seen[:n_rows] != versions[:n_rows]).any()``
+    without numpy's temporaries (a one-row walk's budget)."""
+    # Branch-free, so that the loop vectorises: the usual answer is False,
+    # read to the end anyway.
+    diff = 0
+    for r in range(min(n_rows, seen.shape[0], versions.shape[0])):
+        diff |= seen[r] ^ versions[r]
+    return diff != 0
 
 
 @kernel
