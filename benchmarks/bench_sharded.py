@@ -35,13 +35,15 @@ Run::
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
         [--sync-every 1000] [--discount 0.99]
     python benchmarks/bench_sharded.py --spread [--rows 300000] [--seeds 0 1 2]
-        [--workers 2] [--sync-every 1000] [--discount 0.99]
+        [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
 
 ``--spread``: the cluster's stream and partitioning learnt in this process
 (no cluster: the same model) by one process and by the shards, for each of
 ``--seeds``: the online errors of both, their held-out errors on the
 ``--holdout`` rows that follow the stream, and the differences, seed by seed
-and on average.
+and on average; with ``--then N``, the held-out errors again after both
+models learnt the next ``N`` rows in one process (how the model of the last
+sync fares as it learns on).
 """
 
 from __future__ import annotations
@@ -205,8 +207,12 @@ def spread(args) -> None:
     """The errors of one process and of the shards across seeds, in process:
     one seed's difference says little where the learner's own error moves
     from seed to seed."""
-    X, y = _concept(args.rows + args.holdout)
-    X_test, y_test = X[args.rows :], y[args.rows :]
+    X, y = _concept(args.rows + args.holdout + args.then)
+    X_test, y_test = (
+        X[args.rows : args.rows + args.holdout],
+        y[args.rows : args.rows + args.holdout],
+    )
+    X_then, y_then = X[args.rows + args.holdout :], y[args.rows + args.holdout :]
     X, y = X[: args.rows], y[: args.rows]
     Xd, yd = _dask_concept(args.rows)  # the cluster's partitioning
     LocalRegretTreeClassifier().fit(X[:2000], y[:2000])  # warm
@@ -214,12 +220,22 @@ def spread(args) -> None:
         f"{args.rows:,} rows, {args.workers} shards (the cluster's partitions), "
         f"sync_every={args.sync_every[0]}, discount={args.discount}; "
         f"held out: the {args.holdout:,} rows that follow"
+        + (
+            f"; then both learn {args.then:,} more rows in one process"
+            if args.then
+            else ""
+        )
+    )
+    groups = ["online error", "held-out error"] + (
+        ["held-out, then"] if args.then else []
     )
     print(
-        f"{'':>4} {'online error':^32} {'held-out error':^32}\n"
-        f"{'seed':>4}" + f" {'one process':>12} {'sharded':>8} {'difference':>10}" * 2
+        f"{'':>4}" + "".join(f" {g:^32}" for g in groups) + "\n"
+        f"{'seed':>4}"
+        + f" {'one process':>12} {'sharded':>8} {'difference':>10}"
+        * len(groups)
     )
-    errors = []  # per seed: online one, sharded; held-out one, sharded
+    errors = []  # per seed: one process and sharded, per group
     for seed in args.seeds:
         params = dict(random_state=seed, discount=args.discount)
         one = LocalRegretTreeClassifier(**params).fit(X, y)
@@ -231,31 +247,28 @@ def spread(args) -> None:
             n_shards=args.workers,
             sync_every=args.sync_every[0],
         )
-        errors.append(
-            [
-                one.online_error_,
-                sharded.online_error_,
-                1 - one.score(X_test, y_test),
-                1 - sharded.score(X_test, y_test),
-            ]
-        )
-        print(f"{seed:>4}" + _spread_columns(errors[-1]), flush=True)
+        row = [one.online_error_, sharded.online_error_]
+        row += [1 - m.score(X_test, y_test) for m in (one, sharded)]
+        if args.then:
+            for m in (one, sharded):
+                m.partial_fit(X_then, y_then)
+            row += [1 - m.score(X_test, y_test) for m in (one, sharded)]
+        errors.append(row)
+        print(f"{seed:>4}" + _spread_columns(row), flush=True)
     table = np.array(errors)
     print("mean" + _spread_columns(table.mean(axis=0)))
-    for name, col in (("online", 0), ("held-out", 2)):
+    for col, name in enumerate(groups):
+        one_col, sharded_col = table[:, 2 * col], table[:, 2 * col + 1]
         print(
-            f"{name}: one process from {table[:, col].min():.4f} to "
-            f"{table[:, col].max():.4f}; sharded from {table[:, col + 1].min():.4f} "
-            f"to {table[:, col + 1].max():.4f}"
+            f"{name}: one process from {one_col.min():.4f} to {one_col.max():.4f}; "
+            f"sharded from {sharded_col.min():.4f} to {sharded_col.max():.4f}"
         )
 
 
 def _spread_columns(errors) -> str:
-    one, sharded, one_out, sharded_out = errors
-    return "".join(
-        f" {a:>12.4f} {b:>8.4f} {b - a:>+10.4f}"
-        for a, b in ((one, sharded), (one_out, sharded_out))
-    )
+    """Pairs of errors (one process, sharded) with their difference."""
+    pairs = zip(errors[0::2], errors[1::2])
+    return "".join(f" {a:>12.4f} {b:>8.4f} {b - a:>+10.4f}" for a, b in pairs)
 
 
 def main() -> None:
@@ -265,6 +278,7 @@ def main() -> None:
     parser.add_argument("--spread", action="store_true")
     parser.add_argument("--rows", type=int, default=None)
     parser.add_argument("--holdout", type=int, default=5000)
+    parser.add_argument("--then", type=int, default=0)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument(
         "--shards", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64]
