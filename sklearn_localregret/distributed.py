@@ -89,8 +89,8 @@ LocalRegretDisjunctClassifier
     between shards could not be added, and the shards start from the model
     ``fit`` would have at that point, thresholds included. A column whose
     first missing value, or a category first met, comes after that is a
-    ``ValueError`` at the next sync (its new tests differ between shards): encode such
-    columns, or set ``binarize``. A forest's member replaced after a drift
+    ``ValueError`` at the next sync (its new tests differ between shards):
+    encode such columns, or set ``binarize``. A forest's member replaced after a drift
     on a shard is sent whole at the next sync (the other shards' rounds of
     the old member are dropped), and so, at each sync until its tests are
     settled, is the first shard's copy of it
