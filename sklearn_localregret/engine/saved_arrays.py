@@ -103,8 +103,11 @@ def pack(array: np.ndarray) -> dict:
     }
 
 
-def unpack(packed) -> np.ndarray:
+def unpack(packed, writeable: bool = True) -> np.ndarray:
     """The array that :func:`pack` recorded (a plain array passes through).
+
+    ``writeable=False``: the array may be a read-only view of the inflated
+    bytes (no copy), for a caller that copies it anyway.
 
     Raises
     ------
@@ -136,7 +139,7 @@ def unpack(packed) -> np.ndarray:
             bits = np.frombuffer(raw, dtype=np.uint8)
             array = np.unpackbits(bits, count=size).astype(bool)
         else:
-            array = np.frombuffer(raw, dtype=stored).astype(dtype)
+            array = np.frombuffer(raw, dtype=stored).astype(dtype, copy=writeable)
     except (KeyError, TypeError, zlib.error) as exc:
         raise ValueError(f"a damaged packed array: {exc}") from exc
     except ValueError as exc:

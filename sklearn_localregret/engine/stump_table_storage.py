@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled.class_totals import majority_sums
+from .compiled.class_totals import majority_sums, residual_bits, restore_residual
 from .keyed_rows import KeyedRows
-from .saved_arrays import pack, pack_residual, unpack, unpack_residual
+from .saved_arrays import pack, unpack
 
 __all__ = ["StumpTableStorage"]
 
@@ -75,10 +75,10 @@ class StumpTableStorage(KeyedRows):
         totals = _class_totals(true, false)
         state["_leaf"] = pack(self._leaf[:n])
         state["_true"] = pack(true)
-        state["_false"] = {
-            "totals": pack(totals),
-            "residual": pack_residual(false, totals[:, None, :] - true),
-        }
+        # pack_residual(false, totals[:, None, :] - true), in one pass.
+        residual = np.empty(true.shape, dtype=np.uint64)
+        residual_bits(false.view(np.uint64), totals, true, residual)
+        state["_false"] = {"totals": pack(totals), "residual": pack(residual)}
         state["_cost"] = pack(self._cost[:n, :, :t])
         state["_versions"] = pack(self._versions[:n])
         if self.leaf_model or self.model_reads:
@@ -99,17 +99,13 @@ class StumpTableStorage(KeyedRows):
         reads = state.get("_reads")
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
-        saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
-        saved["_cost"], saved["_versions"] = unpack(self._cost), unpack(self._versions)
+        # Read-only views of the inflated bytes where they can be: they are
+        # copied into the table's arrays once (a wide table's are gigabytes).
+        saved = {
+            name: unpack(getattr(self, name), writeable=False)
+            for name in ("_leaf", "_true", "_cost", "_versions")
+        }
         false = self._false
-        if isinstance(false, dict):  # packed against the class totals
-            totals = unpack(false["totals"])
-            if totals.shape != saved["_true"].shape[::2]:
-                raise ValueError("a damaged regret table: class totals' shape")
-            false = unpack_residual(
-                false["residual"], totals[:, None, :] - saved["_true"]
-            )
-        saved["_false"] = false
         model_scale = state.get("_model_scale")
         self._allocate(rows, tests)
         if model_scale is not None:
@@ -119,9 +115,27 @@ class StumpTableStorage(KeyedRows):
         n, t = len(self._keys), self._n_tests
         self._leaf[:n] = saved["_leaf"]
         self._true[:n, :t] = saved["_true"]
-        self._false[:n, :t] = saved["_false"]
+        if isinstance(false, dict):  # packed against the class totals
+            self._restore_false(false, saved["_true"])
+        else:
+            self._false[:n, :t] = false
         self._cost[:n, :, :t] = saved["_cost"]
         self._versions[:n] = saved["_versions"]
+
+    def _restore_false(self, packed: dict, true: np.ndarray) -> None:
+        """``S_false`` from its residual against ``totals - S_true``
+        (:func:`~sklearn_localregret.engine.saved_arrays.unpack_residual`),
+        written into the table's array in one pass."""
+        totals = unpack(packed["totals"])
+        if totals.shape != true.shape[::2]:
+            raise ValueError("a damaged regret table: class totals' shape")
+        residual = unpack(packed["residual"], writeable=False)
+        if residual.dtype != np.uint64 or residual.shape != true.shape:
+            raise ValueError("a damaged packed array: it does not fit its prediction")
+        n, t = true.shape[:2]
+        totals = np.ascontiguousarray(totals, dtype=np.float64)
+        true = np.asarray(true, dtype=np.float64)
+        restore_residual(residual, totals, true, self._false[:n, :t].view(np.uint64))
 
 
 def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:

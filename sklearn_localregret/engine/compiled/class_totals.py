@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["majority_sums"]
+__all__ = ["majority_sums", "residual_bits", "restore_residual"]
 
 
 @kernel
@@ -51,3 +51,39 @@ def majority_sums(true, false, out, found) -> None:
                     count += 1
             found[r, c] = 2 * count > t
             out[r, c] = candidate
+
+
+@kernel
+def residual_bits(false_bits, totals, true, out) -> None:
+    """``out[r, v, c] = false_bits[r, v, c] ^ bits(totals[r, c] - true[r, v,
+    c])``: the words of
+    :func:`~sklearn_localregret.engine.saved_arrays.pack_residual` against
+    ``totals - S_true``, without that prediction's array (a wide table's
+    factors are gigabytes). ``false_bits`` is ``S_false`` viewed as uint64."""
+    n = min(false_bits.shape[0], true.shape[0], totals.shape[0], out.shape[0])
+    t = min(false_bits.shape[1], true.shape[1], out.shape[1])
+    k = min(false_bits.shape[2], true.shape[2], totals.shape[1], out.shape[2])
+    value = np.zeros(1)
+    bits = value.view(np.uint64)
+    for r in range(n):
+        for v in range(t):
+            for c in range(k):
+                value[0] = totals[r, c] - true[r, v, c]
+                out[r, v, c] = false_bits[r, v, c] ^ bits[0]
+
+
+@kernel
+def restore_residual(residual, totals, true, out_bits) -> None:
+    """The inverse of :func:`residual_bits`: ``out_bits[r, v, c] =
+    residual[r, v, c] ^ bits(totals[r, c] - true[r, v, c])``, written in
+    place (``out_bits``: the table's ``S_false`` viewed as uint64)."""
+    n = min(residual.shape[0], true.shape[0], totals.shape[0], out_bits.shape[0])
+    t = min(residual.shape[1], true.shape[1], out_bits.shape[1])
+    k = min(residual.shape[2], true.shape[2], totals.shape[1], out_bits.shape[2])
+    value = np.zeros(1)
+    bits = value.view(np.uint64)
+    for r in range(n):
+        for v in range(t):
+            for c in range(k):
+                value[0] = totals[r, c] - true[r, v, c]
+                out_bits[r, v, c] = residual[r, v, c] ^ bits[0]
