@@ -107,8 +107,10 @@ class HierarchicalLabels:
         self._follow_len = np.zeros(0, dtype=np.int64)
         self._offset = np.zeros((0, k))
         # The pool: one entry per (row, test with positive weight); see
-        # compiled.tree_labels for the columns.
-        self._pool_int = np.zeros((0, 3), dtype=np.int64)
+        # compiled.tree_labels for the columns. Its integers (a test, a group
+        # length, an offset within the slot) fit 32 bits: a wide table's pool
+        # holds an entry per site and test, gigabytes written on every rebuild.
+        self._pool_int = np.zeros((0, 3), dtype=np.int32)
         self._pool_float = np.zeros((0, 2 + 3 * k))
         self._pool_used = 0
         # Groups of tests with monotone outcomes (none given: one per test).
