@@ -36,6 +36,7 @@ import numpy as np
 from .compiled.tree_labels import (
     compact_label_pool,
     label_probabilities,
+    pending_label_entries,
     refresh_label_slots,
     stale_slots,
 )
@@ -106,8 +107,10 @@ class HierarchicalLabels:
         self._follow_len = np.zeros(0, dtype=np.int64)
         self._offset = np.zeros((0, k))
         # The pool: one entry per (row, test with positive weight); see
-        # compiled.tree_labels for the columns.
-        self._pool_int = np.zeros((0, 3), dtype=np.int64)
+        # compiled.tree_labels for the columns. Its integers (a test, a group
+        # length, an offset within the slot) fit 32 bits: a wide table's pool
+        # holds an entry per site and test, gigabytes written on every rebuild.
+        self._pool_int = np.zeros((0, 3), dtype=np.int32)
         self._pool_float = np.zeros((0, 2 + 3 * k))
         self._pool_used = 0
         # Groups of tests with monotone outcomes (none given: one per test).
@@ -255,6 +258,12 @@ class HierarchicalLabels:
         self._seen[self.paths.take_new_parents()] = -1
         if self._test_order.shape[0] != table.n_tests:
             self._order_tests(table.n_tests)
+        self._make_room(
+            pending_label_entries(
+                n, table._versions, self._seen, table._content, table.n_tests,
+                table.n_leaves,
+            )  # fmt: skip
+        )
         while True:
             used = refresh_label_slots(
                 n,
@@ -276,17 +285,25 @@ class HierarchicalLabels:
             if used >= 0:
                 self._pool_used = used
                 return
-            # No room for a row of ``needed`` entries: drop the garbage, and
-            # grow the pool if it would then be more than two thirds full (a
-            # third free: a compaction per O(pool) entries written).
-            needed = -1 - used
-            self._pool_used = compact_label_pool(
-                n, self._slot_start, self._slot_len, self._pool_int, self._pool_float
-            )
-            live = self._pool_used + needed
-            capacity = self._pool_int.shape[0]
-            if 3 * live > 2 * capacity:
-                self._grow_pool(max(64, grown_capacity(capacity, 3 * live // 2 + 1)))
+            self._make_room(-1 - used)  # no room for a row of that many
+
+    def _make_room(self, needed: int) -> None:
+        """Room for ``needed`` more pool entries: if they do not fit, drop the
+        garbage, and grow the pool if it would then be more than two thirds
+        full (a third free: a compaction per O(pool) entries written)."""
+        capacity = self._pool_int.shape[0]
+        if self._pool_used + needed <= capacity:
+            return
+        self._pool_used = compact_label_pool(
+            self.table.n_rows,
+            self._slot_start,
+            self._slot_len,
+            self._pool_int,
+            self._pool_float,
+        )
+        live = self._pool_used + needed
+        if 3 * live > 2 * capacity:
+            self._grow_pool(max(64, grown_capacity(capacity, 3 * live // 2 + 1)))
 
     def _order_tests(self, n_tests: int) -> None:
         """The tests group by group, each group in increasing rank."""

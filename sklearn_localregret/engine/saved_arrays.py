@@ -72,36 +72,42 @@ def pack(array: np.ndarray) -> dict:
     True
     """
     array = np.ascontiguousarray(array)
+    # The stored words as a contiguous array, not bytes: zlib reads its buffer
+    # (a copy fewer of what may be gigabytes).
     if array.dtype == bool:
         stored = "bits"
-        raw = np.packbits(array.reshape(-1)).tobytes()
+        words = np.packbits(array.reshape(-1))
     elif array.dtype.kind in "iu":
         narrow = _narrowest(array)
         stored = narrow.str
-        raw = array.astype(narrow).tobytes()
+        words = array.astype(narrow, copy=False)
     elif array.dtype.kind == "f":
         stored = array.dtype.str
-        raw = array.tobytes()
+        words = array
     else:
         raise TypeError(f"cannot pack an array of dtype {array.dtype}")
-    deflated = len(raw) >= _DEFLATE_FROM
+    data = words.reshape(-1).view(np.uint8)
+    deflated = data.size >= _DEFLATE_FROM
     if deflated:
-        smaller = zlib.compress(raw, 1)
-        deflated = len(smaller) < len(raw)
+        smaller = zlib.compress(data, 1)
+        deflated = len(smaller) < data.size
         if deflated:
-            raw = smaller
+            data = np.frombuffer(smaller, dtype=np.uint8)
     return {
         "format": _FORMAT,
         "dtype": array.dtype.str,
         "shape": [int(n) for n in array.shape],
         "stored": stored,
         "deflated": bool(deflated),
-        "data": np.frombuffer(raw, dtype=np.uint8).copy(),
+        "data": data.copy(),
     }
 
 
-def unpack(packed) -> np.ndarray:
+def unpack(packed, writeable: bool = True) -> np.ndarray:
     """The array that :func:`pack` recorded (a plain array passes through).
+
+    ``writeable=False``: the array may be a read-only view of the inflated
+    bytes (no copy), for a caller that copies it anyway.
 
     Raises
     ------
@@ -133,7 +139,7 @@ def unpack(packed) -> np.ndarray:
             bits = np.frombuffer(raw, dtype=np.uint8)
             array = np.unpackbits(bits, count=size).astype(bool)
         else:
-            array = np.frombuffer(raw, dtype=stored).astype(dtype)
+            array = np.frombuffer(raw, dtype=stored).astype(dtype, copy=writeable)
     except (KeyError, TypeError, zlib.error) as exc:
         raise ValueError(f"a damaged packed array: {exc}") from exc
     except ValueError as exc:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiled.class_totals import majority_sums, residual_bits, restore_residual
 from .keyed_rows import KeyedRows
-from .saved_arrays import pack, pack_residual, unpack, unpack_residual
+from .saved_arrays import pack, unpack
 
 __all__ = ["StumpTableStorage"]
 
@@ -67,17 +68,19 @@ class StumpTableStorage(KeyedRows):
 
     def __getstate__(self):
         state = {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
-        factors = self.factors()
-        true, false = factors["true"], factors["false"]
+        # Views, not factors()' copies: packing reads them once (a wide
+        # table's factors are gigabytes).
+        n, t = self.n_rows, self._n_tests
+        true, false = self._true[:n, :t], self._false[:n, :t]
         totals = _class_totals(true, false)
-        state["_leaf"] = pack(factors["leaf"])
+        state["_leaf"] = pack(self._leaf[:n])
         state["_true"] = pack(true)
-        state["_false"] = {
-            "totals": pack(totals),
-            "residual": pack_residual(false, totals[:, None, :] - true),
-        }
-        state["_cost"] = pack(factors["cost"])
-        state["_versions"] = pack(factors["versions"])
+        # pack_residual(false, totals[:, None, :] - true), in one pass.
+        residual = np.empty(true.shape, dtype=np.uint64)
+        residual_bits(false.view(np.uint64), totals, true, residual)
+        state["_false"] = {"totals": pack(totals), "residual": pack(residual)}
+        state["_cost"] = pack(self._cost[:n, :, :t])
+        state["_versions"] = pack(self._versions[:n])
         if self.leaf_model or self.model_reads:
             state["_model_scale"] = self._model_scale[: self.n_rows].copy()
         else:
@@ -96,17 +99,13 @@ class StumpTableStorage(KeyedRows):
         reads = state.get("_reads")
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)
-        saved = {name: unpack(getattr(self, name)) for name in ("_leaf", "_true")}
-        saved["_cost"], saved["_versions"] = unpack(self._cost), unpack(self._versions)
+        # Read-only views of the inflated bytes where they can be: they are
+        # copied into the table's arrays once (a wide table's are gigabytes).
+        saved = {
+            name: unpack(getattr(self, name), writeable=False)
+            for name in ("_leaf", "_true", "_cost", "_versions")
+        }
         false = self._false
-        if isinstance(false, dict):  # packed against the class totals
-            totals = unpack(false["totals"])
-            if totals.shape != saved["_true"].shape[::2]:
-                raise ValueError("a damaged regret table: class totals' shape")
-            false = unpack_residual(
-                false["residual"], totals[:, None, :] - saved["_true"]
-            )
-        saved["_false"] = false
         model_scale = state.get("_model_scale")
         self._allocate(rows, tests)
         if model_scale is not None:
@@ -116,9 +115,27 @@ class StumpTableStorage(KeyedRows):
         n, t = len(self._keys), self._n_tests
         self._leaf[:n] = saved["_leaf"]
         self._true[:n, :t] = saved["_true"]
-        self._false[:n, :t] = saved["_false"]
+        if isinstance(false, dict):  # packed against the class totals
+            self._restore_false(false, saved["_true"])
+        else:
+            self._false[:n, :t] = false
         self._cost[:n, :, :t] = saved["_cost"]
         self._versions[:n] = saved["_versions"]
+
+    def _restore_false(self, packed: dict, true: np.ndarray) -> None:
+        """``S_false`` from its residual against ``totals - S_true``
+        (:func:`~sklearn_localregret.engine.saved_arrays.unpack_residual`),
+        written into the table's array in one pass."""
+        totals = unpack(packed["totals"])
+        if totals.shape != true.shape[::2]:
+            raise ValueError("a damaged regret table: class totals' shape")
+        residual = unpack(packed["residual"], writeable=False)
+        if residual.dtype != np.uint64 or residual.shape != true.shape:
+            raise ValueError("a damaged packed array: it does not fit its prediction")
+        n, t = true.shape[:2]
+        totals = np.ascontiguousarray(totals, dtype=np.float64)
+        true = np.asarray(true, dtype=np.float64)
+        restore_residual(residual, totals, true, self._false[:n, :t].view(np.uint64))
 
 
 def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
@@ -129,18 +146,33 @@ def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
     predicts ``S_false`` exactly at most tests: what a saved table stores is
     the residual of that prediction. Shape ``(n_rows, K)``; 0 without tests.
     """
-    sums = true + false
-    n, t, k = sums.shape
+    n, t, k = true.shape
     if t == 0:
         return np.zeros((n, k))
-    # The mode of each (row, class) column, by sorting the bits: equal sums are
-    # equal bit patterns, and a run's length is where the next one starts.
-    bits = np.sort(sums.view(np.uint64).transpose(0, 2, 1).reshape(n * k, t), axis=1)
+    # A value that more than half the tests hold is the mode (the usual case):
+    # found without sorting. The other columns are sorted.
+    modes = np.zeros((n, k), dtype=np.uint64)
+    found = np.zeros((n, k), dtype=bool)
+    majority_sums(true, false, modes, found)
+    rows, classes = np.nonzero(~found)
+    if rows.size:
+        sums = true[rows, :, classes] + false[rows, :, classes]  # (columns, t)
+        modes[rows, classes] = _sorted_modes(sums)
+    return modes.view(np.float64)
+
+
+def _sorted_modes(sums: np.ndarray) -> np.ndarray:
+    """The bits of the most frequent value of each row of ``sums`` (the
+    smallest bits among equally frequent ones), by sorting the bits: equal
+    sums are equal bit patterns, and a run's length is where the next one
+    starts."""
+    bits = np.sort(np.ascontiguousarray(sums).view(np.uint64), axis=1)
+    t = bits.shape[1]
     starts = np.ones(bits.shape, dtype=bool)
     starts[:, 1:] = bits[:, 1:] != bits[:, :-1]
-    modes = np.empty(n * k, dtype=np.uint64)
-    for i in range(n * k):
+    modes = np.empty(bits.shape[0], dtype=np.uint64)
+    for i in range(bits.shape[0]):
         begin = np.flatnonzero(starts[i])
         runs = np.diff(np.append(begin, t))
         modes[i] = bits[i, begin[runs.argmax()]]
-    return modes.view(np.float64).reshape(n, k)
+    return modes

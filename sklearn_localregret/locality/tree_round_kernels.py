@@ -180,9 +180,12 @@ def update_played_sites(
     true_counts = np.zeros((k, n_tests))  # per label: contiguous over tests
     available = np.empty(n_tests, dtype=np.bool_)
     # The tests each row passes: a site's model reads sum their log odds only.
-    passed = np.empty((m, n_tests if cache else 0), dtype=np.int64)
+    # Only a model leaf or scored reads read them (not a warm start's
+    # hundreds of rows, whose m x n_tests list would cost more than the round).
+    reads_models = cache and (model or score_reads)
+    passed = np.empty((m, n_tests if reads_models else 0), dtype=np.int64)
     n_passed = np.zeros(m, dtype=np.int64)
-    if cache:
+    if reads_models:
         for at in range(m):
             n_passed[at] = passed_tests(outcomes[order[at]], n_tests, passed[at])
     for node in nodes:

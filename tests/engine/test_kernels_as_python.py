@@ -35,6 +35,8 @@ SELECTION = [
     "test_one_row_predict.py::test_finite_enough_is_numpys",
     "test_one_row_predict.py::test_stale_slots_is_numpys",
     "test_one_row_predict.py::test_outcomes_of_every_kind_are_numpys",
+    # A wide table's shortcuts: class totals, residual passes, pool sizing.
+    "engine/test_wide_shortcuts.py",
 ]
 
 

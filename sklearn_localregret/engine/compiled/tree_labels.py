@@ -41,6 +41,7 @@ from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
 __all__ = [
     "compact_label_pool",
     "label_probabilities",
+    "pending_label_entries",
     "refresh_label_slots",
     "stale_slots",
 ]
@@ -161,6 +162,24 @@ def refresh_label_slots(
         follow_len[r] = n_follow
         seen[r] = versions[r]
     return used
+
+
+@kernel
+def pending_label_entries(n_rows, versions, seen, content, n_tests, n_leaves):
+    """How many pool entries :func:`refresh_label_slots` will append: the
+    tests with positive weight of every row whose version moved. Sizing the
+    pool once for them spares a rebuild of every slot (a loaded model, a
+    wide table) one compaction and one copy per growth of the pool."""
+    n_rows = min(n_rows, versions.shape[0], seen.shape[0], content.shape[0])
+    n_tests = min(n_tests, content.shape[1] - n_leaves)
+    count = 0
+    for r in range(n_rows):
+        if seen[r] == versions[r]:
+            continue
+        for v in range(n_tests):
+            if content[r, n_leaves + v] > 0.0:
+                count += 1
+    return count
 
 
 @kernel
