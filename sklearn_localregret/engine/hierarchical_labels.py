@@ -260,7 +260,11 @@ class HierarchicalLabels:
             self._order_tests(table.n_tests)
         self._make_room(
             pending_label_entries(
-                n, table._versions, self._seen, table._content, table.n_tests,
+                n,
+                table._versions,
+                self._seen,
+                table._content,
+                table.n_tests,
                 table.n_leaves,
             )  # fmt: skip
         )
