@@ -89,7 +89,7 @@ def pack(array: np.ndarray) -> dict:
     data = words.reshape(-1).view(np.uint8)
     deflated = data.size >= _DEFLATE_FROM
     if deflated:
-        smaller = zlib.compress(memoryview(data), 1)
+        smaller = zlib.compress(data.data, 1)  # the buffer, not a copy
         deflated = len(smaller) < data.size
         if deflated:
             data = np.frombuffer(smaller, dtype=np.uint8)
