@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled.class_totals import majority_sums, residual_bits, restore_residual
+from .compiled.class_totals import majority_sums, residual_bits
 from .keyed_rows import KeyedRows
 from .saved_arrays import pack, unpack
 
@@ -135,7 +135,7 @@ class StumpTableStorage(KeyedRows):
         n, t = true.shape[:2]
         totals = np.ascontiguousarray(totals, dtype=np.float64)
         true = np.asarray(true, dtype=np.float64)
-        restore_residual(residual, totals, true, self._false[:n, :t].view(np.uint64))
+        residual_bits(residual, totals, true, self._false[:n, :t].view(np.uint64))
 
 
 def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:

@@ -16,7 +16,6 @@ from sklearn_localregret.engine import HierarchicalLabels, StumpRegretTable
 from sklearn_localregret.engine.compiled.class_totals import (
     majority_sums,
     residual_bits,
-    restore_residual,
 )
 from sklearn_localregret.engine.compiled.tree_labels import pending_label_entries
 from sklearn_localregret.engine.saved_arrays import pack_residual, unpack
@@ -79,7 +78,7 @@ def test_residual_passes_are_pack_residual(seed):
     expected = unpack(pack_residual(false, totals[:, None, :] - true))
     assert words.tobytes() == expected.tobytes()
     restored = np.full((7, 20, 3), -1.0)
-    restore_residual(words, totals, true, restored[:5, :17].view(np.uint64))
+    residual_bits(words, totals, true, restored[:5, :17].view(np.uint64))
     assert restored[:5, :17].tobytes() == false.tobytes()
     assert (restored[5:] == -1.0).all() and (restored[:, 17:] == -1.0).all()
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["majority_sums", "residual_bits", "restore_residual"]
+__all__ = ["majority_sums", "residual_bits"]
 
 
 @kernel
@@ -54,36 +54,24 @@ def majority_sums(true, false, out, found) -> None:
 
 
 @kernel
-def residual_bits(false_bits, totals, true, out) -> None:
-    """``out[r, v, c] = false_bits[r, v, c] ^ bits(totals[r, c] - true[r, v,
-    c])``: the words of
-    :func:`~sklearn_localregret.engine.saved_arrays.pack_residual` against
-    ``totals - S_true``, without that prediction's array (a wide table's
-    factors are gigabytes). ``false_bits`` is ``S_false`` viewed as uint64."""
-    n = min(false_bits.shape[0], true.shape[0], totals.shape[0], out.shape[0])
-    t = min(false_bits.shape[1], true.shape[1], out.shape[1])
-    k = min(false_bits.shape[2], true.shape[2], totals.shape[1], out.shape[2])
+def residual_bits(words, totals, true, out) -> None:
+    """``out[r, v, c] = words[r, v, c] ^ bits(totals[r, c] - true[r, v, c])``.
+
+    With ``words`` the bits of ``S_false`` (viewed as uint64) it writes the
+    residual that
+    :func:`~sklearn_localregret.engine.saved_arrays.pack_residual` stores
+    against ``totals - S_true``, without that prediction's array (a wide
+    table's factors are gigabytes); a xor is its own inverse, so with
+    ``words`` the saved residual it writes ``S_false``'s bits back (``out``
+    may be the table's ``S_false`` viewed as uint64).
+    """
+    n = min(words.shape[0], true.shape[0], totals.shape[0], out.shape[0])
+    t = min(words.shape[1], true.shape[1], out.shape[1])
+    k = min(words.shape[2], true.shape[2], totals.shape[1], out.shape[2])
     value = np.zeros(1)
     bits = value.view(np.uint64)
     for r in range(n):
         for v in range(t):
             for c in range(k):
                 value[0] = totals[r, c] - true[r, v, c]
-                out[r, v, c] = false_bits[r, v, c] ^ bits[0]
-
-
-@kernel
-def restore_residual(residual, totals, true, out_bits) -> None:
-    """The inverse of :func:`residual_bits`: ``out_bits[r, v, c] =
-    residual[r, v, c] ^ bits(totals[r, c] - true[r, v, c])``, written in
-    place (``out_bits``: the table's ``S_false`` viewed as uint64)."""
-    n = min(residual.shape[0], true.shape[0], totals.shape[0], out_bits.shape[0])
-    t = min(residual.shape[1], true.shape[1], out_bits.shape[1])
-    k = min(residual.shape[2], true.shape[2], totals.shape[1], out_bits.shape[2])
-    value = np.zeros(1)
-    bits = value.view(np.uint64)
-    for r in range(n):
-        for v in range(t):
-            for c in range(k):
-                value[0] = totals[r, c] - true[r, v, c]
-                out_bits[r, v, c] = residual[r, v, c] ^ bits[0]
+                out[r, v, c] = words[r, v, c] ^ bits[0]
