@@ -105,12 +105,16 @@ def test_shards_start_from_the_first_rows_as_fit_does():
 
 
 def test_first_shard_shorter_than_the_settling_rows():
-    # The next shard's rows follow when the first runs out before the tests
-    # settle; every row is learnt once.
-    X, y = _data(n=400)
+    # 100 rows a shard, 256 to settle the thresholds: the next shards' rows
+    # follow in order (the stream's first rows again), every row learnt once.
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 1] > 0).astype(int)
+    one = LocalRegretTreeClassifier(random_state=0).fit(X, y)
     clf = fit_sharded(
         LocalRegretTreeClassifier(random_state=0), X, y, n_shards=4, sync_every=3
     )
+    np.testing.assert_array_equal(clf.test_thresholds_, one.test_thresholds_)
     assert clf.n_samples_seen_ == 400
     assert clf.n_rounds_ == 80
 
