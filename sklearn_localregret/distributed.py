@@ -156,11 +156,10 @@ LocalRegretDisjunctClassifier
     seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
     try:
         shards.start(dumps(model), seeds)
-        merger = merger_of(model)
-        total: SyncDelta | None = None
+        last = None  # the last window's deltas
         while not shards.done():
-            total = SyncDelta.sum(shards.window(rows, classes, total), merger)
-        return shards.finish(total)
+            last = shards.window(rows, classes, last)
+        return shards.finish(last)
     finally:
         shards.close()
 
@@ -228,10 +227,11 @@ def _both_rows(X, y, lo: int, hi: int):
 
 
 def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
-    """One shard's window: take in the last sync's ``total`` (None: none yet),
-    learn rows ``lo:hi`` of its stream; its delta."""
+    """One shard's window: take in the last sync's ``total`` (None: none yet;
+    a list: the shards' deltas, summed here), learn rows ``lo:hi`` of its
+    stream; its delta."""
     if total is not None:
-        state.apply(total)
+        state.apply(_summed(state, total))
     state.learn(_rows(X, lo, hi), _rows(y, lo, hi), classes)
     return state.delta()
 
@@ -249,9 +249,15 @@ def _window_on_worker(key, X, y, lo: int, hi: int, classes, total):
     return _window(_ON_WORKER[key], X, y, lo, hi, classes, total)
 
 
+def _summed(state: ShardState, total):
+    """The sum of the shards' deltas (each worker sums them itself, in shard
+    order: the same sum everywhere, and no trip through the client)."""
+    return SyncDelta.sum(total, state.merger) if isinstance(total, list) else total
+
+
 def _finish_on_worker(key, total) -> bytes:
     state = _ON_WORKER.pop(key)
-    state.apply(total)
+    state.apply(_summed(state, total))
     return dumps(state.model)
 
 
@@ -334,10 +340,13 @@ class _Shards:
     def _where(self, i: int) -> list:
         return [self.workers[i % len(self.workers)]]
 
-    def window(self, rows: int, classes, total) -> list:
-        """Every shard's next window (after the last sync); their deltas."""
+    def window(self, rows: int, classes, last) -> list:
+        """Every shard's next window after the sync of the ``last`` window's
+        deltas (None: the first); their deltas (on a cluster, futures: the
+        workers fetch and sum them, the client never holds them)."""
         bounds = [self._next(i, rows) for i in range(len(self.lengths))]
         if self.client is None:
+            total = None if last is None else SyncDelta.sum(last, self.states[0].merger)
             return [
                 _window(state, x, y, lo, hi, classes, total)
                 for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds)
@@ -350,29 +359,37 @@ class _Shards:
                 lo,
                 hi,
                 classes,
-                total,
+                last,
                 workers=self._where(i),
                 pure=False,
             )
             for i, (key, (lo, hi)) in enumerate(zip(self.keys, bounds))
         ]
-        return self.client.gather(futures)
+        from distributed import wait
 
-    def finish(self, total):
-        """The first shard after the last sync: the learner of all the rows."""
+        wait(futures)  # the window is done on every shard (the syncs' pace)
+        for future in futures:
+            if future.status == "error":
+                future.result()  # raises the shard's error here
+        return futures
+
+    def finish(self, last):
+        """The first shard after the sync of the ``last`` window: the learner
+        of all the rows."""
         if self.client is None:
             state = self.states[0]
-            state.apply(total)
+            state.apply(SyncDelta.sum(last, state.merger))
             return state.model
         done = self.client.submit(
-            _finish_on_worker, self.keys[0], total, workers=self._where(0), pure=False
+            _finish_on_worker, self.keys[0], last, workers=self._where(0), pure=False
         )
         return pickle.loads(done.result())
 
     def close(self) -> None:
         if self.client is None:
             return
-        self.client.cancel([f for pair in self.data for f in pair])
+        for future in (f for pair in self.data for f in pair):
+            future.release()  # (a cancel races the deltas that depend on them)
         self.client.gather(
             [
                 self.client.submit(
