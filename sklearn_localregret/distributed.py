@@ -96,13 +96,14 @@ LocalRegretDisjunctClassifier
     settled, is the first shard's copy of it
     (:mod:`sklearn_localregret.merging._forest`).
 
-    A sync sends each shard's increments to the client and their sum back:
-    the regret rows the window touched (a tree's played paths), not the
-    whole table, so its cost grows with ``sync_every`` far more slowly than
-    the rounds' own work. The shards' learners differ only in what is not a
-    sum (the window of recent rows of the tree's warm start, the last
-    played action, the random state, a forest's drift detectors); the
-    learner returned is the first shard's.
+    At a sync each worker fetches the shards' increments and sums them
+    itself, in shard order (every shard holds the same sum; nothing passes
+    through the client): the regret rows the window touched (a tree's
+    played paths), not the whole table, so its cost grows with
+    ``sync_every`` far more slowly than the rounds' own work. The shards'
+    learners differ only in what is not a sum (the window of recent rows of
+    the tree's warm start, the last played action, the random state, a
+    forest's drift detectors); the learner returned is the first shard's.
 
     Examples
     --------
