@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import pickle
 import uuid
+from collections import deque
 from numbers import Integral
 from typing import Any
 
@@ -237,6 +238,10 @@ def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
     return state.delta()
 
 
+# Windows the client submits ahead of the workers: they never wait for it,
+# and the scheduler holds a few windows' tasks, whatever the stream's length.
+_WINDOWS_AHEAD = 3
+
 # The shards' learners on a worker, by (fit, shard): they stay where their
 # rows are between windows, so that a window is one task and one reply.
 _ON_WORKER: dict[tuple[str, int], ShardState] = {}
@@ -274,6 +279,7 @@ class _Shards:
         self.lengths: list[int] = []
         self.offsets = [0] * len(streams)  # rows of each stream learnt
         self.data: list[Any] = []
+        self._ahead: deque[list] = deque()  # windows submitted, not yet checked
         for i, (x_parts, y_parts) in enumerate(streams):
             if client is None:
                 x, y = _compute(x_parts), _compute(y_parts)
@@ -366,13 +372,22 @@ class _Shards:
             )
             for i, (key, (lo, hi)) in enumerate(zip(self.keys, bounds))
         ]
+        # The workers go on from window to window by themselves (each window
+        # waits for the last one's deltas on the scheduler, not for this
+        # process); the client stays a few windows ahead of them, no more.
+        self._ahead.append(futures)
+        if len(self._ahead) > _WINDOWS_AHEAD:
+            self._check(self._ahead.popleft())
+        return futures
+
+    def _check(self, futures: list) -> None:
+        """Wait for a window on every shard; a shard's error is raised here."""
         from distributed import wait
 
-        wait(futures)  # the window is done on every shard (the syncs' pace)
+        wait(futures)
         for future in futures:
             if future.status == "error":
                 future.result()  # raises the shard's error here
-        return futures
 
     def finish(self, last):
         """The first shard after the sync of the ``last`` window: the learner
@@ -381,6 +396,8 @@ class _Shards:
             state = self.states[0]
             state.apply(SyncDelta.sum(last, state.merger))
             return state.model
+        while self._ahead:
+            self._check(self._ahead.popleft())
         done = self.client.submit(
             _finish_on_worker, self.keys[0], last, workers=self._where(0), pure=False
         )

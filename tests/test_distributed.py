@@ -189,6 +189,57 @@ def test_cluster_learns_the_same_model_as_one_process():
     )
 
 
+def test_a_shards_error_on_a_cluster_is_raised_here():
+    """The client submits windows ahead of the workers: a shard's error in
+    any window still reaches the caller, as the shard's own exception."""
+    da = pytest.importorskip("dask.array")
+    pytest.importorskip("distributed")
+    X, y = _data(4000)
+    y = y.copy()
+    y[3700] = 7  # in shard 1's last partition, many windows after the first
+    Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
+    est = LocalRegretTreeClassifier(random_state=0)
+    with pytest.raises(ValueError, match="not in classes"):
+        _fit_on_local_cluster(est, Xd, yd, classes=[0, 1], sync_every=5)
+
+
+def test_deltas_are_sent_as_plain_arrays_and_sum_exactly():
+    """What a worker sends another at a sync (a pickled SyncDelta) holds the
+    tables' rows in use as plain arrays (no deflating, no spare capacity),
+    and a shard that applies the pickled sum ends exactly as one that
+    applies the sum itself."""
+    import pickle
+
+    from sklearn_localregret.engine.saved_arrays import is_packed
+    from sklearn_localregret.merging._core import dumps
+    from sklearn_localregret.merging._sync import ShardState, SyncDelta
+
+    X, y = _data(3000)
+    model = LocalRegretTreeClassifier(random_state=0).fit(X[:600], y[:600])
+    base = dumps(model)
+    shards = [ShardState(base, seed) for seed in (1, 2)]
+    for i, shard in enumerate(shards):
+        lo = 600 + 1200 * i
+        shard.learn(X[lo : lo + 1200], y[lo : lo + 1200], [0, 1])
+    deltas = [shard.delta() for shard in shards]
+    table = deltas[1].parts[0]
+    state = table.saved_state(packed=False)
+    assert not any(is_packed(state[name]) for name in ("_leaf", "_true", "_false"))
+    assert state["_true"].shape[0] == table.n_rows < table._true.shape[0]
+    sent = [pickle.loads(pickle.dumps(d)) for d in deltas]
+    for mine, theirs in zip(sent, deltas):
+        assert mine.parts[0].keys() == theirs.parts[0].keys()
+        for name, values in theirs.parts[0].factors().items():
+            np.testing.assert_array_equal(mine.parts[0].factors()[name], values)
+    twin = ShardState(dumps(shards[0].model))
+    twin._before, twin._own = shards[0]._before, shards[0]._own
+    shards[0].apply(SyncDelta.sum(deltas, shards[0].merger))
+    twin.apply(SyncDelta.sum(sent, twin.merger))
+    keys, values, *counts = _state(shards[0].model)
+    assert _state(twin.model)[0] == keys and _state(twin.model)[2:] == tuple(counts)
+    np.testing.assert_array_equal(_state(twin.model)[1], values)
+
+
 def test_dask_dataframe_with_feature_names():
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")

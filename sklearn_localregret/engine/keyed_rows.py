@@ -82,8 +82,8 @@ class KeyedRows:
     spare capacity) in ``_ROW_ARRAYS``, those that hold regrets times the
     clock's scale in ``_SCALED`` and what an unused row holds, where not 0, in
     ``_FILL``; it creates them (with ``_versions``) and
-    calls :meth:`_start_rows` in its constructor, and grows them in
-    :meth:`_grow_rows`.
+    calls :meth:`_start_rows` in its constructor, and grows them to hold
+    at least ``needed`` rows in :meth:`_grow_rows`.
     """
 
     _ROW_ARRAYS: tuple[str, ...] = ("_versions",)
@@ -96,8 +96,25 @@ class KeyedRows:
         self._keys: list[Hashable] = list(keys)
         self._row_of: dict[Hashable, int] = {k: i for i, k in enumerate(self._keys)}
 
-    def _grow_rows(self) -> None:  # pragma: no cover - every table defines it
+    def _grow_rows(self, needed: int) -> None:  # pragma: no cover - defined
         raise NotImplementedError
+
+    def reserve(self, n_rows: int) -> None:
+        """Make room for ``n_rows`` rows in one growth (rows that :meth:`row`
+        then creates copy nothing): for callers that add many rows at once.
+
+        Examples
+        --------
+        >>> from sklearn_localregret.engine import RegretTable
+        >>> table = RegretTable(width=2)
+        >>> table.reserve(1000)
+        >>> capacity = table._versions.shape[0]
+        >>> rows = [table.row(key) for key in range(1000)]
+        >>> table._versions.shape[0] == capacity >= 1000
+        True
+        """
+        if n_rows > self._versions.shape[0]:
+            self._grow_rows(int(n_rows))
 
     # -- rows ---------------------------------------------------------------
     @property
@@ -129,7 +146,7 @@ class KeyedRows:
         if row is None:
             row = len(self._keys)
             if row == self._versions.shape[0]:
-                self._grow_rows()
+                self._grow_rows(row + 1)
             self._keys.append(key)
             self._row_of[key] = row
         return row

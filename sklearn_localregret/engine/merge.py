@@ -115,7 +115,9 @@ def add_rows(
     else:
         pairs = list(enumerate(keys))
     src_rows = np.array([i for i, _ in pairs], dtype=np.intp)
-    # Rows are created first: creating one may grow (reallocate) the arrays.
+    # Rows are created first: creating one may grow (reallocate) the arrays;
+    # room for all of them is made at once.
+    dst.reserve(dst.n_rows + sum(1 for _, key in pairs if dst.find(key) < 0))
     dst_rows = np.array([dst.row(key) for _, key in pairs], dtype=np.intp)
     if dst_rows.size == 0:
         return dst_rows

@@ -128,8 +128,8 @@ class RegretTable(KeyedRows):
             self._renormalize()
         return self.clock.scales(n)
 
-    def _grow_rows(self) -> None:
-        capacity = 2 * self._biased.shape[0]
+    def _grow_rows(self, needed: int) -> None:
+        capacity = max(2 * self._biased.shape[0], needed)
         for name in self._ROW_ARRAYS:
             old = getattr(self, name)
             new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)

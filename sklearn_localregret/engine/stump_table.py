@@ -197,11 +197,11 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
     def n_tests(self) -> int:
         return self._n_tests
 
-    def _grow_rows(self) -> None:
+    def _grow_rows(self, needed: int) -> None:
         # A site holds 2 T K numbers, and a learner adds sites every round;
         # each growth copies (and faults in) the whole table.
         rows = self._leaf.shape[0]
-        self._grow(grown_capacity(rows, rows + 1), self._true.shape[1])
+        self._grow(grown_capacity(rows, needed), self._true.shape[1])
 
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""

@@ -29,6 +29,13 @@ class StumpTableStorage(KeyedRows):
     _true: np.ndarray
     _false: np.ndarray
     _cost: np.ndarray
+    _model_scale: np.ndarray
+    _reads: np.ndarray
+    model_reads: bool
+
+    @property
+    def models(self) -> bool:  # pragma: no cover - the table's
+        raise NotImplementedError
 
     # -- persistence ------------------------------------------------------
     # The key index is derived from the key list; the cache is derived from the
@@ -67,26 +74,40 @@ class StumpTableStorage(KeyedRows):
         }
 
     def __getstate__(self):
+        return self.saved_state(packed=True)
+
+    def saved_state(self, packed: bool = True) -> dict:
+        """What pickling stores: the factors of the rows in use, without the
+        key index and the caches (derived on loading).
+
+        ``packed=False`` keeps the factors as plain arrays (views, no
+        deflating): many times faster to write, larger, for what one process
+        sends another (:mod:`sklearn_localregret.merging._copies`).
+        """
         state = {k: v for k, v in self.__dict__.items() if k not in self._DERIVED}
         # Views, not factors()' copies: packing reads them once (a wide
         # table's factors are gigabytes).
         n, t = self.n_rows, self._n_tests
         true, false = self._true[:n, :t], self._false[:n, :t]
-        totals = _class_totals(true, false)
-        state["_leaf"] = pack(self._leaf[:n])
-        state["_true"] = pack(true)
-        # pack_residual(false, totals[:, None, :] - true), in one pass.
-        residual = np.empty(true.shape, dtype=np.uint64)
-        residual_bits(false.view(np.uint64), totals, true, residual)
-        state["_false"] = {"totals": pack(totals), "residual": pack(residual)}
-        state["_cost"] = pack(self._cost[:n, :, :t])
-        state["_versions"] = pack(self._versions[:n])
-        if self.leaf_model or self.model_reads:
+        keep = pack if packed else _as_is
+        state["_leaf"] = keep(self._leaf[:n])
+        state["_true"] = keep(true)
+        if packed:
+            totals = _class_totals(true, false)
+            # pack_residual(false, totals[:, None, :] - true), in one pass.
+            residual = np.empty(true.shape, dtype=np.uint64)
+            residual_bits(false.view(np.uint64), totals, true, residual)
+            state["_false"] = {"totals": pack(totals), "residual": pack(residual)}
+        else:
+            state["_false"] = false
+        state["_cost"] = keep(self._cost[:n, :, :t])
+        state["_versions"] = keep(self._versions[:n])
+        if self.models:
             state["_model_scale"] = self._model_scale[: self.n_rows].copy()
         else:
             state.pop("_model_scale", None)
         if self.model_reads:
-            state["_reads"] = pack(self._reads[: self.n_rows].copy())
+            state["_reads"] = keep(self._reads[: self.n_rows].copy())
         else:
             state.pop("_reads", None)
         return state
@@ -136,6 +157,10 @@ class StumpTableStorage(KeyedRows):
         totals = np.ascontiguousarray(totals, dtype=np.float64)
         true = np.asarray(true, dtype=np.float64)
         residual_bits(residual, totals, true, self._false[:n, :t].view(np.uint64))
+
+
+def _as_is(array: np.ndarray) -> np.ndarray:
+    return array
 
 
 def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:

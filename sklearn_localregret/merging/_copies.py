@@ -4,7 +4,9 @@
 pack their arrays when saved (deflated, residuals: small files, slow) are
 stored as they are in memory, which is many times faster; ``pickle.loads``
 reads it back. It is for copies and for what shards send each other, never
-for saving.
+for saving. :func:`dumps_sent` is for increments one process sends another
+(a sync's deltas): a stump table's factors only, as plain arrays (no
+spare capacity, no caches: they are rebuilt on loading).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import io
 import pickle
 
-__all__ = ["copy_model", "dumps"]
+__all__ = ["copy_model", "dumps", "dumps_sent"]
 
 
 def copy_model(est):
@@ -30,6 +32,15 @@ def dumps(est) -> bytes:
     """
     buffer = io.BytesIO()
     _RawPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(est)
+    return buffer.getvalue()
+
+
+def dumps_sent(obj) -> bytes:
+    """``obj`` as bytes for another process: as :func:`dumps`, but a stump
+    regret table holds only the factors of its rows (plain arrays), which
+    are read again into a new table by ``pickle.loads``."""
+    buffer = io.BytesIO()
+    _SentPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return buffer.getvalue()
 
 
@@ -56,4 +67,19 @@ class _RawPickler(pickle.Pickler):
 def _raw_object(cls, state):
     obj = cls.__new__(cls)
     obj.__dict__.update(state)
+    return obj
+
+
+class _SentPickler(_RawPickler):
+    def reducer_override(self, obj):
+        from ..engine.stump_table import StumpRegretTable
+
+        if type(obj) is StumpRegretTable:
+            return _loaded_table, (type(obj), obj.saved_state(packed=False))
+        return super().reducer_override(obj)
+
+
+def _loaded_table(cls, state):
+    obj = cls.__new__(cls)
+    obj.__setstate__(state)
     return obj
