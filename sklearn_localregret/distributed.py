@@ -21,17 +21,13 @@ delay of ``tau`` rounds.
 
 from __future__ import annotations
 
-import pickle
-import uuid
-from collections import deque
 from numbers import Integral
-from typing import Any
 
 import numpy as np
 from sklearn.base import clone
 
 from .merging._core import dumps, merger_of
-from .merging._sync import ShardState, SyncDelta
+from .merging._shards import Shards, is_dask, rows_of
 
 __all__ = ["fit_sharded"]
 
@@ -144,7 +140,7 @@ LocalRegretDisjunctClassifier
         classes = _classes(y)
     streams = _shard_streams(X, y, int(n_shards))
     model = clone(estimator)
-    shards = _Shards(streams, client, workers)
+    shards = Shards(streams, client, workers)
     rows = sync_every * model.batch_size
     # Before the tests are settled, one process learns the first rows, as
     # ``fit`` would (see Notes).
@@ -167,12 +163,8 @@ LocalRegretDisjunctClassifier
 
 
 # -- the shards' streams --------------------------------------------------
-def _is_dask(obj) -> bool:
-    return hasattr(obj, "dask") and hasattr(obj, "to_delayed")
-
-
 def _classes(y) -> np.ndarray:
-    if _is_dask(y):
+    if is_dask(y):
         import dask.array as da
 
         values = y.to_dask_array(lengths=True) if hasattr(y, "to_dask_array") else y
@@ -182,9 +174,9 @@ def _classes(y) -> np.ndarray:
 
 def _shard_streams(X, y, n_shards: int) -> list:
     """Per shard, the (X, y) partitions it learns, in order (lazy for Dask)."""
-    if _is_dask(X) != _is_dask(y):
+    if is_dask(X) != is_dask(y):
         raise TypeError("X and y must both be Dask collections or neither")
-    if _is_dask(X):
+    if is_dask(X):
         x_parts, y_parts = _partitions(X), _partitions(y)
         if len(x_parts) != len(y_parts):
             raise ValueError(
@@ -200,7 +192,7 @@ def _shard_streams(X, y, n_shards: int) -> list:
         raise ValueError(f"X and y have different lengths: {X.shape[0]} and {n}")
     bounds = np.linspace(0, n, n_shards + 1).round().astype(int)
     return [
-        ([_rows(X, lo, hi)], [_rows(y, lo, hi)])
+        ([rows_of(X, lo, hi)], [rows_of(y, lo, hi)])
         for lo, hi in zip(bounds[:-1], bounds[1:])
         if hi > lo
     ]
@@ -210,220 +202,6 @@ def _partitions(obj) -> list:
     if obj.ndim == 2 and hasattr(obj, "rechunk"):  # a Dask array: whole rows
         obj = obj.rechunk({1: -1})
     return list(np.ravel(obj.to_delayed()))
-
-
-def _rows(obj, lo: int, hi: int):
-    return obj.iloc[lo:hi] if hasattr(obj, "iloc") else obj[lo:hi]
-
-
-def _concat(parts: list):
-    if hasattr(parts[0], "iloc"):
-        import pandas as pd
-
-        return pd.concat(parts)
-    return np.concatenate([np.asarray(p) for p in parts])
-
-
-def _both_rows(X, y, lo: int, hi: int):
-    return _rows(X, lo, hi), _rows(y, lo, hi)
-
-
-def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
-    """One shard's window: take in the last sync's ``total`` (None: none yet;
-    a list: the shards' deltas, summed here), learn rows ``lo:hi`` of its
-    stream; its delta."""
-    if total is not None:
-        state.apply(_summed(state, total))
-    state.learn(_rows(X, lo, hi), _rows(y, lo, hi), classes)
-    return state.delta()
-
-
-# Windows the client submits ahead of the workers: they never wait for it,
-# and the scheduler holds a few windows' tasks, whatever the stream's length.
-_WINDOWS_AHEAD = 3
-
-# The shards' learners on a worker, by (fit, shard): they stay where their
-# rows are between windows, so that a window is one task and one reply.
-_ON_WORKER: dict[tuple[str, int], ShardState] = {}
-
-
-def _start_on_worker(key: tuple[str, int], model: bytes, seed: int) -> None:
-    _ON_WORKER[key] = ShardState(model, seed)
-
-
-def _window_on_worker(key, X, y, lo: int, hi: int, classes, total):
-    return _window(_ON_WORKER[key], X, y, lo, hi, classes, total)
-
-
-def _summed(state: ShardState, total):
-    """The sum of the shards' deltas (each worker sums them itself, in shard
-    order: the same sum everywhere, and no trip through the client)."""
-    return SyncDelta.sum(total, state.merger) if isinstance(total, list) else total
-
-
-def _finish_on_worker(key, total) -> bytes:
-    state = _ON_WORKER.pop(key)
-    state.apply(_summed(state, total))
-    return dumps(state.model)
-
-
-def _drop_on_worker(key) -> None:
-    _ON_WORKER.pop(key, None)
-
-
-class _Shards:
-    """The shards' streams, in this process or pinned to workers."""
-
-    def __init__(self, streams: list, client, workers: list):
-        self.client, self.workers = client, workers
-        self.lengths: list[int] = []
-        self.offsets = [0] * len(streams)  # rows of each stream learnt
-        self.data: list[Any] = []
-        self._ahead: deque[list] = deque()  # windows submitted, not yet checked
-        for i, (x_parts, y_parts) in enumerate(streams):
-            if client is None:
-                x, y = _compute(x_parts), _compute(y_parts)
-                self.data.append((x, y))
-                self.lengths.append(len(y))
-            else:
-                import dask
-
-                where = [workers[i % len(workers)]]
-                x = client.compute(dask.delayed(_concat)(x_parts), workers=where)
-                y = client.compute(dask.delayed(_concat)(y_parts), workers=where)
-                self.data.append((x, y))
-                self.lengths.append(client.submit(len, y, workers=where).result())
-
-    def done(self) -> bool:
-        return all(at >= n for at, n in zip(self.offsets, self.lengths))
-
-    def first_with_rows(self) -> int:
-        """The first shard whose stream has rows left (not :meth:`done`)."""
-        return next(
-            i for i, (at, n) in enumerate(zip(self.offsets, self.lengths)) if at < n
-        )
-
-    def _next(self, i: int, rows: int) -> tuple[int, int]:
-        """Rows ``lo:hi`` of shard ``i``'s stream it learns next (and skips)."""
-        lo = self.offsets[i]
-        hi = min(lo + rows, self.lengths[i])
-        self.offsets[i] = hi
-        return lo, hi
-
-    def take(self, i: int, rows: int):
-        """The next ``rows`` rows of shard ``i``, here (None: it has no more)."""
-        lo, hi = self._next(i, rows)
-        if lo >= hi:
-            return None
-        x, y = self.data[i]
-        if self.client is None:
-            return _rows(x, lo, hi), _rows(y, lo, hi)
-        where = [self.workers[i % len(self.workers)]]
-        part = self.client.submit(_both_rows, x, y, lo, hi, workers=where)
-        return part.result()
-
-    def start(self, model: bytes, seeds) -> None:
-        """Every shard starts from the common model, its draws seeded."""
-        if self.client is None:
-            self.states = [ShardState(model, int(seed)) for seed in seeds]
-            return
-        fit = uuid.uuid4().hex
-        self.keys = [(fit, i) for i in range(len(seeds))]
-        shared = self.client.scatter(model, broadcast=True)
-        self.client.gather(
-            [
-                self.client.submit(
-                    _start_on_worker,
-                    key,
-                    shared,
-                    int(seed),
-                    workers=self._where(i),
-                    pure=False,
-                )
-                for i, (key, seed) in enumerate(zip(self.keys, seeds))
-            ]
-        )
-
-    def _where(self, i: int) -> list:
-        return [self.workers[i % len(self.workers)]]
-
-    def window(self, rows: int, classes, last) -> list:
-        """Every shard's next window after the sync of the ``last`` window's
-        deltas (None: the first); their deltas (on a cluster, futures: the
-        workers fetch and sum them, the client never holds them)."""
-        bounds = [self._next(i, rows) for i in range(len(self.lengths))]
-        if self.client is None:
-            total = None if last is None else SyncDelta.sum(last, self.states[0].merger)
-            return [
-                _window(state, x, y, lo, hi, classes, total)
-                for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds)
-            ]
-        futures = [
-            self.client.submit(
-                _window_on_worker,
-                key,
-                *self.data[i],
-                lo,
-                hi,
-                classes,
-                last,
-                workers=self._where(i),
-                pure=False,
-            )
-            for i, (key, (lo, hi)) in enumerate(zip(self.keys, bounds))
-        ]
-        # The workers go on from window to window by themselves (each window
-        # waits for the last one's deltas on the scheduler, not for this
-        # process); the client stays a few windows ahead of them, no more.
-        self._ahead.append(futures)
-        if len(self._ahead) > _WINDOWS_AHEAD:
-            self._check(self._ahead.popleft())
-        return futures
-
-    def _check(self, futures: list) -> None:
-        """Wait for a window on every shard; a shard's error is raised here."""
-        from distributed import wait
-
-        wait(futures)
-        for future in futures:
-            if future.status == "error":
-                future.result()  # raises the shard's error here
-
-    def finish(self, last):
-        """The first shard after the sync of the ``last`` window: the learner
-        of all the rows."""
-        if self.client is None:
-            state = self.states[0]
-            state.apply(SyncDelta.sum(last, state.merger))
-            return state.model
-        while self._ahead:
-            self._check(self._ahead.popleft())
-        done = self.client.submit(
-            _finish_on_worker, self.keys[0], last, workers=self._where(0), pure=False
-        )
-        return pickle.loads(done.result())
-
-    def close(self) -> None:
-        if self.client is None:
-            return
-        for future in (f for pair in self.data for f in pair):
-            future.release()  # (a cancel races the deltas that depend on them)
-        self.client.gather(
-            [
-                self.client.submit(
-                    _drop_on_worker, key, workers=self._where(i), pure=False
-                )
-                for i, key in enumerate(getattr(self, "keys", []))
-            ]
-        )
-
-
-def _compute(parts: list):
-    if _is_dask(parts[0]) or hasattr(parts[0], "compute"):
-        import dask
-
-        parts = list(dask.compute(*parts))
-    return _concat(parts)
 
 
 def _workers(client) -> list:
