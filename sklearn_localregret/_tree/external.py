@@ -150,8 +150,8 @@ class ExternalPlayer(TreePlayer):
     def forget_quiet_sites(self) -> None:
         """Forget now the sites the rounds forget every ``FORGET_EVERY``
         rounds (a discounted table; see :meth:`_forget_quiet_sites`): after
-        a sync of sharded learning, whose sum brings back the rows a shard
-        forgot during its window."""
+        a sync of sharded learning, which decays the table by the other
+        shards' rounds at once."""
         table = self.table
         if table.discount == 1.0:
             return

@@ -224,19 +224,21 @@ def apply_sums(
     merger: Merger, est, mark: Mark, own: SyncDelta, total: SyncDelta
 ) -> None:
     """Take in the other shards' increments: ``total`` (all shards' sum)
-    minus this shard's ``own``; each part as marked decays by all the
-    window's rounds of it."""
+    minus this shard's ``own``; each part decays by the other shards' rounds
+    of it (as marked, it has decayed by this shard's own already)."""
     parts = zip(merger.parts(est), mark.parts, own.parts, total.parts)
-    for (part, before, mine, everyone), n_own, n_all in zip(
+    for (part, _marked, mine, everyone), n_own, n_all in zip(
         parts, own.rounds, total.rounds
     ):
         table = merger.table(part)
-        discount = table.discount
-        if discount != 1.0:
-            merger.add_state(part, before, discount**n_all - discount**n_own)
+        # lambda^n_all base + everyone, from lambda^n_own base + mine: the
+        # clock decays the whole table by the other shards' rounds at once
+        # (no pass over its rows), and this shard's own increments, decayed
+        # with it, are replaced by everyone's (rows the window touched only).
+        others = n_all - n_own
+        table.advance(others)
         merger.add_state(part, everyone, 1.0)
-        merger.add_state(part, mine, -1.0)
-        table.clock.n_rounds += n_all - n_own
+        merger.add_state(part, mine, -(table.discount**others))
     for (obj, names, _), all_, mine_ in zip(
         merger.counter_groups(est), total.counters, own.counters
     ):

@@ -111,10 +111,10 @@ class TreeMerger(Merger):
 
     def apply(self, est, mark, own, total) -> None:
         super().apply(est, mark, own, total)
-        # The sum brings back the rows each shard forgot in its window (the
-        # marked tables' decay adds them): forget the quiet ones again, as
-        # one learner would have, so that the table follows the sites in
-        # play and not every site the window's shards ever forgot.
+        # The other shards' rounds decayed the whole table at once: forget
+        # the sites that are quiet now, as one learner would have over those
+        # rounds, so that the table follows the sites in play and not every
+        # site the window's shards ever touched.
         for player in tree_players(est):
             forget = getattr(player, "forget_quiet_sites", None)
             if forget is not None:
