@@ -63,8 +63,14 @@ class DiscountClock:
         return self.scale * self.discount ** -np.arange(1, n + 1, dtype=float)
 
     def needs_renormalizing(self, n: int = 1) -> bool:
-        """Whether ``n`` more rounds would take the scale past ``RENORMALIZE_AT``."""
-        return self.discount != 1.0 and self.scale * self.discount**-n > RENORMALIZE_AT
+        """Whether ``n`` more rounds would take the scale past ``RENORMALIZE_AT``
+        (or past any float: then even a reset scale cannot hold them)."""
+        if self.discount == 1.0:
+            return False
+        try:
+            return self.scale * self.discount**-n > RENORMALIZE_AT
+        except OverflowError:
+            return True
 
     def tick(self, n: int = 1) -> bool:
         """Start ``n`` new rounds; True if the scale must be reset first (then

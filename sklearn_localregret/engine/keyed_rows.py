@@ -221,12 +221,20 @@ class KeyedRows:
         """
         if self.clock.tick(n):
             self._renormalize()
-            self.clock.tick(n)
+            if self.clock.tick(n):
+                # More rounds than a scale can hold (a sync's jump over the
+                # other shards' rounds): the rows decay by lambda^n now.
+                self._rescale(self.clock.discount**n)
+                self.clock.n_rounds += n
+
+    def _rescale(self, factor: float) -> None:
+        """Multiply the stored regrets by ``factor`` (the scale stays)."""
+        n = self.n_rows
+        for name in self._SCALED:
+            getattr(self, name)[:n] *= factor
+        self._versions[:n] += 1  # what readers derived is in the old units
 
     def _renormalize(self) -> None:
         """Divide the stored regrets by the scale, which restarts at 1."""
-        inverse, n = 1.0 / self.clock.scale, self.n_rows
-        for name in self._SCALED:
-            getattr(self, name)[:n] *= inverse
-        self._versions[:n] += 1  # what readers derived is in the old units
+        self._rescale(1.0 / self.clock.scale)
         self.clock.reset()

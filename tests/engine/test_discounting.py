@@ -238,3 +238,34 @@ def test_swap_chain_follows_a_renormalisation(monkeypatch):
             # Both assignments matter at that point: a stale rate would show.
             checked += min(expected.values()) > 1e-3
     assert checked >= 1
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda d: RegretTable(2, discount=d),
+        lambda d: StumpRegretTable(2, 3, discount=d),
+    ],
+)
+@pytest.mark.parametrize("jump", [10, 30_000, 10**6])
+def test_a_jump_of_many_rounds_decays_every_row(make, jump):
+    """``advance(n)`` for ``n`` past what a scale can hold (a sync skips the
+    other shards' rounds at once: 0.99^-100000 overflows a float) decays the
+    rows by ``lambda^n`` (to 0 where it underflows), as ``n`` single rounds
+    would, and counts the rounds."""
+    discount = 0.99
+    table = make(discount)
+    rows = [table.row(key) for key in "ab"]
+    if isinstance(table, RegretTable):
+        table.update_entries(rows, [0, 1], [2.0, -3.0])
+    else:
+        table._true[rows, 0, :] = [[2.0, 1.0], [-3.0, 0.5]]
+    before = [np.array(getattr(table, name)[:2]) for name in table._SCALED]
+    scale, versions = table.clock.scale, table.versions.copy()
+    table.advance(jump)
+    assert table.n_rounds == jump
+    factor = discount**jump / scale
+    for name, old in zip(table._SCALED, before):
+        true = getattr(table, name)[:2] / table.clock.scale
+        np.testing.assert_allclose(true, old * factor, rtol=1e-9, atol=0)
+    assert (table.versions > versions).all() or jump == 10
