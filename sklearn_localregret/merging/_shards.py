@@ -56,6 +56,9 @@ def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
     return state.delta()
 
 
+# Rows :meth:`Shards.take` brings here in one trip (at least).
+_FETCH_ROWS = 1024
+
 # Windows the client submits ahead of the workers: they never wait for it,
 # and the scheduler holds a few windows' tasks, whatever the stream's length.
 _WINDOWS_AHEAD = 3
@@ -98,6 +101,7 @@ class Shards:
         self.offsets = [0] * len(streams)  # rows of each stream learnt
         self.data: list[Any] = []
         self._ahead: deque[list] = deque()  # windows submitted, not yet checked
+        self._fetched: dict[int, tuple] = {}  # per shard: first row, rows here
         for i, (x_parts, y_parts) in enumerate(streams):
             if client is None:
                 x, y = _compute(x_parts), _compute(y_parts)
@@ -136,9 +140,15 @@ class Shards:
         x, y = self.data[i]
         if self.client is None:
             return rows_of(x, lo, hi), rows_of(y, lo, hi)
-        where = [self.workers[i % len(self.workers)]]
-        part = self.client.submit(_both_rows, x, y, lo, hi, workers=where)
-        return part.result()
+        start, xs, ys = self._fetched.get(i, (0, None, None))
+        if ys is None or not start <= lo <= hi <= start + len(ys):
+            # The settling rounds take a few rows each: one trip for many.
+            end = min(lo + max(hi - lo, _FETCH_ROWS), self.lengths[i])
+            where = [self.workers[i % len(self.workers)]]
+            part = self.client.submit(_both_rows, x, y, lo, end, workers=where)
+            start, (xs, ys) = lo, part.result()
+            self._fetched[i] = (start, xs, ys)
+        return rows_of(xs, lo - start, hi - start), rows_of(ys, lo - start, hi - start)
 
     def start(self, model: bytes, seeds) -> None:
         """Every shard starts from the common model, its draws seeded."""
