@@ -208,16 +208,21 @@ def test_not_fitted_error(name, method):
 # -- sparse input -------------------------------------------------------------
 
 
+@pytest.mark.parametrize("bound", ["rows", "bytes"])
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
 @pytest.mark.parametrize("name", ESTIMATOR_IDS)
-def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
-    """Sparse X is read a bounded block of rows at a time, with dense results."""
+def test_sparse_input_is_never_densified_whole(name, fmt, bound, monkeypatch):
+    """Sparse X is read a bounded block of rows at a time (rows; bytes, for
+    wide rows), with dense results."""
     import scipy.sparse as sp
 
     from sklearn_localregret._base import rounds
 
     chunk = 64  # a small block keeps the test fast; the code path is the same
-    monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", chunk)
+    if bound == "rows":
+        monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", chunk)
+    else:  # as if the rows were wide: 20 rows of 8-byte cells a chunk
+        monkeypatch.setattr(rounds, "DENSE_CHUNK_BYTES", 20 * N_FEATURES * 8)
     X, y = binary_stream(n=3 * chunk + 10, seed=2)
     X_sparse = sp.csr_matrix(X) if fmt == "csr" else sp.csc_matrix(X)
     densified = []
@@ -225,8 +230,9 @@ def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
         original = cls.toarray
 
         def recording(self, *args, _original=original, **kwargs):
-            densified.append(self.shape[0])
-            return _original(self, *args, **kwargs)
+            dense = _original(self, *args, **kwargs)
+            densified.append((self.shape[0], dense.nbytes))
+            return dense
 
         monkeypatch.setattr(cls, "toarray", recording)
         monkeypatch.setattr(cls, "todense", None)  # any other path: an error
@@ -235,8 +241,11 @@ def test_sparse_input_is_never_densified_whole(name, fmt, monkeypatch):
     sparse_scores = scores(sparse_model, X_sparse)
     if sparse_model._accepts_sparse_blocks:
         assert not densified  # read in its nonzeros (tests/test_sparse_disjunct.py)
+    elif bound == "rows":
+        assert densified and max(rows for rows, _ in densified) <= chunk
     else:
-        assert densified and max(densified) <= chunk
+        assert densified and max(n for _, n in densified) <= rounds.DENSE_CHUNK_BYTES
+        assert max(rows for rows, _ in densified) < chunk
     monkeypatch.undo()
     dense_model = make_estimator(name).fit(X, y)
     np.testing.assert_array_equal(sparse_scores, scores(dense_model, X))

@@ -190,8 +190,10 @@ class HedgedPrediction:
             for start in range(0, X.shape[0], rounds.DENSE_CHUNK_ROWS):
                 yield X[start : start + rounds.DENSE_CHUNK_ROWS]
             return
-        for start in range(0, X.shape[0], rounds.DENSE_CHUNK_ROWS):
-            block = X[start : start + rounds.DENSE_CHUNK_ROWS]
+        itemsize = max(X.dtype.itemsize, np.dtype(self._block_dtype).itemsize)
+        chunk = rounds.chunk_rows(X.shape[1], itemsize)
+        for start in range(0, X.shape[0], chunk):
+            block = X[start : start + chunk]
             if sp.issparse(block):
                 block = block.toarray()
             yield np.asarray(block, dtype=self._block_dtype)

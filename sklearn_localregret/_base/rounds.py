@@ -20,10 +20,28 @@ from .._interrupts import deferred_interrupt, deliver_held
 from .._sparse_blocks import canonical_csr
 from .concurrency import one_blas_thread
 
-__all__ = ["DENSE_CHUNK_ROWS", "OnlineRounds"]
+__all__ = ["DENSE_CHUNK_BYTES", "DENSE_CHUNK_ROWS", "OnlineRounds", "chunk_rows"]
 
-# Rows densified at a time from sparse input: bounds memory whatever the stream.
+# Rows densified at a time from sparse input: bounds memory whatever the
+# stream; and the bytes of one such chunk, whatever its width.
 DENSE_CHUNK_ROWS = 4096
+DENSE_CHUNK_BYTES = 32 * 2**20
+
+
+def chunk_rows(n_features: int, itemsize: int = 8, batch: int = 1) -> int:
+    """Rows a call densifies at a time: at most ``DENSE_CHUNK_ROWS`` and, for
+    wide rows, ``DENSE_CHUNK_BYTES`` (4 rows of 2**20 sparse columns as
+    floats, not 4,096 rows and 32 GiB), in whole rounds of ``batch`` rows,
+    at least one round.
+
+    Examples
+    --------
+    >>> chunk_rows(20), chunk_rows(2**20), chunk_rows(2**20, batch=5)
+    (4096, 4, 5)
+    """
+    fit = DENSE_CHUNK_BYTES // max(1, int(n_features) * int(itemsize))
+    rows = min(DENSE_CHUNK_ROWS, fit) // batch * batch
+    return max(batch, rows)
 
 
 class OnlineRounds:
@@ -58,7 +76,8 @@ class OnlineRounds:
         n_samples = X.shape[0]
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
-        chunk = max(batch, (DENSE_CHUNK_ROWS // batch) * batch)
+        itemsize = max(X.dtype.itemsize, np.dtype(self._block_dtype).itemsize)
+        chunk = chunk_rows(X.shape[1], itemsize, batch)
         sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
         if sparse_blocks:
             X = canonical_csr(X, self._block_dtype)

@@ -42,7 +42,7 @@ class ForestPrediction(ForestMembers):
     _validate_for_predict: Callable[[Any], np.ndarray]
 
     def _dense_blocks(self, X):
-        chunk = rounds.DENSE_CHUNK_ROWS  # read here: tests shrink it
+        chunk = rounds.chunk_rows(X.shape[1])  # read here: tests shrink it
         for lo in range(0, X.shape[0], chunk):
             block = X[lo : lo + chunk]
             if sp.issparse(block):
