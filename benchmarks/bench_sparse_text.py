@@ -14,7 +14,13 @@ Each learner makes one pass over the 5,000 rows (``fit``; SGD with
 ``max_iter=1``), timed on its own, then again under ``tracemalloc`` for the
 peak memory the pass adds. Accuracy is on 2,000 held-out rows.
 
-Run: ``python benchmarks/bench_sparse_text.py [--rows 5000]``.
+``--tree-features N``: also the tree learner (default parameters), on the
+same documents hashed into ``N`` columns (its tests are every column's, so
+2**20 is beyond it), against SGD on the same columns: its rows/s and the peak
+memory of its pass (sparse rows are densified a chunk of at most 32 MiB at a
+time).
+
+Run: ``python benchmarks/bench_sparse_text.py [--rows 5000] [--tree-features N]``.
 """
 
 from __future__ import annotations
@@ -29,15 +35,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
 
-from sklearn_localregret import LocalRegretDisjunctClassifier
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 
 N_FEATURES = 2**20
 SYLLABLES = "ka lo mi ne ru ta vo si pe da zu fi go ha ju".split()
 
 
-def hashed_corpus(n_rows: int, seed: int = 0):
-    """Synthetic documents, hashed: ``(X, y)`` with ``X`` CSR (n_rows, 2**20)."""
+def hashed_corpus(n_rows: int, seed: int = 0, n_features: int = N_FEATURES):
+    """Synthetic documents, hashed: ``(X, y)`` with ``X`` CSR (n_rows,
+    ``n_features``)."""
     rng = np.random.default_rng(seed)
     words = {
         "".join(rng.choice(SYLLABLES, size=rng.integers(2, 6))) for _ in range(40000)
@@ -56,7 +63,7 @@ def hashed_corpus(n_rows: int, seed: int = 0):
         docs.append(" ".join(doc))
         labels.append(int(positive) ^ int(rng.random() < 0.02))
     vectorizer = HashingVectorizer(
-        n_features=N_FEATURES, alternate_sign=False, binary=True
+        n_features=n_features, alternate_sign=False, binary=True
     )
     return vectorizer.transform(docs), np.array(labels)
 
@@ -99,6 +106,7 @@ def one_pass(make, X, y):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5000)
+    parser.add_argument("--tree-features", type=int, default=0)
     args = parser.parse_args(argv)
     X, y = hashed_corpus(args.rows + 2000)
     X_train, y_train, X_test, y_test = (
@@ -130,6 +138,25 @@ def main(argv=None):
                 f"  {name:42s} memory {memory} ({peak / 1e6:.0f} MB), "
                 f"speed {speed} ({rate / sgd_rate:.2f}x SGD)"
             )
+    if args.tree_features:
+        tree(args.rows, args.tree_features)
+
+
+def tree(n_rows: int, n_features: int) -> None:
+    """The tree learner and SGD on the documents hashed into ``n_features``."""
+    X, y = hashed_corpus(n_rows + 2000, n_features=n_features)
+    X_train, y_train, X_test, y_test = X[:n_rows], y[:n_rows], X[n_rows:], y[n_rows:]
+    LocalRegretTreeClassifier(random_state=0).fit(X_train[:50], y_train[:50])
+    print(f"\nthe tree: {n_rows} rows x {n_features} features")
+    print(f"{'learner':42s} {'rows/s':>9s} {'peak MB':>8s} {'test acc':>8s}")
+    makes = {
+        "SGDClassifier (1 epoch)": learners()["SGDClassifier (1 epoch)"],
+        "tree (default)": lambda: LocalRegretTreeClassifier(random_state=0),
+    }
+    for name, make in makes.items():
+        model, seconds, peak = one_pass(make, X_train, y_train)
+        accuracy = float((model.predict(X_test) == y_test).mean())
+        print(f"{name:42s} {n_rows / seconds:9.0f} {peak / 1e6:8.1f} {accuracy:8.3f}")
 
 
 if __name__ == "__main__":
