@@ -15,6 +15,7 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 from .leaf_model import refresh_leaf_model
+from .sort_order import sorted_order
 
 __all__ = [
     "DIRECT_PAIR_CLASSES",
@@ -51,7 +52,10 @@ def _sorted_row_sums(a, b, c, out):
     a[i])``; ties add 0. ``O(K log K)``.
     """
     k = a.shape[0]
-    b_sorted = np.sort(b)
+    order = sorted_order(b)  # (the same sorted values as np.sort's)
+    b_sorted = np.empty(k)
+    for j in range(k):
+        b_sorted[j] = b[order[j]]
     suffix = np.zeros(k + 1)
     for j in range(k - 1, -1, -1):
         suffix[j] = suffix[j + 1] + b_sorted[j]
@@ -214,7 +218,9 @@ def refresh_content(
         n_tests = min(n_tests, odds.shape[1])
     for r in range(n_rows):
         if seen[r] != versions[r]:
+            # model_fresh False, typed as the update's (a plain bool, not the
+            # omitted default): one compiled refresh_row for both callers.
             refresh_row(
                 leaf, true, false, cost, versions, seen, content, cdf, total, r,
-                n_tests, model_scale, odds, base,
+                n_tests, model_scale, odds, base, seen[r] == versions[r],
             )  # fmt: skip
