@@ -37,6 +37,7 @@ import numpy as np
 from .jit import inline_kernel, kernel
 from .leaf_model import model_label_passed, passed_tests, read_label
 from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
+from .sort_order import sorted_order
 
 __all__ = [
     "compact_label_pool",
@@ -189,7 +190,8 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     to each other by offsets within their slot, which a move keeps.)"""
     n_rows = min(n_rows, slot_start.shape[0], slot_len.shape[0])
     capacity = min(pool_int.shape[0], pool_float.shape[0])
-    order = np.argsort(slot_start[:n_rows])
+    # Any sort: the starts of the slots that are copied differ.
+    order = sorted_order(slot_start[:n_rows])
     at = 0
     for r in order:
         length = slot_len[r]

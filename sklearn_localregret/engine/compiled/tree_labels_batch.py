@@ -149,7 +149,8 @@ def label_probabilities_by_site(
                         continue
                     if free + (hi - lo) > buffer.shape[0]:
                         grown = np.empty(2 * (free + hi - lo), dtype=np.int64)
-                        grown[:free] = buffer[:free]
+                        for i in range(free):  # (a loop: a slice copy compiles strings)
+                            grown[i] = buffer[i]
                         buffer = grown
                     n_going = 0
                     for i in range(lo, hi):
