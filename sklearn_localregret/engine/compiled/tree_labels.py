@@ -199,9 +199,11 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
         if length <= 0 or start < 0 or start + length > capacity:
             slot_len[r] = 0  # (only an inconsistent slot: dropped, not copied)
             continue
-        for i in range(length):
-            pool_int[at + i] = pool_int[start + i]
-            pool_float[at + i] = pool_float[start + i]
+        for i in range(length):  # (loops: a row copy compiles strings)
+            for j in range(pool_int.shape[1]):
+                pool_int[at + i, j] = pool_int[start + i, j]
+            for j in range(pool_float.shape[1]):
+                pool_float[at + i, j] = pool_float[start + i, j]
         slot_start[r] = at
         at += length
     return at
