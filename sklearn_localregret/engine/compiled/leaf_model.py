@@ -101,7 +101,7 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
             base[r, c] += math.log(failed / (passed + failed))
 
 
-@inline_kernel
+@kernel
 def _first_largest(scores) -> int:
     """The first index of the largest score (``argmax``, as scikit-learn's
     naive Bayes predicts)."""
@@ -144,7 +144,7 @@ def majority_label(true, false, r, n_tests) -> int:
     return best
 
 
-@inline_kernel
+@kernel
 def passed_tests(went, n_tests, passed) -> int:
     """Write the tests a data row passes (outcomes ``went``), in increasing
     order, into ``passed``; return how many. A walk that reads many sites'
@@ -157,7 +157,7 @@ def passed_tests(went, n_tests, passed) -> int:
     return n
 
 
-@inline_kernel
+@kernel
 def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
     """:func:`model_label` from the tests the row passes (the same sums in
     the same order, so the same label)."""
@@ -172,7 +172,7 @@ def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
     return _first_largest(scores)
 
 
-@inline_kernel
+@kernel
 def read_label(reads, odds, base, site, passed, n_passed, scores) -> int:
     """What a leaf at table row ``site`` reads for a data row (the tests it
     passes: :func:`passed_tests`) under adaptive leaf reads: its model's

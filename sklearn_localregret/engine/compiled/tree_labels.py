@@ -209,7 +209,7 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     return at
 
 
-@inline_kernel
+@kernel
 def add_start_labels(target, amount, entry, labels, root_label, pool_float):
     """``target += amount * m``: ``m`` the start labels of a site, the root
     leaf (``entry < 0``) or column ``labels`` of its parent's pool entry
@@ -224,7 +224,7 @@ def add_start_labels(target, amount, entry, labels, root_label, pool_float):
         target[c] += amount * (pool_float[entry, labels + c] / w)
 
 
-@inline_kernel
+@kernel
 def followed_entry(pool_int, start, end, f, n_tests):
     """Pool entry of the ``f``-th followed test of a slot (-1 if the slot is
     inconsistent: an index outside it, or a test outside the data row)."""
@@ -237,7 +237,7 @@ def followed_entry(pool_int, start, end, f, n_tests):
     return at
 
 
-@inline_kernel
+@kernel
 def live_child(child, total, reads, site, v, goes, n_sites):
     """The child row on branch ``goes`` of test ``v`` if the walk follows it,
     else -1: if it has weight, or (adaptive reads) if its model leads -- a
