@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 
 __all__ = [
     "SMOOTHING",
@@ -50,7 +50,7 @@ __all__ = [
 SMOOTHING = 1.0
 
 
-@inline_kernel
+@kernel
 def _class_count(true, false, r, c, n_tests) -> float:
     """``n_c = max_v (S_true + S_false)[v, c]`` of table row ``r``: the
     weight of label ``c`` over the rounds the site counted most."""
@@ -112,7 +112,7 @@ def _first_largest(scores) -> int:
     return best
 
 
-@inline_kernel
+@kernel
 def model_label(odds, base, r, went, n_tests, scores) -> int:
     """The model leaf of table row ``r``'s label for a data row (outcomes
     ``went``): the first class of largest naive Bayes score. ``scores`` is
@@ -128,7 +128,7 @@ def model_label(odds, base, r, went, n_tests, scores) -> int:
     return _first_largest(scores)
 
 
-@inline_kernel
+@kernel
 def majority_label(true, false, r, n_tests) -> int:
     """Table row ``r``'s majority label: the first class of largest count
     ``n_c = max_v (S_true + S_false)[v, c]`` (the model's prior), or -1 if

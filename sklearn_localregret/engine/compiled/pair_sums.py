@@ -45,6 +45,32 @@ def _positive(x: float, scale: float) -> float:
 
 
 @kernel
+def _largest(x):
+    """``x.max()`` as numba computes it (the first NaN if any), without the
+    reduction's overload (0.5 s to compile, for the large-``K`` path alone)."""
+    best = x[0]
+    for i in range(x.shape[0]):
+        if x[i] != x[i]:
+            return x[i]
+        if x[i] > best:
+            best = x[i]
+    return best
+
+
+@kernel
+def _largest_magnitude(x):
+    """``np.abs(x).max()``, as :func:`_largest`."""
+    best = abs(x[0])
+    for i in range(x.shape[0]):
+        value = abs(x[i])
+        if value != value:
+            return value
+        if value > best:
+            best = value
+    return best
+
+
+@kernel
 def _sorted_row_sums(a, b, c, out):
     """``out[i] = max(sum_j max(a[i] + b[j] - c, 0), 0)``, by sorting ``b``.
 
@@ -61,7 +87,15 @@ def _sorted_row_sums(a, b, c, out):
         suffix[j] = suffix[j + 1] + b_sorted[j]
     for i in range(k):
         cut = c - a[i]
-        at_or_below = np.searchsorted(b_sorted, cut, side="right")
+        # np.searchsorted(b_sorted, cut, side="right"), numba's binary search
+        # written out (its overload compiles string handling for ``side``).
+        at_or_below, hi = 0, k
+        while at_or_below < hi:
+            mid = at_or_below + ((hi - at_or_below) >> 1)
+            if cut != cut or b_sorted[mid] <= cut:
+                at_or_below = mid + 1
+            else:
+                hi = mid
         value = suffix[at_or_below] - (k - at_or_below) * cut
         out[i] = value if value > 0.0 else 0.0
 
@@ -73,7 +107,7 @@ def positive_pair_sum(a, b, c) -> float:
     The weight of "split on this test" at a site. ``a``, ``b``: shape (K,).
     """
     k = a.shape[0]
-    if k == 0 or a.max() + b.max() - c <= 0.0:
+    if k == 0 or _largest(a) + _largest(b) - c <= 0.0:
         return 0.0
     total = 0.0
     if k <= DIRECT_PAIR_CLASSES:
@@ -83,8 +117,10 @@ def positive_pair_sum(a, b, c) -> float:
         return total
     rows = np.empty(k)
     _sorted_row_sums(a, b, c, rows)
-    total = rows.sum()
-    size = np.abs(a).max() + np.abs(b).max() + abs(c)
+    total = 0.0
+    for i in range(k):  # rows.sum(): numba's is this loop
+        total += rows[i]
+    size = _largest_magnitude(a) + _largest_magnitude(b) + abs(c)
     if total <= ROUNDING * k * k * size:
         return 0.0
     return total
@@ -109,7 +145,7 @@ def pair_marginals(a, b, c, first, second) -> None:
     _sorted_row_sums(b, a, c, second)
 
 
-@inline_kernel
+@kernel
 def _kept(value, a, b, c) -> float:
     """A pair value, or 0 if it is not positive beyond rounding."""
     if value > ROUNDING * (abs(a) + abs(b) + abs(c)):
