@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 from .leaf_model import refresh_leaf_model
-from .sort_order import sorted_order
+from .sort_order import search_right, sorted_order
 
 __all__ = [
     "DIRECT_PAIR_CLASSES",
@@ -87,15 +87,7 @@ def _sorted_row_sums(a, b, c, out):
         suffix[j] = suffix[j + 1] + b_sorted[j]
     for i in range(k):
         cut = c - a[i]
-        # np.searchsorted(b_sorted, cut, side="right"), numba's binary search
-        # written out (its overload compiles string handling for ``side``).
-        at_or_below, hi = 0, k
-        while at_or_below < hi:
-            mid = at_or_below + ((hi - at_or_below) >> 1)
-            if cut != cut or b_sorted[mid] <= cut:
-                at_or_below = mid + 1
-            else:
-                hi = mid
+        at_or_below = search_right(b_sorted, cut)
         value = suffix[at_or_below] - (k - at_or_below) * cut
         out[i] = value if value > 0.0 else 0.0
 

@@ -1,9 +1,11 @@
-"""A small merge sort for the kernels, instead of ``np.sort``/``np.argsort``.
+"""A small merge sort and binary search for the kernels, instead of
+``np.sort``/``np.argsort`` and ``np.searchsorted``.
 
 numba's own sort is a generic quicksort whose first compile costs 1-2 s per
-key type; the few sorts of the kernels (a row's class sums beyond
-``DIRECT_PAIR_CLASSES``, the label pool's slots when it is compacted) need
-only this one loop.
+key type, and its ``searchsorted`` overload compiles string handling for
+``side``; the few sorts and searches of the kernels (a row's class sums
+beyond ``DIRECT_PAIR_CLASSES``, the label pool's slots when it is compacted,
+the tree draw's choice) need only these loops.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["sorted_order"]
+__all__ = ["search_right", "sorted_order"]
 
 
 @kernel
@@ -47,3 +49,17 @@ def sorted_order(keys):
         order, work = work, order
         width *= 2
     return order
+
+
+@kernel
+def search_right(values, key):
+    """``np.searchsorted(values, key, side="right")`` for a scalar ``key``:
+    numba's binary search, written out (a NaN key goes after everything)."""
+    lo, hi = 0, values.shape[0]
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if key != key or values[mid] <= key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
