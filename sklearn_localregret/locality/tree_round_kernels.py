@@ -195,13 +195,14 @@ def update_played_sites(
         model_correct = 0.0
         majority_correct = 0.0
         majority = -1
-        reached = False
+        n_reached = 0  # (a count: a bool flag would type as literal False
+        # first, and update_site would be compiled once more for that)
         for at in range(m):
             if not reaches[node, at]:
                 continue
-            if score_reads and not reached:  # read once, and only if reached
+            if score_reads and n_reached == 0:  # read once, and only if reached
                 majority = majority_label(true, false, node_row[node], n_tests)
-            reached = True
+            n_reached += 1
             r = order[at]
             c = y[r]
             w = weight[r]
@@ -223,7 +224,10 @@ def update_played_sites(
         if 0 <= max_depth <= _node_depth(node, node_parent):
             available[:] = False
         else:
-            available[:] = masks[node]
+            # A loop, not ``available[:] = masks[node]``: numba's array copy
+            # compiles a shape-mismatch message (strings: ~2 s cold).
+            for v in range(n_tests):
+                available[v] = masks[node, v]
             if node_test[node] >= 0:
                 available[node_test[node]] = False
         row = node_row[node]
@@ -235,10 +239,10 @@ def update_played_sites(
         update_site(
             row, class_counts, correct, true_counts,
             node_label[node] if node_test[node] < 0 else -1, available,
-            reached, scale, bias, n_tests, leaf, true, false, cost, versions,
+            n_reached > 0, scale, bias, n_tests, leaf, true, false, cost, versions,
             model_correct,
         )  # fmt: skip
-        if majority >= 0 and reached and row < reads.shape[0]:
+        if majority >= 0 and n_reached > 0 and row < reads.shape[0]:
             reads[row, 0] += scale * model_correct
             reads[row, 1] += scale * majority_correct
         if cache and counted:

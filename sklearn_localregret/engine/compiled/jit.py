@@ -10,6 +10,9 @@ __all__ = ["inline_kernel", "kernel"]
 # without the GIL so that learners in threads run their kernels in parallel.
 kernel = numba.njit(cache=True, nogil=True)
 
-# A small helper of the innermost loops, inlined into its callers (numba's IR
+# A helper of the innermost loops, inlined into its callers (numba's IR
 # inlining: LLVM alone leaves some calls, and a call per table entry shows).
+# It is costly at compile time: every call site translates the helper, and
+# the helpers it inlines, again. A small helper is a plain kernel instead:
+# compiled once, and LLVM inlines it into its callers all the same.
 inline_kernel = numba.njit(cache=True, nogil=True, inline="always")

@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 
 __all__ = [
     "SMOOTHING",
@@ -50,7 +50,7 @@ __all__ = [
 SMOOTHING = 1.0
 
 
-@inline_kernel
+@kernel
 def _class_count(true, false, r, c, n_tests) -> float:
     """``n_c = max_v (S_true + S_false)[v, c]`` of table row ``r``: the
     weight of label ``c`` over the rounds the site counted most."""
@@ -101,7 +101,7 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
             base[r, c] += math.log(failed / (passed + failed))
 
 
-@inline_kernel
+@kernel
 def _first_largest(scores) -> int:
     """The first index of the largest score (``argmax``, as scikit-learn's
     naive Bayes predicts)."""
@@ -112,7 +112,7 @@ def _first_largest(scores) -> int:
     return best
 
 
-@inline_kernel
+@kernel
 def model_label(odds, base, r, went, n_tests, scores) -> int:
     """The model leaf of table row ``r``'s label for a data row (outcomes
     ``went``): the first class of largest naive Bayes score. ``scores`` is
@@ -128,7 +128,7 @@ def model_label(odds, base, r, went, n_tests, scores) -> int:
     return _first_largest(scores)
 
 
-@inline_kernel
+@kernel
 def majority_label(true, false, r, n_tests) -> int:
     """Table row ``r``'s majority label: the first class of largest count
     ``n_c = max_v (S_true + S_false)[v, c]`` (the model's prior), or -1 if
@@ -144,7 +144,7 @@ def majority_label(true, false, r, n_tests) -> int:
     return best
 
 
-@inline_kernel
+@kernel
 def passed_tests(went, n_tests, passed) -> int:
     """Write the tests a data row passes (outcomes ``went``), in increasing
     order, into ``passed``; return how many. A walk that reads many sites'
@@ -157,7 +157,7 @@ def passed_tests(went, n_tests, passed) -> int:
     return n
 
 
-@inline_kernel
+@kernel
 def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
     """:func:`model_label` from the tests the row passes (the same sums in
     the same order, so the same label)."""
@@ -172,7 +172,7 @@ def model_label_passed(odds, base, r, passed, n_passed, scores) -> int:
     return _first_largest(scores)
 
 
-@inline_kernel
+@kernel
 def read_label(reads, odds, base, site, passed, n_passed, scores) -> int:
     """What a leaf at table row ``site`` reads for a data row (the tests it
     passes: :func:`passed_tests`) under adaptive leaf reads: its model's

@@ -15,6 +15,7 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 from .leaf_model import refresh_leaf_model
+from .sort_order import search_right, sorted_order
 
 __all__ = [
     "DIRECT_PAIR_CLASSES",
@@ -44,6 +45,32 @@ def _positive(x: float, scale: float) -> float:
 
 
 @kernel
+def _largest(x):
+    """``x.max()`` as numba computes it (the first NaN if any), without the
+    reduction's overload (0.5 s to compile, for the large-``K`` path alone)."""
+    best = x[0]
+    for i in range(x.shape[0]):
+        if x[i] != x[i]:
+            return x[i]
+        if x[i] > best:
+            best = x[i]
+    return best
+
+
+@kernel
+def _largest_magnitude(x):
+    """``np.abs(x).max()``, as :func:`_largest`."""
+    best = abs(x[0])
+    for i in range(x.shape[0]):
+        value = abs(x[i])
+        if value != value:
+            return value
+        if value > best:
+            best = value
+    return best
+
+
+@kernel
 def _sorted_row_sums(a, b, c, out):
     """``out[i] = max(sum_j max(a[i] + b[j] - c, 0), 0)``, by sorting ``b``.
 
@@ -51,13 +78,16 @@ def _sorted_row_sums(a, b, c, out):
     a[i])``; ties add 0. ``O(K log K)``.
     """
     k = a.shape[0]
-    b_sorted = np.sort(b)
+    order = sorted_order(b)  # (the same sorted values as np.sort's)
+    b_sorted = np.empty(k)
+    for j in range(k):
+        b_sorted[j] = b[order[j]]
     suffix = np.zeros(k + 1)
     for j in range(k - 1, -1, -1):
         suffix[j] = suffix[j + 1] + b_sorted[j]
     for i in range(k):
         cut = c - a[i]
-        at_or_below = np.searchsorted(b_sorted, cut, side="right")
+        at_or_below = search_right(b_sorted, cut)
         value = suffix[at_or_below] - (k - at_or_below) * cut
         out[i] = value if value > 0.0 else 0.0
 
@@ -69,7 +99,7 @@ def positive_pair_sum(a, b, c) -> float:
     The weight of "split on this test" at a site. ``a``, ``b``: shape (K,).
     """
     k = a.shape[0]
-    if k == 0 or a.max() + b.max() - c <= 0.0:
+    if k == 0 or _largest(a) + _largest(b) - c <= 0.0:
         return 0.0
     total = 0.0
     if k <= DIRECT_PAIR_CLASSES:
@@ -79,8 +109,10 @@ def positive_pair_sum(a, b, c) -> float:
         return total
     rows = np.empty(k)
     _sorted_row_sums(a, b, c, rows)
-    total = rows.sum()
-    size = np.abs(a).max() + np.abs(b).max() + abs(c)
+    total = 0.0
+    for i in range(k):  # rows.sum(): numba's is this loop
+        total += rows[i]
+    size = _largest_magnitude(a) + _largest_magnitude(b) + abs(c)
     if total <= ROUNDING * k * k * size:
         return 0.0
     return total
@@ -105,7 +137,7 @@ def pair_marginals(a, b, c, first, second) -> None:
     _sorted_row_sums(b, a, c, second)
 
 
-@inline_kernel
+@kernel
 def _kept(value, a, b, c) -> float:
     """A pair value, or 0 if it is not positive beyond rounding."""
     if value > ROUNDING * (abs(a) + abs(b) + abs(c)):
@@ -214,7 +246,9 @@ def refresh_content(
         n_tests = min(n_tests, odds.shape[1])
     for r in range(n_rows):
         if seen[r] != versions[r]:
+            # model_fresh False, typed as the update's (a plain bool, not the
+            # omitted default): one compiled refresh_row for both callers.
             refresh_row(
                 leaf, true, false, cost, versions, seen, content, cdf, total, r,
-                n_tests, model_scale, odds, base,
+                n_tests, model_scale, odds, base, seen[r] == versions[r],
             )  # fmt: skip

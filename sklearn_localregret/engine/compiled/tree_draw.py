@@ -20,6 +20,7 @@ import numpy as np
 
 from .jit import kernel
 from .pair_sums import ROUNDING
+from .sort_order import search_right
 
 __all__ = ["NEED_UNIFORMS", "draw_tree"]
 
@@ -39,7 +40,7 @@ def _truncated_exponential(rate, upper, u):
 def _choose(cdf, weights, u):
     """Index ``i`` with probability ``weights[i] / sum`` (``cdf``: running sums)."""
     n = weights.shape[0]
-    index = np.searchsorted(cdf, u * cdf[n - 1], side="right")
+    index = search_right(cdf, u * cdf[n - 1])  # (np.searchsorted's "right")
     # The float edge u * total == cdf[-1], and zero-weight tails.
     while index >= n or weights[index] <= 0.0:
         index -= 1

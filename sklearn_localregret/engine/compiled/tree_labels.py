@@ -37,6 +37,7 @@ import numpy as np
 from .jit import inline_kernel, kernel
 from .leaf_model import model_label_passed, passed_tests, read_label
 from .pair_sums import DIRECT_PAIR_CLASSES, ROUNDING, pair_marginals
+from .sort_order import sorted_order
 
 __all__ = [
     "compact_label_pool",
@@ -189,7 +190,8 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
     to each other by offsets within their slot, which a move keeps.)"""
     n_rows = min(n_rows, slot_start.shape[0], slot_len.shape[0])
     capacity = min(pool_int.shape[0], pool_float.shape[0])
-    order = np.argsort(slot_start[:n_rows])
+    # Any sort: the starts of the slots that are copied differ.
+    order = sorted_order(slot_start[:n_rows])
     at = 0
     for r in order:
         length = slot_len[r]
@@ -197,15 +199,17 @@ def compact_label_pool(n_rows, slot_start, slot_len, pool_int, pool_float):
         if length <= 0 or start < 0 or start + length > capacity:
             slot_len[r] = 0  # (only an inconsistent slot: dropped, not copied)
             continue
-        for i in range(length):
-            pool_int[at + i] = pool_int[start + i]
-            pool_float[at + i] = pool_float[start + i]
+        for i in range(length):  # (loops: a row copy compiles strings)
+            for j in range(pool_int.shape[1]):
+                pool_int[at + i, j] = pool_int[start + i, j]
+            for j in range(pool_float.shape[1]):
+                pool_float[at + i, j] = pool_float[start + i, j]
         slot_start[r] = at
         at += length
     return at
 
 
-@inline_kernel
+@kernel
 def add_start_labels(target, amount, entry, labels, root_label, pool_float):
     """``target += amount * m``: ``m`` the start labels of a site, the root
     leaf (``entry < 0``) or column ``labels`` of its parent's pool entry
@@ -220,7 +224,7 @@ def add_start_labels(target, amount, entry, labels, root_label, pool_float):
         target[c] += amount * (pool_float[entry, labels + c] / w)
 
 
-@inline_kernel
+@kernel
 def followed_entry(pool_int, start, end, f, n_tests):
     """Pool entry of the ``f``-th followed test of a slot (-1 if the slot is
     inconsistent: an index outside it, or a test outside the data row)."""
@@ -233,7 +237,7 @@ def followed_entry(pool_int, start, end, f, n_tests):
     return at
 
 
-@inline_kernel
+@kernel
 def live_child(child, total, reads, site, v, goes, n_sites):
     """The child row on branch ``goes`` of test ``v`` if the walk follows it,
     else -1: if it has weight, or (adaptive reads) if its model leads -- a

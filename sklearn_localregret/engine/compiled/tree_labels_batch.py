@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 from .leaf_model import passed_tests, read_label
 from .tree_labels import add_start_labels, followed_entry, live_child, site_labels
 
@@ -24,7 +24,7 @@ __all__ = ["label_probabilities_by_site"]
 BLOCK_ROWS = 256
 
 
-@inline_kernel
+@kernel
 def _reads_model(reads, site) -> bool:
     """Whether table row ``site``'s leaves read its model (adaptive reads)."""
     return 0 <= site < reads.shape[0] and reads[site, 0] > reads[site, 1]
@@ -149,7 +149,8 @@ def label_probabilities_by_site(
                         continue
                     if free + (hi - lo) > buffer.shape[0]:
                         grown = np.empty(2 * (free + hi - lo), dtype=np.int64)
-                        grown[:free] = buffer[:free]
+                        for i in range(free):  # (a loop: a slice copy compiles strings)
+                            grown[i] = buffer[i]
                         buffer = grown
                     n_going = 0
                     for i in range(lo, hi):
