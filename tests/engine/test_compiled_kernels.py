@@ -179,3 +179,29 @@ def test_site_by_site_walk_equals_the_row_by_row_walk(n_classes):
         np.testing.assert_allclose(one[0], batch[i], rtol=0, atol=1e-15)
     few = labels.probabilities(model._tests.outcomes(X[:31]))  # row by row
     np.testing.assert_allclose(few, batch[:31], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sorted_order_is_numpys_stable_argsort(seed):
+    """The kernels' merge sort (instead of numba's np.sort/np.argsort) orders
+    as numpy's stable sort: ties in their order, NaN last."""
+    from sklearn_localregret.engine.compiled.sort_order import sorted_order
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 70))
+    keys = rng.integers(-5, 5, size=n).astype(float)  # many ties
+    keys[rng.random(n) < 0.1] = np.nan
+    keys[rng.random(n) < 0.1] = -0.0
+    np.testing.assert_array_equal(sorted_order(keys), np.argsort(keys, kind="stable"))
+    ints = rng.integers(0, 1000, size=n)
+    np.testing.assert_array_equal(sorted_order(ints), np.argsort(ints, kind="stable"))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_search_right_is_numpys_searchsorted_right(seed):
+    from sklearn_localregret.engine.compiled.sort_order import search_right
+
+    rng = np.random.default_rng(seed)
+    values = np.sort(rng.integers(0, 10, size=int(rng.integers(0, 30))).astype(float))
+    for key in [*rng.integers(-1, 11, size=20).astype(float), np.nan, -np.inf, np.inf]:
+        assert search_right(values, key) == np.searchsorted(values, key, side="right")
