@@ -41,8 +41,15 @@ Run::
         [--streams kr-vs-kp shuttle]
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
         [--sync-every 1000] [--discount 0.99] [--mmap-threshold 33554432]
+    python benchmarks/bench_sharded.py --ceiling [--rows 1000000] [--workers 2]
     python benchmarks/bench_sharded.py --spread [--rows 300000] [--seeds 0 1 2]
         [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
+
+``--ceiling``: the cluster's stream and partitioning learnt by one process
+and by ``--workers`` shards that never sync (one window: each learns its
+rows alone, then one sum), both in this process: the shards' time divided
+by their number is what a cluster of that many workers could reach with
+free syncs and no cost of its own.
 
 ``--spread``: the cluster's stream and partitioning learnt in this process
 (no cluster: the same model) by one process and by the shards, for each of
@@ -219,6 +226,32 @@ def cluster(args) -> None:
         )
 
 
+def ceiling(args) -> None:
+    X, y = _concept(args.rows)
+    Xd, yd = _dask_concept(args.rows)
+    params = dict(random_state=0, discount=args.discount)
+    LocalRegretTreeClassifier(**params).fit(X[:2000], y[:2000])  # warm
+    start = time.perf_counter()
+    one = LocalRegretTreeClassifier(**params).fit(X, y)
+    one_time = time.perf_counter() - start
+    start = time.perf_counter()
+    alone = fit_sharded(
+        LocalRegretTreeClassifier(**params),
+        Xd,
+        yd,
+        classes=[0, 1],
+        n_shards=args.workers,
+        sync_every=args.rows,  # more rounds than a shard has: never synced
+    )
+    shard_time = (time.perf_counter() - start) / args.workers
+    print(
+        f"one process: {one_time:.1f} s; {args.workers} shards that never sync: "
+        f"{shard_time:.1f} s each on average: a ceiling of "
+        f"{one_time / shard_time:.2f}x (online error {one.online_error_:.4f} "
+        f"and {alone.online_error_:.4f})"
+    )
+
+
 def spread(args) -> None:
     """The errors of one process and of the shards across seeds, in process:
     one seed's difference says little where the learner's own error moves
@@ -292,6 +325,7 @@ def main() -> None:
     parser.add_argument("--cluster", action="store_true")
     parser.add_argument("--simulate", action="store_true")
     parser.add_argument("--spread", action="store_true")
+    parser.add_argument("--ceiling", action="store_true")
     parser.add_argument("--rows", type=int, default=None)
     parser.add_argument("--holdout", type=int, default=5000)
     parser.add_argument("--then", type=int, default=0)
@@ -309,6 +343,9 @@ def main() -> None:
         args.rows = args.rows or 1_000_000
         args.sync_every = args.sync_every or [1000]
         cluster(args)
+    elif args.ceiling:
+        args.rows = args.rows or 1_000_000
+        ceiling(args)
     elif args.spread:
         args.rows = args.rows or 300_000
         args.sync_every = args.sync_every or [1000]
