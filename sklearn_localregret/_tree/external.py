@@ -82,7 +82,7 @@ class ExternalPlayer(TreePlayer):
         self.labels.group_tests(*self.tests.label_groups())
 
     def add_tests(self, added) -> None:
-        self.table.add_tests(added)
+        super().add_tests(added)
         self._group_label_tests()
 
     def finish_call(self) -> None:
@@ -263,6 +263,7 @@ class ExternalPlayer(TreePlayer):
             table._model_scale,
             table._reads,
             bool(score_reads and table.model_reads),
+            table.missing_partners,
         )
 
     # -- prediction -------------------------------------------------------

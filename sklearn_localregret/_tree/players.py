@@ -165,8 +165,10 @@ class TreePlayer:
         raise NotImplementedError
 
     def add_tests(self, added) -> None:
-        """Give the table the tests that entered."""
+        """Give the table the tests that entered (and their missing-value
+        variants' pairs, which its models read as one feature)."""
         self.table.add_tests(added)
+        self.table.pair_missing_variants(self.tests.missing_partners())
 
     def finish_call(self) -> None:
         """Once after a call's rounds: bring the prediction's caches up to date,

@@ -166,13 +166,15 @@ def empty_like(table: KeyedRows) -> KeyedRows:
     4
     """
     if isinstance(table, StumpRegretTable):
-        return StumpRegretTable(
+        empty = StumpRegretTable(
             table.n_classes,
             table.n_tests,
             table.discount,
             table.leaf_model,
             table.model_reads,
         )
+        empty.pair_missing_variants(table.missing_partners)
+        return empty
     assert isinstance(table, RegretTable)
     return RegretTable(table.width, discount=table.discount)
 

@@ -153,6 +153,9 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         self._n_tests = int(n_tests)
         self._allocate(8, max(self._n_tests, 8))
         self._start_rows(discount)
+        # Per test, its missing-value variant (-1: none); see
+        # pair_missing_variants. Saved with the table.
+        self._missing_partner = np.full(self._n_tests, -1, dtype=np.int64)
 
     @property
     def leaf_model(self) -> bool:
@@ -197,6 +200,38 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
     def n_tests(self) -> int:
         return self._n_tests
 
+    @property
+    def missing_partners(self) -> np.ndarray:
+        """Per test, the number of its threshold's ``x > t or missing``
+        variant if it is the ``x > t`` test of such a pair, else -1
+        (:meth:`pair_missing_variants`); what the kernels read."""
+        return self._missing_partner
+
+    def pair_missing_variants(self, partners) -> None:
+        """Read the two variants of a threshold on a column with missing
+        values, ``x > t`` (missing fails) and ``x > t or missing``, as one
+        feature of the sites' naive Bayes models, which a row whose value is
+        missing does not read (:func:`~sklearn_localregret.engine.compiled.
+        leaf_model.refresh_leaf_model`).
+
+        ``partners[v]`` is the number of the ``or missing`` variant of the
+        ``x > t`` test ``v``, -1 where ``v`` is no such test (what
+        :meth:`~sklearn_localregret.thresholds.ThresholdTests.
+        missing_partners` gives). The regrets are not touched; the models'
+        cache is recomputed where a pair changed.
+        """
+        partners = np.asarray(partners, dtype=np.int64)
+        if partners.shape != (self._n_tests,):
+            raise ValueError("one partner per test is expected")
+        if partners.size and (partners.max() >= self._n_tests or partners.min() < -1):
+            raise ValueError("a partner outside the tests")
+        old = self.missing_partners
+        if old.shape == partners.shape and np.array_equal(old, partners):
+            return
+        self._missing_partner = partners.copy()
+        if self.models:  # the models of sites that counted both variants move
+            self._seen[: self.n_rows] = -1
+
     def _grow_rows(self, needed: int) -> None:
         # A site holds 2 T K numbers, and a learner adds sites every round;
         # each growth copies (and faults in) the whole table.
@@ -210,6 +245,9 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         if needed > self._true.shape[1]:
             self._grow(self._leaf.shape[0], max(needed, 2 * self._true.shape[1]))
         self._n_tests = needed
+        self._missing_partner = np.concatenate(
+            (self.missing_partners, np.full(needed - self.missing_partners.size, -1))
+        ).astype(np.int64)
         # The cached weights stay valid: a new test weighs 0, so the cumulative
         # sums carry on flat over its column.
         n = self.n_rows
@@ -326,6 +364,7 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
             self._model_scale,
             self._odds,
             self._base,
+            self.missing_partners,
         )
 
     def site(self, row: int) -> tuple[np.ndarray, np.ndarray, float]:

@@ -31,6 +31,7 @@ class StumpTableStorage(KeyedRows):
     _cost: np.ndarray
     _model_scale: np.ndarray
     _reads: np.ndarray
+    _missing_partner: np.ndarray
     model_reads: bool
 
     @property
@@ -117,6 +118,8 @@ class StumpTableStorage(KeyedRows):
         if "n_leaves" not in state:  # saved before model leaves
             self.n_leaves = self.n_classes
         self.model_reads = bool(state.get("model_reads", False))  # or before reads
+        if "_missing_partner" not in state:  # or before the variants' pairs
+            self._missing_partner = np.full(self._n_tests, -1, dtype=np.int64)
         reads = state.get("_reads")
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)

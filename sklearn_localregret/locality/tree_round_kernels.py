@@ -116,7 +116,7 @@ def update_played_sites(
     nodes, n_nodes, node_test, node_label, node_true, node_false, node_row,
     node_parent, node_branch, outcomes, y, weight, order, feature, threshold,
     max_depth, scale, bias, n_tests, leaf, true, false, cost, versions, seen,
-    content, cdf, total, odds, base, model_scale, reads, score_reads,
+    content, cdf, total, odds, base, model_scale, reads, score_reads, partner,
 ):  # fmt: skip
     """One update of the sites of ``nodes`` of the played tree; the weight of
     the rows it gets wrong.
@@ -133,7 +133,8 @@ def update_played_sites(
     naive Bayes cache ``odds``, ``base``: the table's cache) are recomputed
     at once, while the row is in cache; ``model_scale[row]`` records the
     scale of the row's last update that counted rows (its model's
-    smoothing), and a node no weight reached keeps its fresh model cache.
+    smoothing), and a node no weight reached keeps its fresh model cache;
+    ``partner`` is the table's pairs of missing-value variants.
 
     With model leaves (``leaf`` has ``K + 1`` colours), a node labelled ``K``
     is a model leaf: it predicts with its site's naive Bayes model as it
@@ -249,6 +250,6 @@ def update_played_sites(
             model_scale[row] = scale
         refresh_row(
             leaf, true, false, cost, versions, seen, content, cdf, total,
-            row, n_tests, model_scale, odds, base, model_fresh,
+            row, n_tests, model_scale, odds, base, partner, model_fresh,
         )  # fmt: skip
     return wrong

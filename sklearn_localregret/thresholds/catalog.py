@@ -340,6 +340,20 @@ class ThresholdTests:
         """Numbers of the tests on ``feature``, in order of entry."""
         return list(self._by_feature[feature])
 
+    def missing_partners(self) -> np.ndarray:
+        """``out[v]``: for a ``GREATER`` test ``v`` whose threshold also has
+        its ``GREATER_OR_MISSING`` variant, that variant's number; -1 for
+        every other test. What :meth:`~sklearn_localregret.engine.
+        StumpRegretTable.pair_missing_variants` takes."""
+        out = np.full(self.n_tests, -1, dtype=np.int64)
+        variant = {}
+        for test in np.flatnonzero(self.kind == GREATER_OR_MISSING).tolist():
+            variant[(int(self.feature[test]), float(self.threshold[test]))] = test
+        for test in np.flatnonzero(self.kind == GREATER).tolist():
+            key = (int(self.feature[test]), float(self.threshold[test]))
+            out[test] = variant.get(key, -1)
+        return out
+
     def label_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """Groups of tests that every row passes as a prefix, and the ranks.
 

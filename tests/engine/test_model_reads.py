@@ -236,8 +236,9 @@ def test_a_site_no_row_reached_keeps_its_model_and_its_cache():
         t, n = table.n_tests, table.n_rows
         odds, base = np.zeros_like(table._odds), np.zeros_like(table._base)
         for r in range(n):
+            scale, pairs = table._model_scale[r], table.missing_partners
             refresh_leaf_model(
-                table._true, table._false, r, t, table._model_scale[r], odds, base
+                table._true, table._false, r, t, scale, odds, base, pairs
             )
         np.testing.assert_allclose(table._odds[:n, :t], odds[:n, :t], rtol=1e-12)
         np.testing.assert_allclose(table._base[:n], base[:n], rtol=1e-12)

@@ -63,14 +63,16 @@ def _class_count(true, false, r, c, n_tests) -> float:
 
 
 @kernel
-def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
+def refresh_leaf_model(true, false, r, n_tests, scale, odds, base, partner) -> None:
     """Recompute the naive Bayes cache of table row ``r`` from its factors.
 
     ``odds[r, v, c] = log P(pass v | c) - log P(fail v | c)`` and
     ``base[r, c] = log P(c) + sum_v log P(fail v | c)`` (tests never counted
     at the site left out); ``scale`` is the table's scale at the row's last
     update that counted rows (the smoothing is ``SMOOTHING`` rows in its
-    units; 0: never counted, no counts, any smoothing).
+    units; 0: never counted, no counts, any smoothing). ``partner`` pairs
+    the two missing-value variants of a threshold (:func:`_pair_variants`;
+    may be shorter than the tests, or empty).
     """
     k = true.shape[2]
     n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])
@@ -99,6 +101,52 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base) -> None:
             failed = false[r, v, c] + a
             odds[r, v, c] = math.log(passed / failed)
             base[r, c] += math.log(failed / (passed + failed))
+    for v in range(min(n_tests, partner.shape[0])):
+        u = partner[v]
+        if 0 <= u < n_tests:
+            _pair_variants(true, false, r, v, u, a, odds, base)
+
+
+@kernel
+def _pair_variants(true, false, r, v, u, a, odds, base) -> None:
+    """Make the two variants of one threshold, ``v``: ``x > t`` (a missing
+    value fails it) and ``u``: ``x > t or missing``, one feature of the
+    model that a row with the value missing does not read.
+
+    Read one by one, the variants count the threshold twice, and a missing
+    value as evidence (passing ``u``, failing ``v``). Their counts give the
+    threshold's rates on the rows where the value is known: ``v`` passes
+    exactly those that pass it, ``u`` fails exactly those that fail it, so
+    (each rate over its own test's rounds) ::
+
+        p = P_v(pass | c),  f = P_u(fail | c),  P(pass | c, known) = p / (p + f)
+
+    The cache then holds ``log P(pass | known)`` for ``v`` and
+    ``-log P(fail | known)`` for ``u``, and ``base`` ``log P(fail | known)``
+    in place of both variants' terms: a known value passing the threshold
+    passes both (its log odds), one failing it passes neither, and a missing
+    value passes ``u`` only, which takes the feature out of the sum, as naive
+    Bayes does with a missing feature. A site that has counted one variant
+    only keeps that variant's own model (both never counted: nothing to do).
+    """
+    k = true.shape[2]
+    seen_v = seen_u = False
+    for c in range(k):
+        seen_v = seen_v or true[r, v, c] + false[r, v, c] > 0.0
+        seen_u = seen_u or true[r, u, c] + false[r, u, c] > 0.0
+    if not (seen_v and seen_u):
+        return
+    for c in range(k):
+        n_v = true[r, v, c] + false[r, v, c] + 2.0 * a
+        n_u = true[r, u, c] + false[r, u, c] + 2.0 * a
+        fail_v = (false[r, v, c] + a) / n_v
+        fail_u = (false[r, u, c] + a) / n_u
+        p = (true[r, v, c] + a) / n_v
+        known_fail = fail_u / (p + fail_u)
+        # Both variants' own terms out, the known value's in.
+        base[r, c] += math.log(known_fail) - math.log(fail_v) - math.log(fail_u)
+        odds[r, v, c] = math.log(p / (p + fail_u))
+        odds[r, u, c] = -math.log(known_fail)
 
 
 @kernel
