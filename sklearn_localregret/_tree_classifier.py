@@ -298,6 +298,8 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             self.round_bias(weight.sum()),
             self._window,
             self.warm_start,
+            # Decay by discount ** (rows / batch_size): a memory of rows.
+            y.shape[0] / self.batch_size,
         )
 
     def _each_player(self, step) -> list:

@@ -63,6 +63,9 @@ def read():
 readers = [threading.Thread(target=read) for _ in range(4)]
 for reader in readers:
     reader.start()
+deadline = time.monotonic() + 60
+while len(answers) < 8 and not errors and time.monotonic() < deadline:
+    time.sleep(0.001)  # the readers are reading (a fast writer could finish first)
 for i in range(20, {n}, {step}):
     model.partial_fit(X[i : i + {step}], y[i : i + {step}])
 stop = True

@@ -115,7 +115,12 @@ Online decision-tree learner minimising local external or swap regret.
     discount : float, "auto" or tuple of float, default=0.99
         ``lambda`` in (0, 1]: each round every regret becomes ``lambda R + r``,
         so the learner forgets old rounds, with an effective window of
-        ``1 / (1 - lambda)`` rounds (see Notes). 1 is the paper's undiscounted
+        ``1 / (1 - lambda)`` rounds (see Notes). ``lambda`` is the factor of
+        a round of ``batch_size`` rows: a round of ``m`` fewer rows (a call of
+        fewer rows, or a call's last rows) decays by ``lambda ** (m /
+        batch_size)``, so the window is ``batch_size / (1 - lambda)`` rows
+        however the stream comes in calls (one row per call included).
+        1 is the paper's undiscounted
         algorithm. The default was chosen by ``benchmarks/bench_drift.py`` and
         ``benchmarks/bench_tree_paper.py``: on drifting streams it recovers
         where 1 stays wrong, on stationary ones and on the paper's protocol it
@@ -307,7 +312,9 @@ Online decision-tree learner minimising local external or swap regret.
     ``b D + (Delta + b) sqrt(D |C|) sqrt((1 - lambda) / (1 + lambda))`` in the
     long run (:ref:`guarantee-discounted`), so after the data change the
     played trees are again nearly locally optimal within a few windows.
-    ``local_regret_`` reports the discounted quantity.
+    ``local_regret_`` reports the discounted quantity. A round of ``m <
+    batch_size`` rows decays by ``lambda ** (m / batch_size)``; the bound
+    holds with each round's own factor (the user guide).
 
     *Model leaves.* ``leaf_model="naive_bayes"`` adds to every node one
     edge, "replace the subtree here by the model leaf", coloured by its path

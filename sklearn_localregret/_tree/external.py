@@ -99,7 +99,9 @@ class ExternalPlayer(TreePlayer):
         by_chain = self.draw_flat(rng)
         return self.flat.to_tree(), by_chain
 
-    def play_round(self, rng, outcomes, rows, y, weight, bias, window, warm_start):
+    def play_round(
+        self, rng, outcomes, rows, y, weight, bias, window, warm_start, span=1.0
+    ):
         """A round of colored regret matching on the compiled kernels.
 
         The tree is drawn into :class:`FlatTree` arrays, its new sites get
@@ -108,7 +110,7 @@ class ExternalPlayer(TreePlayer):
         """
         table = self.table
         by_chain = self.draw_flat(rng)
-        table.advance()
+        table.advance(span)
         flat = self.flat
         new = self._create_sites(flat)
         if warm_start and new.size:

@@ -157,11 +157,14 @@ class TreePlayer:
         bias: float,
         window: RecentRows,
         warm_start: int,
+        span: float = 1.0,
     ) -> float:
         """One round: draw a tree, learn the rows, refresh; its weight of
         mistakes. ``outcomes`` are the rows' test outcomes (``rows`` the same
         as lists when :attr:`reads_rows`), ``bias`` the round's bias,
-        ``window`` the recent rows that new sites warm-start from."""
+        ``window`` the recent rows that new sites warm-start from, ``span``
+        the rounds it counts for in the discount (its rows over the
+        learner's ``batch_size``: a short round forgets less)."""
         raise NotImplementedError
 
     def add_tests(self, added) -> None:

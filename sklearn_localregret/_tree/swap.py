@@ -64,11 +64,13 @@ class SwapPlayer(TreePlayer):
         # The chain's vertices are trees (FiniteChainSampler is not generic).
         return cast(Tree, self.sampler.sample(rng)), False
 
-    def play_round(self, rng, outcomes, rows, y, weight, bias, window, warm_start):
+    def play_round(
+        self, rng, outcomes, rows, y, weight, bias, window, warm_start, span=1.0
+    ):
         tree, by_chain = self.draw(rng)
         layout = compile_tree(tree)
         resets = self.table.clock.n_resets
-        self.table.advance()
+        self.table.advance(span)
         if self.table.clock.n_resets != resets:
             self.sampler.invalidate()  # every stored rate changed
         new = self.graph.new_nodes(layout) if warm_start else []

@@ -38,13 +38,16 @@ class DiscountClock:
     (False, 3, 8.0, 1.75)
     """
 
+    #: The rounds the last tick started (clocks saved before it: one).
+    last_tick: float = 1.0
+
     def __init__(self, discount: float = 1.0):
         discount = float(discount)
         if not 0.0 < discount <= 1.0:
             raise ValueError(f"discount must be in (0, 1]; got {discount!r}.")
         self.discount = discount
         self.scale = 1.0
-        self.n_rounds = 0
+        self.n_rounds: float = 0  # a float once a round is a fraction
         self.n_resets = 0  # renormalisations: caches of stored rates go stale
 
     @property
@@ -62,7 +65,7 @@ class DiscountClock:
             return np.full(n, self.scale)
         return self.scale * self.discount ** -np.arange(1, n + 1, dtype=float)
 
-    def needs_renormalizing(self, n: int = 1) -> bool:
+    def needs_renormalizing(self, n: float = 1) -> bool:
         """Whether ``n`` more rounds would take the scale past ``RENORMALIZE_AT``
         (or past any float: then even a reset scale cannot hold them)."""
         if self.discount == 1.0:
@@ -72,12 +75,17 @@ class DiscountClock:
         except OverflowError:
             return True
 
-    def tick(self, n: int = 1) -> bool:
+    def tick(self, n: float = 1) -> bool:
         """Start ``n`` new rounds; True if the scale must be reset first (then
-        the caller divides its table by ``scale`` and calls :meth:`reset`)."""
+        the caller divides its table by ``scale`` and calls :meth:`reset`).
+
+        ``n`` may be a fraction: a round shorter than a full one (the tree
+        learner's round of ``m < batch_size`` rows is ``m / batch_size``
+        rounds) decays the regrets by ``lambda^n``."""
         if self.needs_renormalizing(n):
             return True
         self.n_rounds += n
+        self.last_tick = n
         if self.discount != 1.0:
             self.scale *= self.discount**-n
         return False

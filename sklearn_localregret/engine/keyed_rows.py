@@ -54,10 +54,11 @@ def grown_capacity(capacity: int, needed: int) -> int:
 def forget_tolerance(table: KeyedRows, delta: float) -> float | None:
     """The bound below which a per-edge learner forgets rows now, or None.
 
-    ``FORGET_TOLERANCE * delta`` in every ``FORGET_EVERY``-th round of a
-    discounted table (``delta``: the largest range of a round's utilities so
-    far, bias included); None in the other rounds and without a discount
-    (undiscounted regrets never decay).
+    ``FORGET_TOLERANCE * delta`` in the round whose :meth:`~KeyedRows.
+    advance` reached a multiple of ``FORGET_EVERY`` rounds, in a discounted
+    table (``delta``: the largest range of a round's utilities so far, bias
+    included); None in the other rounds and without a discount (undiscounted
+    regrets never decay).
 
     Examples
     --------
@@ -70,7 +71,12 @@ def forget_tolerance(table: KeyedRows, delta: float) -> float | None:
     >>> forget_tolerance(table, 4.0)
     4e-06
     """
-    if table.discount == 1.0 or table.n_rounds % FORGET_EVERY:
+    if table.discount == 1.0:
+        return None
+    # The last tick crossed a multiple of FORGET_EVERY (ticks may be fractions
+    # of a round, or jumps over many).
+    n, last = table.n_rounds, table.clock.last_tick
+    if n // FORGET_EVERY == (n - last) // FORGET_EVERY:
         return None
     return FORGET_TOLERANCE * delta
 
@@ -204,8 +210,8 @@ class KeyedRows:
         return self.clock.scale
 
     @property
-    def n_rounds(self) -> int:
-        """Rounds started with :meth:`advance`."""
+    def n_rounds(self) -> float:
+        """Rounds started with :meth:`advance` (a fraction for short rounds)."""
         return self.clock.n_rounds
 
     @property
@@ -213,11 +219,12 @@ class KeyedRows:
         """``sum_{s <= t} lambda^(t - s)``: ``n_rounds`` when undiscounted."""
         return self.clock.effective_rounds
 
-    def advance(self, n: int = 1) -> None:
+    def advance(self, n: float = 1) -> None:
         """Start ``n`` rounds: every regret is multiplied by ``lambda^n`` (lazily).
 
         Call it before the updates of a round (and for rounds without updates:
-        their regrets decay too).
+        their regrets decay too). ``n`` may be a fraction (a round shorter
+        than a full one).
         """
         if self.clock.tick(n):
             self._renormalize()
@@ -226,6 +233,7 @@ class KeyedRows:
                 # other shards' rounds): the rows decay by lambda^n now.
                 self._rescale(self.clock.discount**n)
                 self.clock.n_rounds += n
+                self.clock.last_tick = n
 
     def _rescale(self, factor: float) -> None:
         """Multiply the stored regrets by ``factor`` (the scale stays)."""

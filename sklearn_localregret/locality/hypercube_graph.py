@@ -75,7 +75,7 @@ class HypercubeGraph:
     @property
     def n_updates(self) -> int:
         """Rounds played (the table counts them: :meth:`RegretTable.advance`)."""
-        return self.table.n_rounds
+        return int(self.table.n_rounds)  # whole rounds here
 
     # A subclass's sampler (if any) points back at its graph; saving it
     # without that link keeps the state acyclic, which skops needs.

@@ -54,7 +54,7 @@ class Mark:
     measured from."""
 
     parts: list  # a read-only copy of each part
-    rounds: list[int]  # each part's clock
+    rounds: list[float]  # each part's clock
     counters: list[dict]  # per counter group, {name: value}
     hedges: list[tuple]  # per hedge, (losses, gap, hedge_loss)
     members: list = field(default_factory=list)  # a forest's, per member
@@ -65,7 +65,7 @@ class SyncDelta:
     """What one window added to a learner (or to all of them, summed)."""
 
     parts: list  # per part, its increments (true units)
-    rounds: list[int]  # per part, the rounds its clock moved on
+    rounds: list[float]  # per part, the rounds its clock moved on
     counters: list[dict]  # per counter group, {name: increment}
     hedges: list[tuple]  # per hedge, (losses, gap, hedge_loss) increments
     members: list = field(default_factory=list)  # a forest's, per member

@@ -1,0 +1,109 @@
+"""A round shorter than ``batch_size`` rows forgets in proportion to its rows.
+
+The tree learner's ``discount`` is the factor of a round of ``batch_size``
+rows; a round of ``m`` rows (a call of fewer rows, or a call's last rows)
+decays the regrets by ``discount ** (m / batch_size)``, so that its memory is
+one of rows, whatever the sizes of the calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.engine import (
+    FORGET_EVERY,
+    FORGET_TOLERANCE,
+    RegretTable,
+    forget_tolerance,
+)
+
+
+def _stream(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, (X[:, 0] > 0).astype(int)
+
+
+def _fed(calls, regret="external", discount=0.9, **params):
+    """A tree fed ``X`` in calls of the given sizes; its (first) table."""
+    X, y = _stream(sum(calls))
+    model = LocalRegretTreeClassifier(
+        regret=regret, discount=discount, random_state=0, **params
+    )
+    lo = 0
+    for size in calls:
+        model.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[0, 1])
+        lo += size
+    return model
+
+
+def _clock(model):
+    return model._player.table.clock
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+@pytest.mark.parametrize(
+    "calls, rounds",
+    [([1] * 20, 4.0), ([5] * 4, 4.0), ([7, 3, 10], 4.0), ([2, 2, 2], 1.2)],
+)
+def test_the_clock_counts_rows_over_batch_size(regret, calls, rounds):
+    clock = _clock(_fed(calls, regret=regret))
+    assert clock.n_rounds == pytest.approx(rounds, rel=1e-12)
+    # The table's scale is discount ** -rounds (no renormalisation this soon).
+    assert clock.scale == pytest.approx(0.9**-rounds, rel=1e-12)
+
+
+def test_one_row_calls_keep_the_memory_of_five_row_calls():
+    """The weight of the past (effective rounds) is the same whether 400
+    rows come one or five per call; it was five times shorter for one-row
+    calls when every call was a whole round."""
+    ones = _clock(_fed([1] * 400, discount=0.99))
+    fives = _clock(_fed([5] * 80, discount=0.99))
+    assert ones.effective_rounds == pytest.approx(fives.effective_rounds, rel=1e-9)
+    assert fives.effective_rounds == pytest.approx((1 - 0.99**80) / 0.01, rel=1e-12)
+
+
+def test_batch_size_sets_the_length_of_a_whole_round():
+    clock = _clock(_fed([2] * 10, batch_size=4))
+    assert clock.n_rounds == pytest.approx(5.0, rel=1e-12)
+
+
+def test_whole_rounds_play_as_before():
+    """Calls of whole rounds decay by whole rounds: the same model as one
+    call with every row (and as the learner of before, whose rounds these
+    are: the recorded fixtures pass)."""
+    split = _fed([10, 5, 15], discount=0.95)
+    whole = _fed([30], discount=0.95)
+    assert _clock(split).n_rounds == _clock(whole).n_rounds == 6
+    X, _ = _stream(30)
+    np.testing.assert_array_equal(split.predict_proba(X), whole.predict_proba(X))
+
+
+def test_forgetting_runs_once_per_period_of_fractional_rounds():
+    """Quiet rows are forgotten in the round that reaches each multiple of
+    FORGET_EVERY rounds, also when rounds are fractions (a multiple may fall
+    between two ticks) or one tick jumps over many."""
+    table = RegretTable(width=1, discount=0.9)
+    fired = []
+    for step in range(1, 3 * 5 * FORGET_EVERY + 1):
+        table.advance(0.2)
+        if forget_tolerance(table, 1.0) is not None:
+            fired.append(step)
+    assert len(fired) == 3
+    # Each at the tick that reached the multiple (to within float sums).
+    for k, step in enumerate(fired, start=1):
+        assert abs(step - 5 * FORGET_EVERY * k) <= 1
+    table.advance(2.5 * FORGET_EVERY)  # a sync's jump
+    assert forget_tolerance(table, 2.0) == FORGET_TOLERANCE * 2.0
+    table.advance(0.5)
+    assert forget_tolerance(table, 2.0) is None
+
+
+def test_a_clock_saved_before_fractional_rounds_ticks_as_before():
+    table = RegretTable(width=1, discount=0.9)
+    table.advance(FORGET_EVERY)
+    del table.clock.__dict__["last_tick"]  # as a clock saved before it
+    assert table.clock.last_tick == 1.0
+    assert forget_tolerance(table, 1.0) is not None  # round 256: as before
