@@ -8,6 +8,8 @@ one of rows, whatever the sizes of the calls.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -107,3 +109,66 @@ def test_a_clock_saved_before_fractional_rounds_ticks_as_before():
     del table.clock.__dict__["last_tick"]  # as a clock saved before it
     assert table.clock.last_tick == 1.0
     assert forget_tolerance(table, 1.0) is not None  # round 256: as before
+
+
+def _one_row_calls(model, X, y):
+    for i in range(len(y)):
+        model.partial_fit(X[i : i + 1], y[i : i + 1], classes=[0, 1])
+    return model
+
+
+def test_short_rounds_play_one_tree_per_whole_round(monkeypatch):
+    """Calls of one row go on playing the tree drawn for the rows before
+    them until they make a whole round: one draw per ``batch_size`` rows."""
+    from sklearn_localregret._tree.external import ExternalPlayer
+
+    draws = []
+    draw_flat = ExternalPlayer.draw_flat
+
+    def counted(self, rng):
+        draws.append(self.table.n_rounds)
+        return draw_flat(self, rng)
+
+    monkeypatch.setattr(ExternalPlayer, "draw_flat", counted)
+    X, y = _stream(23)
+    _one_row_calls(LocalRegretTreeClassifier(random_state=0), X, y)
+    assert len(draws) == 5  # rows 1-5, 6-10, ..., 21-23
+    draws.clear()
+    _fed([2] * 6)  # 2 + 2 + 2 rows make a round (then it closes)
+    assert len(draws) == 2
+
+
+def test_rows_one_per_call_learn_what_whole_rounds_learn():
+    """Undiscounted, with label reads (the update is then a sum over the
+    round's rows), rows given one per call play the same trees and end with
+    the same regrets as the same rows five per call."""
+    X, y = _stream(120, seed=3)
+    # Fixed tests (the stream's thresholds would enter at other rows).
+    params = dict(discount=1.0, leaf_prediction="label", binarize=0.0, random_state=1)
+    ones = _one_row_calls(LocalRegretTreeClassifier(**params), X, y)
+    fives = LocalRegretTreeClassifier(**params)
+    for lo in range(0, 120, 5):
+        fives.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
+    _same_tables(ones, fives)
+    assert ones.export_text() == fives.export_text()
+
+
+def _same_tables(one, other):
+    a, b = one._player.table, other._player.table
+    assert a.keys() == b.keys()
+    for name in ("_leaf", "_true", "_false", "_cost"):
+        np.testing.assert_allclose(
+            getattr(a, name)[: a.n_rows], getattr(b, name)[: b.n_rows], rtol=1e-12
+        )
+    assert one.last_tree_ == other.last_tree_
+
+
+def test_a_model_saved_inside_a_round_goes_on_with_its_tree():
+    X, y = _stream(40, seed=2)
+    model = _one_row_calls(LocalRegretTreeClassifier(random_state=0), X[:7], y[:7])
+    assert model._player.open_round == pytest.approx(0.4)
+    loaded = pickle.loads(pickle.dumps(model))
+    for m in (model, loaded):
+        _one_row_calls(m, X[7:], y[7:])
+    _same_tables(loaded, model)
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))

@@ -65,7 +65,12 @@ Online decision-tree learner minimising local external or swap regret.
         for finite ``L`` (``Delta`` = the round's total sample weight) and 0
         for ``L=None``.
     batch_size : int, default=5
-        Rows per round (the paper used 5).
+        Rows per round (the paper used 5). A call's rows are played in
+        rounds of ``batch_size``; calls of fewer rows (one row per call
+        included) are short rounds that learn their rows at once but go on
+        playing the tree drawn for the short rounds before them until they
+        make a whole round (external regret): one tree per ``batch_size``
+        rows however the rows come.
     binarize : float or None, default=None
         None: thresholds come from the stream (see ``max_thresholds``). A
         number ``t``: every feature gets the one test ``x_j > t`` and no other

@@ -51,6 +51,9 @@ class ExternalPlayer(TreePlayer):
     compiled = True
     computes_models = True
     rebuilt = ("graph", "sampler", "chain", "labels", "flat")
+    #: The share of a whole round that short rounds have played on the last
+    #: tree drawn (0: the next round draws; saved players before it: 0).
+    open_round = 0.0
 
     def __init__(self, tests, n_classes, discount, *, lock=None, **graph):
         super().__init__(tests, n_classes, discount, lock=lock, **graph)
@@ -67,6 +70,8 @@ class ExternalPlayer(TreePlayer):
         self.labels = HierarchicalLabels(self.table)
         self.labels.lock = lock  # one lock for the model
         self._group_label_tests()
+        if self.open_round > 0.0:  # short rounds go on with the tree they played
+            self.play_next(self.last_tree)
 
     def _build_samplers(self) -> None:
         """The rate graph, the samplers and the played tree's arrays, made
@@ -89,6 +94,7 @@ class ExternalPlayer(TreePlayer):
         self.labels.refresh()
 
     def absorbed(self) -> None:
+        self.open_round = 0.0  # the next round draws from the summed table
         self.labels.paths.update()
         self.table.refresh()
         self.labels.refresh()
@@ -107,12 +113,21 @@ class ExternalPlayer(TreePlayer):
         The tree is drawn into :class:`FlatTree` arrays, its new sites get
         rows (and their warm start), and every site of the played tree is
         updated, its content weights recomputed with it.
+
+        Short rounds (``span < 1``: calls of fewer than ``batch_size`` rows)
+        go on playing the tree drawn for the short rounds before them until
+        they add up to a whole round: one draw per ``batch_size`` rows
+        however the rows come, and the updates those rows would have made
+        as one round, in parts (each pays its rows' bias, and decays by its
+        span).
         """
         table = self.table
-        by_chain = self.draw_flat(rng)
+        flat = self.flat
+        go_on = span < 1.0 and self.open_round > 0.0 and flat.n_nodes > 0
+        by_chain = False if go_on else self.draw_flat(rng)
         table.advance(span)
         flat = self.flat
-        new = self._create_sites(flat)
+        new = np.zeros(0, dtype=np.intp) if go_on else self._create_sites(flat)
         if warm_start and new.size:
             passes, y_window, w_window, order = window.ring(self.tests)
             if order.size:
@@ -129,9 +144,14 @@ class ExternalPlayer(TreePlayer):
             np.arange(y.shape[0]),
             bias,
         )
-        self.last_tree = flat.to_tree()
+        if not go_on:
+            self.last_tree = flat.to_tree()
+            self.open_round = 0.0
         self.n_mcmc_draws += int(by_chain)
-        self._forget_quiet_sites(weight.sum() + bias)
+        # The share of a whole round the tree has played (0: draw next time).
+        opened = self.open_round + span
+        self.open_round = opened if opened < 1.0 - 1e-9 else 0.0
+        self._forget_quiet_sites(weight.sum() + bias)  # rebuilt: draws next
         return wrong
 
     def _forget_quiet_sites(self, round_range: float) -> None:

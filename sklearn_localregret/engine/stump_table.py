@@ -238,6 +238,17 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         rows = self._leaf.shape[0]
         self._grow(grown_capacity(rows, needed), self._true.shape[1])
 
+    def forget(self, rows) -> np.ndarray:
+        """Drop ``rows`` (:meth:`KeyedRows.forget`); a table left less than a
+        quarter full gives its memory back, down to twice its rows, so that
+        it follows the sites in play after a peak."""
+        renumber = super().forget(rows)
+        rows_kept = max(self.n_rows, 8)
+        if self._leaf.shape[0] > 4 * rows_kept:
+            for name in self._ROW_ARRAYS:  # rows beyond n_rows hold the fill
+                setattr(self, name, getattr(self, name)[: 2 * rows_kept].copy())
+        return renumber
+
     def add_tests(self, count: int) -> None:
         """Append ``count`` tests, with zero regret in all their colours."""
         old_end = self.n_leaves + self._n_tests

@@ -141,3 +141,22 @@ def test_positive_colours_lists_exactly_the_positive_edge_colours():
     got.update({tuple(s): r for s, r in zip(stumps.tolist(), rates[len(leaves) :])})
     assert got == pytest.approx(expected)
     assert len(expected) > 3
+
+
+def test_a_table_left_a_quarter_full_gives_its_memory_back():
+    table = StumpRegretTable(n_classes=2, n_tests=3, leaf_model=True)
+    rows = [table.row(("site", i)) for i in range(100)]
+    table._true[rows, 0, 1] = np.arange(100.0)
+    capacity = table._leaf.shape[0]
+    assert capacity >= 100
+    renumber = table.forget(rows[:95])
+    assert table.n_rows == 5 and table._leaf.shape[0] == 16
+    for name in table._ROW_ARRAYS:  # every row array, the same capacity
+        assert getattr(table, name).shape[0] == 16
+    np.testing.assert_array_equal(table._true[:5, 0, 1], np.arange(95.0, 100.0))
+    assert renumber[95:].tolist() == list(range(5))
+    # It grows again as before, rows and values kept.
+    more = [table.row(("more", i)) for i in range(20)]
+    assert more[0] == 5 and table._leaf.shape[0] >= 25
+    np.testing.assert_array_equal(table._true[:5, 0, 1], np.arange(95.0, 100.0))
+    assert table.find(("site", 97)) == 2
