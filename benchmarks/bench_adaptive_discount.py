@@ -17,9 +17,14 @@ Goals of issue 26 item 3: stationary streams lose nothing to forgetting
 ones keep what the discount gave them (within 0.005 of ``d = 0.99`` where it
 is better).
 
+``--per-row`` gives every learner ``batch_size=1`` and each discount ``d``
+as ``d ** (1/5)`` (``"auto"``: both), the same memory in rows as rounds of
+five: a draw per row instead of one per five rows.
+
 Run::
 
     python benchmarks/bench_adaptive_discount.py [--seeds 3] [--rows 3000]
+        [--streams NAME ...] [--per-row]
 """
 
 from __future__ import annotations
@@ -52,6 +57,14 @@ def test_then_train(est, X, y, classes, batch_size):
     return wrong / len(y), len(y) / (time.perf_counter() - start)
 
 
+def per_row(discount) -> dict:
+    """Rounds of one row with the memory in rows of ``discount`` over
+    rounds of five."""
+    if discount == "auto":
+        return {"batch_size": 1, "discount": (0.99**0.2, 1.0)}
+    return {"batch_size": 1, "discount": discount**0.2}
+
+
 def shuffled_digits(seed):
     X, y = load_digits(return_X_y=True)
     order = np.random.default_rng(seed).permutation(len(y))
@@ -64,6 +77,7 @@ def main():
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--batch-size", type=int, default=10)
     parser.add_argument("--streams", nargs="+", default=[*STREAMS, "digits-1"])
+    parser.add_argument("--per-row", action="store_true")
     args = parser.parse_args()
     print(
         f"{'stream':15} {'0.99':>6} {'1':>6} {'auto':>6} {'a-best':>7} "
@@ -83,7 +97,10 @@ def main():
                 X, y, classes = stream.X, stream.y, stream.classes
                 batch_size = args.batch_size
             for d in DISCOUNTS:
-                est = LocalRegretTreeClassifier(discount=d, random_state=seed)
+                est = LocalRegretTreeClassifier(
+                    **per_row(d) if args.per_row else {"discount": d},
+                    random_state=seed,
+                )
                 error, rate = test_then_train(est, X, y, classes, batch_size)
                 errors[d].append(error)
                 rates[d].append(rate)

@@ -3,7 +3,8 @@
 A stream of ``--rows`` rows (default 1,000,000) with 20 standard normal
 features; the label is a planted depth-3 tree on 4 of the features with 5%
 label noise. The stream is fed to ``LocalRegretTreeClassifier()`` (default
-parameters) with ``partial_fit`` in chunks of 10,000 rows. Printed every
+parameters) with ``partial_fit`` in calls of ``--per-call`` rows (default
+10,000; 1 is a stream learnt one row per call). Printed every
 ``--every`` rows: rows per second of the last stretch, the peak resident memory
 of the process so far, the bytes of regret state (``regret_nbytes_``), the
 sites (rows of the regret table, ``n_sites_``) and the tests.
@@ -15,6 +16,7 @@ a played tree, so its size is bounded by the number of distinct paths played.
 Run::
 
     python benchmarks/bench_tree_memory.py [--rows 1000000] [--every 100000]
+        [--per-call 10000]
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--every", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--per-call", type=int, default=10_000)
     args = parser.parse_args(argv)
     X, y = planted_stream(args.rows, args.seed)
     clf = LocalRegretTreeClassifier(random_state=args.seed)
@@ -58,7 +61,7 @@ def main(argv=None):
         f"{'rows':>9} {'rows/s':>8} {'online err':>10} {'peak RSS MB':>12} "
         f"{'regret MB':>10} {'sites':>7} {'tests':>6}"
     )
-    chunk, seen, mistakes = 10_000, 0, 0.0
+    chunk, seen, mistakes = args.per_call, 0, 0.0
     start = time.perf_counter()
     for lo in range(0, args.rows, chunk):
         clf.partial_fit(X[lo : lo + chunk], y[lo : lo + chunk], classes=[0, 1])
