@@ -205,7 +205,9 @@ Online decision-tree learner minimising local external or swap regret.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of the features, when ``X`` had string column names.
     n_rounds_ : int
-        Rounds played.
+        Rounds played, a call of fewer than ``batch_size`` rows counting as
+        one (short) round; the discount counts it as its rows over
+        ``batch_size``.
     n_samples_seen_ : int
         Rows seen.
     n_online_mistakes_ : float
