@@ -51,9 +51,6 @@ class ExternalPlayer(TreePlayer):
     compiled = True
     computes_models = True
     rebuilt = ("graph", "sampler", "chain", "labels", "flat")
-    #: The share of a whole round that short rounds have played on the last
-    #: tree drawn (0: the next round draws; saved players before it: 0).
-    open_round = 0.0
 
     def __init__(self, tests, n_classes, discount, *, lock=None, **graph):
         super().__init__(tests, n_classes, discount, lock=lock, **graph)
@@ -123,7 +120,7 @@ class ExternalPlayer(TreePlayer):
         """
         table = self.table
         flat = self.flat
-        go_on = span < 1.0 and self.open_round > 0.0 and flat.n_nodes > 0
+        go_on = self.goes_on(span) and flat.n_nodes > 0
         by_chain = False if go_on else self.draw_flat(rng)
         table.advance(span)
         flat = self.flat
@@ -146,11 +143,8 @@ class ExternalPlayer(TreePlayer):
         )
         if not go_on:
             self.last_tree = flat.to_tree()
-            self.open_round = 0.0
         self.n_mcmc_draws += int(by_chain)
-        # The share of a whole round the tree has played (0: draw next time).
-        opened = self.open_round + span
-        self.open_round = opened if opened < 1.0 - 1e-9 else 0.0
+        self.played(span, go_on)
         self._forget_quiet_sites(weight.sum() + bias)  # rebuilt: draws next
         return wrong
 

@@ -81,6 +81,9 @@ class TreePlayer:
     computes_models: bool = False
     #: Attributes a saved player leaves out: :meth:`rebuild` makes them anew.
     rebuilt: tuple[str, ...] = ()
+    #: The share of a whole round that short rounds have played on the last
+    #: tree drawn (0: the next round draws; players saved before it: 0).
+    open_round = 0.0
 
     def __init__(
         self,
@@ -166,6 +169,18 @@ class TreePlayer:
         the rounds it counts for in the discount (its rows over the
         learner's ``batch_size``: a short round forgets less)."""
         raise NotImplementedError
+
+    def goes_on(self, span: float) -> bool:
+        """Whether a round of ``span`` rounds plays the last tree drawn: a
+        short round (a call of fewer than ``batch_size`` rows) after short
+        rounds that have not made a whole round yet. One draw per
+        ``batch_size`` rows, however the rows come in calls."""
+        return span < 1.0 and self.open_round > 0.0
+
+    def played(self, span: float, went_on: bool) -> None:
+        """Count a round of ``span`` into the open round (closed once whole)."""
+        opened = (self.open_round if went_on else 0.0) + span
+        self.open_round = opened if opened < 1.0 - 1e-9 else 0.0
 
     def add_tests(self, added) -> None:
         """Give the table the tests that entered (and their missing-value

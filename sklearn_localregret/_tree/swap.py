@@ -48,6 +48,7 @@ class SwapPlayer(TreePlayer):
         self.table = self.graph.table
 
     def absorbed(self) -> None:
+        self.open_round = 0.0  # the next round draws from the summed table
         # The rate graph knows the played trees (the chain's vertices with
         # out-edges): those whose rows came from the other are added.
         graph, seen = self.graph, set()
@@ -67,13 +68,15 @@ class SwapPlayer(TreePlayer):
     def play_round(
         self, rng, outcomes, rows, y, weight, bias, window, warm_start, span=1.0
     ):
-        tree, by_chain = self.draw(rng)
+        # A short round after short rounds goes on with their tree (goes_on).
+        go_on = self.goes_on(span)
+        tree, by_chain = (self.last_tree, False) if go_on else self.draw(rng)
         layout = compile_tree(tree)
         resets = self.table.clock.n_resets
         self.table.advance(span)
         if self.table.clock.n_resets != resets:
             self.sampler.invalidate()  # every stored rate changed
-        new = self.graph.new_nodes(layout) if warm_start else []
+        new = self.graph.new_nodes(layout) if warm_start and not go_on else []
         table_rows = self.graph.rows(layout)
         self._warm_start_sites(layout, table_rows, new, window)
         stats = self.coloring.round_statistics(layout, outcomes, y, weight, rows)
@@ -82,7 +85,9 @@ class SwapPlayer(TreePlayer):
         # (predict, inspection) never writes to it. Only the edges out of the
         # played tree changed.
         self.sampler.invalidate(tree)
-        self._forget_quiet_trees(weight.sum() + bias)
+        self.played(span, go_on)
+        if self._forget_quiet_trees(weight.sum() + bias):
+            self.open_round = 0.0  # the tree may be gone: the next round draws
         self.sampler.refresh()
         self.last_tree = tree
         self.n_mcmc_draws += int(by_chain)
@@ -110,8 +115,9 @@ class SwapPlayer(TreePlayer):
             test_mask[new],
         )
 
-    def _forget_quiet_trees(self, round_range: float) -> None:
-        """Drop the trees whose regrets have decayed to nothing.
+    def _forget_quiet_trees(self, round_range: float) -> bool:
+        """Drop the trees whose regrets have decayed to nothing; whether any
+        was.
 
         Every ``FORGET_EVERY`` rounds, a played tree none of whose regrets
         exceeds ``FORGET_TOLERANCE * Delta`` in absolute value is forgotten,
@@ -122,9 +128,11 @@ class SwapPlayer(TreePlayer):
         self.largest_round = max(self.largest_round, float(round_range))
         tolerance = forget_tolerance(self.table, self.largest_round)
         if tolerance is None:
-            return
-        for tree in self.graph.forget_quiet_trees(tolerance):
+            return False
+        forgotten = self.graph.forget_quiet_trees(tolerance)
+        for tree in forgotten:
             self.sampler.invalidate(tree)
+        return bool(forgotten)
 
     # -- prediction -------------------------------------------------------
     def distribution(self, n_predict_trees=None) -> tuple[list, np.ndarray]:
