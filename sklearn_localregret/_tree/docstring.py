@@ -69,8 +69,8 @@ Online decision-tree learner minimising local external or swap regret.
         rounds of ``batch_size``; calls of fewer rows (one row per call
         included) are short rounds that learn their rows at once but go on
         playing the tree drawn for the short rounds before them until they
-        make a whole round: one tree per ``batch_size`` rows however the
-        rows come.
+        make a whole round: one tree per ``batch_size`` rows of such calls
+        (a call of more rows starts its own rounds).
     binarize : float or None, default=None
         None: thresholds come from the stream (see ``max_thresholds``). A
         number ``t``: every feature gets the one test ``x_j > t`` and no other

@@ -113,8 +113,8 @@ class ExternalPlayer(TreePlayer):
 
         Short rounds (``span < 1``: calls of fewer than ``batch_size`` rows)
         go on playing the tree drawn for the short rounds before them until
-        they add up to a whole round: one draw per ``batch_size`` rows
-        however the rows come, and the updates those rows would have made
+        they add up to a whole round: one draw per ``batch_size`` rows of
+        such calls, and the updates those rows would have made
         as one round, in parts (each pays its rows' bias, and decays by its
         span).
         """

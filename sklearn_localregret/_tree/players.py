@@ -173,8 +173,9 @@ class TreePlayer:
     def goes_on(self, span: float) -> bool:
         """Whether a round of ``span`` rounds plays the last tree drawn: a
         short round (a call of fewer than ``batch_size`` rows) after short
-        rounds that have not made a whole round yet. One draw per
-        ``batch_size`` rows, however the rows come in calls."""
+        rounds that have not made a whole round yet: rows that come in
+        calls of fewer than ``batch_size`` rows get one draw per
+        ``batch_size`` rows (a call of more starts its own rounds)."""
         return span < 1.0 and self.open_round > 0.0
 
     def played(self, span: float, went_on: bool) -> None:
