@@ -217,8 +217,9 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         ``partners[v]`` is the number of the ``or missing`` variant of the
         ``x > t`` test ``v``, -1 where ``v`` is no such test (what
         :meth:`~sklearn_localregret.thresholds.ThresholdTests.
-        missing_partners` gives). The regrets are not touched; the models'
-        cache is recomputed where a pair changed.
+        missing_partners` gives). The regrets are not touched; when the
+        pairs change, every site's cache is recomputed at the next refresh
+        (tests enter rarely: a column's first missing value, new thresholds).
         """
         partners = np.asarray(partners, dtype=np.int64)
         if partners.shape != (self._n_tests,):
