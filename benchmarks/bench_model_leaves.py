@@ -12,11 +12,13 @@ rows when River is installed. Streams: the leaderboard's
 ``--seed``), in rounds of ``--batch`` rows; scikit-learn's ``digits`` (one
 shuffled pass, one row per call: the issue's case), ``wine`` and
 ``breast_cancer`` (rows drawn with replacement, rounds of ``--batch``).
+``--seeds 0 1 2`` prints the mean error over those seeds (each a stream
+order and the learners' seed) and the seconds summed.
 
 Run::
 
     python benchmarks/bench_model_leaves.py [--rows 5000] [--seed 0] [--batch 5]
-        [--streams nursery,mushroom,...]
+        [--streams nursery,mushroom,...] [--seeds 0 1 2]
 """
 
 from __future__ import annotations
@@ -68,11 +70,11 @@ def hoeffding(X, y, batch):
     return wrong / len(y)
 
 
-def streams(args):
-    rng = np.random.default_rng(args.seed)
+def streams(args, seed):
+    rng = np.random.default_rng(seed)
     names = args.streams.split(",") if args.streams else stream_names(available=True)
     for name in names:
-        s = load_stream(name, n_rows=args.rows, seed=args.seed)
+        s = load_stream(name, n_rows=args.rows, seed=seed)
         yield name, np.asarray(s.X, float), np.asarray(s.y), args.batch
     X, y = load_digits(return_X_y=True)
     order = rng.permutation(len(y))
@@ -89,22 +91,31 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=5)
     parser.add_argument("--streams", default="")
+    parser.add_argument("--seeds", type=int, nargs="+", help="mean over seeds")
     args = parser.parse_args()
+    seeds = args.seeds or [args.seed]
     warnings.filterwarnings("ignore")
+    if len(seeds) > 1:
+        print(f"mean over seeds {', '.join(map(str, seeds))}")
     print(f"{'stream':22s} {'K':>3s}", *(f"{n:>14s}" for n in LEARNERS), "     HT")
-    for name, X, y, batch in streams(args):
-        cells = []
-        for params in LEARNERS.values():
+    # The same stream under every seed, stream by stream.
+    for runs in zip(*(streams(args, seed) for seed in seeds)):
+        errors = np.zeros((len(runs), len(LEARNERS)))
+        seconds = np.zeros(len(LEARNERS))
+        ht_errors = []
+        for i, (seed, (name, X, y, batch)) in enumerate(zip(seeds, runs)):
+            for j, params in enumerate(LEARNERS.values()):
 
-            def make(params=params):
-                return LocalRegretTreeClassifier(random_state=args.seed, **params)
+                def make(params=params, seed=seed):
+                    return LocalRegretTreeClassifier(random_state=seed, **params)
 
-            error, seconds = test_then_train(make, X, y, batch)
-            cells.append(f"{error:.3f} ({seconds:4.1f}s)")
-        ht = hoeffding(X, y, batch)
-        k = len(np.unique(y))
+                errors[i, j], took = test_then_train(make, X, y, batch)
+                seconds[j] += took
+            ht_errors.append(hoeffding(X, y, batch))
+        ht = None if ht_errors[0] is None else float(np.mean(ht_errors))
+        cells = [f"{e:.3f} ({s:4.1f}s)" for e, s in zip(errors.mean(axis=0), seconds)]
         print(
-            f"{name:22s} {k:3d}",
+            f"{name:22s} {len(np.unique(y)):3d}",
             *(f"{c:>14s}" for c in cells),
             "   -  " if ht is None else f"{ht:7.3f}",
             flush=True,

@@ -157,10 +157,10 @@ Online decision-tree learner minimising local external or swap regret.
         probabilities whatever this is.
     leaf_model : {"auto", "naive_bayes"} or None, default="auto"
         What a leaf may be besides a label. ``"naive_bayes"``: every node may
-        also be replaced by a *model leaf*, which labels a row with a
-        Bernoulli naive Bayes model of the test outcomes of the rows that
-        reached its node while it was played (the site's own counts: no
-        memory of its own). It is one more local change, whose regret is
+        also be replaced by a *model leaf*, which labels a row with a naive
+        Bayes model of the test outcomes of the rows that reached its node
+        while it was played (the site's own counts: no memory of its own; a
+        numeric column's thresholds read as one feature, the value's bin). It is one more local change, whose regret is
         learnt like a label's, so the guarantee covers it (Notes); where the
         concept is not a small tree of constant labels (many classes, smooth
         or linear boundaries) a model leaf does far better than any label.

@@ -280,6 +280,7 @@ class ExternalPlayer(TreePlayer):
             table._reads,
             bool(score_reads and table.model_reads),
             table.missing_partners,
+            table.next_thresholds,
         )
 
     # -- prediction -------------------------------------------------------

@@ -185,9 +185,11 @@ class TreePlayer:
 
     def add_tests(self, added) -> None:
         """Give the table the tests that entered (and their missing-value
-        variants' pairs, which its models read as one feature)."""
+        variants' pairs and their columns' chains of thresholds, which its
+        models read as one feature each)."""
         self.table.add_tests(added)
         self.table.pair_missing_variants(self.tests.missing_partners())
+        self.table.chain_thresholds(self.tests.next_thresholds())
 
     def finish_call(self) -> None:
         """Once after a call's rounds: bring the prediction's caches up to date,

@@ -174,6 +174,7 @@ def empty_like(table: KeyedRows) -> KeyedRows:
             table.model_reads,
         )
         empty.pair_missing_variants(table.missing_partners)
+        empty.chain_thresholds(table.next_thresholds)
         return empty
     assert isinstance(table, RegretTable)
     return RegretTable(table.width, discount=table.discount)

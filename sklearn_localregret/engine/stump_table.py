@@ -153,9 +153,10 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         self._n_tests = int(n_tests)
         self._allocate(8, max(self._n_tests, 8))
         self._start_rows(discount)
-        # Per test, its missing-value variant (-1: none); see
-        # pair_missing_variants. Saved with the table.
+        # Per test, its missing-value variant and its column's next threshold
+        # (-1: none); see pair_missing_variants, chain_thresholds. Saved.
         self._missing_partner = np.full(self._n_tests, -1, dtype=np.int64)
+        self._next_threshold = np.full(self._n_tests, -1, dtype=np.int64)
 
     @property
     def leaf_model(self) -> bool:
@@ -221,17 +222,47 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         pairs change, every site's cache is recomputed at the next refresh
         (tests enter rarely: a column's first missing value, new thresholds).
         """
-        partners = np.asarray(partners, dtype=np.int64)
-        if partners.shape != (self._n_tests,):
-            raise ValueError("one partner per test is expected")
-        if partners.size and (partners.max() >= self._n_tests or partners.min() < -1):
-            raise ValueError("a partner outside the tests")
-        old = self.missing_partners
-        if old.shape == partners.shape and np.array_equal(old, partners):
-            return
-        self._missing_partner = partners.copy()
-        if self.models:  # the models of sites that counted both variants move
+        self._missing_partner = self._new_links(
+            partners, self._missing_partner, "partner"
+        )
+
+    @property
+    def next_thresholds(self) -> np.ndarray:
+        """Per test, the next larger threshold of its column if both are
+        read as one feature (:meth:`chain_thresholds`), else -1; what the
+        kernels read."""
+        return self._next_threshold
+
+    def chain_thresholds(self, next_threshold) -> None:
+        """Read the thresholds ``x > t_1``, ..., ``x > t_m`` of a column as
+        one feature of the sites' naive Bayes models, the bin of ``x``
+        between consecutive thresholds (:func:`~sklearn_localregret.engine.
+        compiled.leaf_model.refresh_leaf_model`), instead of ``m``
+        features that would count the column ``m`` times.
+
+        ``next_threshold[v]`` is the test of ``v``'s column with the next
+        larger threshold, -1 where there is none (what :meth:`~
+        sklearn_localregret.thresholds.ThresholdTests.next_thresholds`
+        gives). As :meth:`pair_missing_variants`, the regrets are not
+        touched, and a change recomputes every site's cache.
+        """
+        self._next_threshold = self._new_links(
+            next_threshold, self._next_threshold, "next threshold"
+        )
+
+    def _new_links(self, links, old: np.ndarray, what: str) -> np.ndarray:
+        """Checked links between tests (one ``what`` per test, -1 or a
+        test); a change marks every model cache stale."""
+        links = np.asarray(links, dtype=np.int64)
+        if links.shape != (self._n_tests,):
+            raise ValueError(f"one {what} per test is expected")
+        if links.size and (links.max() >= self._n_tests or links.min() < -1):
+            raise ValueError(f"a {what} outside the tests")
+        if old.shape == links.shape and np.array_equal(old, links):
+            return old
+        if self.models:  # the models of sites that counted the tests move
             self._seen[: self.n_rows] = -1
+        return links.copy()
 
     def _grow_rows(self, needed: int) -> None:
         # A site holds 2 T K numbers, and a learner adds sites every round;
@@ -257,9 +288,9 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
         if needed > self._true.shape[1]:
             self._grow(self._leaf.shape[0], max(needed, 2 * self._true.shape[1]))
         self._n_tests = needed
-        self._missing_partner = np.concatenate(
-            (self.missing_partners, np.full(needed - self.missing_partners.size, -1))
-        ).astype(np.int64)
+        unlinked = np.full(needed - self._missing_partner.size, -1, dtype=np.int64)
+        self._missing_partner = np.concatenate((self._missing_partner, unlinked))
+        self._next_threshold = np.concatenate((self._next_threshold, unlinked))
         # The cached weights stay valid: a new test weighs 0, so the cumulative
         # sums carry on flat over its column.
         n = self.n_rows
@@ -377,6 +408,7 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
             self._odds,
             self._base,
             self.missing_partners,
+            self.next_thresholds,
         )
 
     def site(self, row: int) -> tuple[np.ndarray, np.ndarray, float]:

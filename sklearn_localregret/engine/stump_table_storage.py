@@ -32,6 +32,7 @@ class StumpTableStorage(KeyedRows):
     _model_scale: np.ndarray
     _reads: np.ndarray
     _missing_partner: np.ndarray
+    _next_threshold: np.ndarray
     model_reads: bool
 
     @property
@@ -120,6 +121,8 @@ class StumpTableStorage(KeyedRows):
         self.model_reads = bool(state.get("model_reads", False))  # or before reads
         if "_missing_partner" not in state:  # or before the variants' pairs
             self._missing_partner = np.full(self._n_tests, -1, dtype=np.int64)
+        if "_next_threshold" not in state:  # or before the thresholds' chains
+            self._next_threshold = np.full(self._n_tests, -1, dtype=np.int64)
         reads = state.get("_reads")
         self._row_of = {key: row for row, key in enumerate(self._keys)}
         rows, tests = max(len(self._keys), 8), max(self._n_tests, 8)

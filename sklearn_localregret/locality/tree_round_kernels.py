@@ -117,6 +117,7 @@ def update_played_sites(
     node_parent, node_branch, outcomes, y, weight, order, feature, threshold,
     max_depth, scale, bias, n_tests, leaf, true, false, cost, versions, seen,
     content, cdf, total, odds, base, model_scale, reads, score_reads, partner,
+    next_threshold,
 ):  # fmt: skip
     """One update of the sites of ``nodes`` of the played tree; the weight of
     the rows it gets wrong.
@@ -134,7 +135,8 @@ def update_played_sites(
     at once, while the row is in cache; ``model_scale[row]`` records the
     scale of the row's last update that counted rows (its model's
     smoothing), and a node no weight reached keeps its fresh model cache;
-    ``partner`` is the table's pairs of missing-value variants.
+    ``partner`` and ``next_threshold`` are the table's pairs of missing-value
+    variants and chains of thresholds.
 
     With model leaves (``leaf`` has ``K + 1`` colours), a node labelled ``K``
     is a model leaf: it predicts with its site's naive Bayes model as it
@@ -250,6 +252,7 @@ def update_played_sites(
             model_scale[row] = scale
         refresh_row(
             leaf, true, false, cost, versions, seen, content, cdf, total,
-            row, n_tests, model_scale, odds, base, partner, model_fresh,
+            row, n_tests, model_scale, odds, base, partner, next_threshold,
+            model_fresh,
         )  # fmt: skip
     return wrong

@@ -354,6 +354,36 @@ class ThresholdTests:
             out[test] = variant.get(key, -1)
         return out
 
+    def next_thresholds(self) -> np.ndarray:
+        """``out[v]``: for a ``GREATER`` test ``v`` of a column that has
+        shown no missing value, the ``GREATER`` test of the same column with
+        the next larger threshold; -1 for every other test (and the largest
+        threshold). The chains a column's thresholds make, read as one
+        feature by the sites' naive Bayes models (what :meth:`~
+        sklearn_localregret.engine.StumpRegretTable.chain_thresholds` takes).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_localregret.thresholds import QuantileThresholds
+        >>> source = QuantileThresholds(max_thresholds=3, first_checkpoint=4)
+        >>> tests = ThresholdTests(source, n_features=1)
+        >>> X = np.arange(16.0)[::-1, None]
+        >>> for lo in range(0, 16, 4):
+        ...     _ = tests.observe(X[lo : lo + 4])
+        >>> tests.threshold, tests.next_thresholds()
+        (array([13.5,  3.5, 11.5]), array([-1,  2,  0]))
+        """
+        out = np.full(self.n_tests, -1, dtype=np.int64)
+        for j in range(len(self._by_feature)):
+            if self.missing[j]:  # its thresholds pair their variants instead
+                continue
+            chain = [v for v in self._by_feature[j] if self.kind[v] == GREATER]
+            chain.sort(key=lambda v: float(self.threshold[v]))
+            for lower, upper in zip(chain, chain[1:]):
+                out[lower] = upper
+        return out
+
     def label_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """Groups of tests that every row passes as a prefix, and the ranks.
 

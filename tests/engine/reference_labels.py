@@ -11,6 +11,7 @@ import threading
 from typing import NamedTuple, cast
 
 import numpy as np
+from sklearn.isotonic import IsotonicRegression
 
 from sklearn_localregret.engine import StumpRegretTable
 
@@ -247,10 +248,12 @@ class ReferenceLabels:
 
 
 def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
-    """The model leaf of ``row``'s labels of data rows: Bernoulli naive Bayes
-    over the tests from the row's factors, Laplace smoothing of one row, the
-    prior from the largest count of each label over the tests, tests never
-    counted left out (written apart from the compiled cache, in numpy)."""
+    """The model leaf of ``row``'s labels of data rows: naive Bayes from the
+    row's factors, Laplace smoothing of one row, the prior from the largest
+    count of each label over the tests, tests never counted left out; a test
+    Bernoulli, or with the table's chains of thresholds, a chain one binned
+    feature (:func:`_chain_terms`). Written apart from the compiled cache,
+    in numpy and scikit-learn's isotonic regression."""
     t = table.n_tests
     true, false = table._true[row, :t], table._false[row, :t]  # (t, K)
     # Smoothing: one row in the units of the row's last update (0: never).
@@ -261,12 +264,61 @@ def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
     p_pass = (true + a) / (seen + 2 * a)
     log_pass = np.where(counted[:, None], np.log(p_pass), 0.0)
     log_fail = np.where(counted[:, None], np.log1p(-p_pass), 0.0)
+    for chain in _chains(table.next_thresholds[:t], counted):
+        log_fail[chain], log_pass[chain] = _chain_terms(true[chain], seen[chain], a)
     scores = (
         np.log((counts + a) / (counts.sum() + table.n_classes * a))
         + log_fail.sum(axis=0)
         + outcomes.astype(float) @ (log_pass - log_fail)
     )
     return np.argmax(scores, axis=1)
+
+
+def _chains(next_threshold: np.ndarray, counted: np.ndarray) -> list:
+    """The chains of thresholds, each its counted tests in increasing
+    threshold (at least two)."""
+    named = set(next_threshold[next_threshold >= 0].tolist())
+    chains = []
+    for head in np.flatnonzero(next_threshold >= 0).tolist():
+        if head in named:
+            continue
+        chain, v = [], head
+        while v >= 0:
+            if counted[v]:
+                chain.append(v)
+            v = int(next_threshold[v])
+        if len(chain) >= 2:
+            chains.append(np.array(chain))
+    return chains
+
+
+def _chain_terms(true: np.ndarray, seen: np.ndarray, a: float):
+    """Per-test ``log_fail`` and ``log_pass`` terms (m, K) whose sums over a
+    row's passed prefix give ``log P(bin | c)``: the bins' probabilities from
+    the decreasing (isotonic) fit of the pass rates weighted by their counts,
+    ``a / (m + 1)`` rows of smoothing per bin."""
+    m, k = true.shape
+    fail, passed = np.zeros((m, k)), np.zeros((m, k))
+    for c in range(k):
+        weights = seen[:, c]
+        rates = np.divide(true[:, c], weights, out=np.zeros(m), where=weights > 0)
+        fit = np.zeros(m)
+        kept = weights > 0
+        if kept.any():
+            isotonic = IsotonicRegression(increasing=False)
+            fit[kept] = isotonic.fit_transform(
+                np.flatnonzero(kept), rates[kept], sample_weight=weights[kept]
+            )
+        # A test without weight takes the fit of the next one with weight.
+        for i in range(m - 2, -1, -1):
+            if not kept[i]:
+                fit[i] = fit[i + 1]
+        largest = weights.max()
+        bins = -np.diff(np.concatenate(([1.0], fit, [0.0])))
+        log_bin = np.log((bins * largest + a / (m + 1)) / (largest + a))
+        fail[0, c] = log_bin[0]  # base: bin 0; test i's odds: bin i over i - 1
+        passed[:, c] = log_bin[1:] - log_bin[:-1] + fail[:, c]
+    return fail, passed
 
 
 def _scaled(marginals: np.ndarray, w: np.ndarray) -> np.ndarray:

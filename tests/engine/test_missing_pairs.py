@@ -177,12 +177,15 @@ def test_the_learner_pairs_its_tables_variants_and_keeps_them_saved():
     unpaired = np.zeros_like(table._odds), np.zeros_like(table._base)
     for r in range(n):
         scale = table._model_scale[r]
+        chains = table.next_thresholds
         refresh_leaf_model(
-            table._true, table._false, r, t, scale, *fresh, table.missing_partners
-        )
+            table._true, table._false, r, t, scale, *fresh, table.missing_partners,
+            chains,
+        )  # fmt: skip
         refresh_leaf_model(
-            table._true, table._false, r, t, scale, *unpaired, np.zeros(0, np.int64)
-        )
+            table._true, table._false, r, t, scale, *unpaired, np.zeros(0, np.int64),
+            chains,
+        )  # fmt: skip
     np.testing.assert_allclose(table._odds[:n, :t], fresh[0][:n, :t], rtol=1e-12)
     np.testing.assert_allclose(table._base[:n], fresh[1][:n], rtol=1e-12)
     assert np.abs(table._base[:n] - unpaired[1][:n]).max() > 1e-3

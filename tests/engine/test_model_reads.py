@@ -193,8 +193,8 @@ def test_the_learner_reads_as_its_sampled_trees():
     # predict_proba with adaptive reads (the exact walk) against the same
     # learner's fixed-seed sample of trees read leaf by leaf: the sample's
     # mean is within 5 standard errors (0.5 / sqrt(n) each) of the walk.
-    X, y = _round_rows(1)
-    est = LocalRegretTreeClassifier(random_state=1).fit(X, y)
+    X, y = _round_rows(2)
+    est = LocalRegretTreeClassifier(random_state=2).fit(X, y)
     table = est._player.table
     assert (table.read_scores[:, 0] > table.read_scores[:, 1]).sum() > 3
     exact = est.predict_proba(X[:50])
@@ -238,8 +238,9 @@ def test_a_site_no_row_reached_keeps_its_model_and_its_cache():
         for r in range(n):
             scale, pairs = table._model_scale[r], table.missing_partners
             refresh_leaf_model(
-                table._true, table._false, r, t, scale, odds, base, pairs
-            )
+                table._true, table._false, r, t, scale, odds, base, pairs,
+                table.next_thresholds,
+            )  # fmt: skip
         np.testing.assert_allclose(table._odds[:n, :t], odds[:n, :t], rtol=1e-12)
         np.testing.assert_allclose(table._base[:n], base[:n], rtol=1e-12)
     assert kept > 0  # the case happened (24 times in this stream)

@@ -21,6 +21,13 @@ odds ``log P(pass | c) - log P(fail | c)`` per test and the log score of a row
 failing every test (:func:`refresh_leaf_model`), so that a row's score is one
 sum over the tests it passes (:func:`model_label`).
 
+The thresholds of a numeric column with no missing value are nested (a row
+passes a prefix of them): they are read as one feature, the bin of the value
+between them (:mod:`~sklearn_localregret.engine.compiled.threshold_bins`),
+not as one feature each; the two variants of a threshold on a column with
+missing values as one feature that a missing value leaves out
+(:func:`_pair_variants`).
+
 The factors of a test at a site are counted only in rounds where its stumps
 are edges there (not where the path decides it, nor where the site splits on
 it), so each likelihood is estimated from its own rounds: a naive Bayes model
@@ -35,6 +42,7 @@ import math
 import numpy as np
 
 from .jit import kernel
+from .threshold_bins import read_threshold_chains
 
 __all__ = [
     "SMOOTHING",
@@ -63,7 +71,9 @@ def _class_count(true, false, r, c, n_tests) -> float:
 
 
 @kernel
-def refresh_leaf_model(true, false, r, n_tests, scale, odds, base, partner) -> None:
+def refresh_leaf_model(
+    true, false, r, n_tests, scale, odds, base, partner, next_threshold
+) -> None:
     """Recompute the naive Bayes cache of table row ``r`` from its factors.
 
     ``odds[r, v, c] = log P(pass v | c) - log P(fail v | c)`` and
@@ -71,8 +81,11 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base, partner) -> N
     at the site left out); ``scale`` is the table's scale at the row's last
     update that counted rows (the smoothing is ``SMOOTHING`` rows in its
     units; 0: never counted, no counts, any smoothing). ``partner`` pairs
-    the two missing-value variants of a threshold (:func:`_pair_variants`;
-    may be shorter than the tests, or empty).
+    the two missing-value variants of a threshold (:func:`_pair_variants`),
+    and ``next_threshold`` chains the thresholds of a column, read as one
+    binned feature (:func:`~sklearn_localregret.engine.compiled.
+    threshold_bins.read_threshold_chains`); either may be shorter than the
+    tests, or empty.
     """
     k = true.shape[2]
     n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])
@@ -105,6 +118,7 @@ def refresh_leaf_model(true, false, r, n_tests, scale, odds, base, partner) -> N
         u = partner[v]
         if 0 <= u < n_tests:
             _pair_variants(true, false, r, v, u, a, odds, base)
+    read_threshold_chains(true, false, r, n_tests, a, odds, base, next_threshold)
 
 
 @kernel

@@ -185,13 +185,14 @@ def _stored_pair_sum(true, false, cost, r, v, k) -> float:
 @kernel
 def refresh_row(
     leaf, true, false, cost, versions, seen, content, cdf, total, r, n_tests,
-    model_scale, odds, base, partner, model_fresh=False,
+    model_scale, odds, base, partner, next_threshold, model_fresh=False,
 ):  # fmt: skip
     """Recompute the content weights of table row ``r`` (see
     :func:`refresh_content`); an update calls it while the row is in cache.
     ``model_fresh``: the row's naive Bayes cache is known to be that of its
     counts and ``model_scale`` (an update that counted no row), and is kept.
-    ``partner``: the table's pairs of missing-value variants."""
+    ``partner``, ``next_threshold``: the table's pairs of missing-value
+    variants and chains of thresholds."""
     n_leaves = leaf.shape[2]
     k = true.shape[2]
     running = 0.0
@@ -209,7 +210,8 @@ def refresh_row(
     total[r] = running
     if odds.shape[1] > 0 and r < odds.shape[0] and not model_fresh:  # its NB cache
         refresh_leaf_model(
-            true, false, r, n_tests, model_scale[r], odds, base, partner
+            true, false, r, n_tests, model_scale[r], odds, base, partner,
+            next_threshold,
         )  # fmt: skip
     seen[r] = versions[r]
 
@@ -217,7 +219,7 @@ def refresh_row(
 @kernel
 def refresh_content(
     leaf, true, false, cost, versions, seen, content, cdf, total, n_rows, n_tests,
-    model_scale, odds, base, partner,
+    model_scale, odds, base, partner, next_threshold,
 ) -> None:  # fmt: skip
     """Recompute the content weights of every table row whose version moved.
 
@@ -228,11 +230,11 @@ def refresh_content(
     naive Bayes cache (model leaves or model reads), ``odds``, ``base``
     (:func:`~sklearn_localregret.engine.compiled.leaf_model.
     refresh_leaf_model`, at the scale ``model_scale[r]`` of the row's last
-    update, with the pairs of missing-value variants ``partner``); then ``seen[r] =
-    versions[r]``. The arrays are
-    :class:`~sklearn_localregret.engine.StumpRegretTable`'s own; ``n_rows``
-    and ``n_tests`` are clamped to their sizes (never a write outside them,
-    whatever the caller passes).
+    update, with the pairs of missing-value variants ``partner`` and the
+    chains of thresholds ``next_threshold``); then ``seen[r] = versions[r]``.
+    The arrays are :class:`~sklearn_localregret.engine.StumpRegretTable`'s
+    own; ``n_rows`` and ``n_tests`` are clamped to their sizes (never a write
+    outside them, whatever the caller passes).
     """
     n_leaves = leaf.shape[2]
     n_rows = min(
@@ -253,5 +255,6 @@ def refresh_content(
             # omitted default): one compiled refresh_row for both callers.
             refresh_row(
                 leaf, true, false, cost, versions, seen, content, cdf, total, r,
-                n_tests, model_scale, odds, base, partner, seen[r] == versions[r],
+                n_tests, model_scale, odds, base, partner, next_threshold,
+                seen[r] == versions[r],
             )  # fmt: skip
