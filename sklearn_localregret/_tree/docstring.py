@@ -160,10 +160,11 @@ Online decision-tree learner minimising local external or swap regret.
         also be replaced by a *model leaf*, which labels a row with a naive
         Bayes model of the test outcomes of the rows that reached its node
         while it was played (the site's own counts: no memory of its own; a
-        numeric column's thresholds read as one feature, the value's bin). It is one more local change, whose regret is
-        learnt like a label's, so the guarantee covers it (Notes); where the
-        concept is not a small tree of constant labels (many classes, smooth
-        or linear boundaries) a model leaf does far better than any label.
+        numeric column's thresholds read as one feature, the value's bin). It
+        is one more local change, whose regret is learnt like a label's, so
+        the guarantee covers it (Notes); where the concept is not a small tree
+        of constant labels (many classes, smooth or linear boundaries) a model
+        leaf does far better than any label.
         None: leaves are labels only (the paper's graph). ``"auto"``:
         ``"naive_bayes"`` with external regret and three classes or more;
         None with two classes, and with swap regret (whose rounds do not

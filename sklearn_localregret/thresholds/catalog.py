@@ -355,12 +355,13 @@ class ThresholdTests:
         return out
 
     def next_thresholds(self) -> np.ndarray:
-        """``out[v]``: for a ``GREATER`` test ``v`` of a column that has
-        shown no missing value, the ``GREATER`` test of the same column with
-        the next larger threshold; -1 for every other test (and the largest
-        threshold). The chains a column's thresholds make, read as one
-        feature by the sites' naive Bayes models (what :meth:`~
-        sklearn_localregret.engine.StumpRegretTable.chain_thresholds` takes).
+        """``out[v]``: for a ``GREATER`` test ``v``, the ``GREATER`` test of
+        the same column with the next larger threshold; -1 for every other
+        test (and the largest threshold). The chains a column's thresholds
+        make, read as one feature by the sites' naive Bayes models (what
+        :meth:`~sklearn_localregret.engine.StumpRegretTable.chain_thresholds`
+        takes; on a column with missing values, with the thresholds' pairs
+        of variants, :meth:`missing_partners`).
 
         Examples
         --------
@@ -376,8 +377,6 @@ class ThresholdTests:
         """
         out = np.full(self.n_tests, -1, dtype=np.int64)
         for j in range(len(self._by_feature)):
-            if self.missing[j]:  # its thresholds pair their variants instead
-                continue
             chain = [v for v in self._by_feature[j] if self.kind[v] == GREATER]
             chain.sort(key=lambda v: float(self.threshold[v]))
             for lower, upper in zip(chain, chain[1:]):

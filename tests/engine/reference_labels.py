@@ -255,6 +255,7 @@ def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
     feature (:func:`_chain_terms`). Written apart from the compiled cache,
     in numpy and scikit-learn's isotonic regression."""
     t = table.n_tests
+    assert (table.missing_partners < 0).all(), "a reference without pairs"
     true, false = table._true[row, :t], table._false[row, :t]  # (t, K)
     # Smoothing: one row in the units of the row's last update (0: never).
     a = 1.0 * (table._model_scale[row] or 1.0)

@@ -112,6 +112,48 @@ def test_a_chain_reads_the_bin_of_the_value():
     assert np.abs(_scores(plain, row, went) - _scores(table, row, went)).max() > 0.1
 
 
+def test_a_column_with_missing_values_reads_the_bins_of_its_known_values():
+    # Tests 0-2: x0 > t (missing fails), 3-5: x0 > t or missing, 6: x1 > 0.
+    # Counted in one round: a known value's score is categorical naive Bayes
+    # on the known values' bins; a missing value's leaves column 0 out.
+    y, x0, x1 = _rows(4)
+    x0[np.random.default_rng(4).random(y.size) < 0.3] = np.nan
+    known = ~np.isnan(x0)
+    above = known[:, None] & (np.nan_to_num(x0)[:, None] > THRESHOLDS)
+    outcomes = np.column_stack([above, above | ~known[:, None], x1 > 0])
+    table = StumpRegretTable(n_classes=3, n_tests=7, model_reads=True)
+    table.pair_missing_variants([3, 4, 5, -1, -1, -1, -1])
+    table.chain_thresholds([1, 2, -1, -1, -1, -1, -1])
+    row = table.row(())
+    counts = np.bincount(y, minlength=3).astype(float)
+    true_counts = np.array([np.bincount(y[o], minlength=3) for o in outcomes.T])
+    table.update(
+        [row],
+        leaf_gains=counts[None, :],
+        leaf_mask=np.ones((1, 3), dtype=bool),
+        true_counts=true_counts.astype(float)[None],
+        class_counts=counts[None],
+        correct=np.zeros(1),
+        test_mask=np.ones((1, 7), dtype=bool),
+    )
+    table.refresh()
+    a = SMOOTHING * table._model_scale[row]
+    bins = above.sum(axis=1)
+    n_kc = np.array(
+        [np.bincount(bins[known & (y == c)], minlength=4) for c in (0, 1, 2)]
+    )
+    log_bin = np.log((n_kc + a / 4) / (n_kc.sum(axis=1, keepdims=True) + a))
+    up = np.array([np.sum((x1 > 0) & (y == c)) for c in range(3)])
+    log_down = np.log((counts - up + a) / (counts + 2 * a))
+    prior = np.log((counts + a) / (counts.sum() + 3 * a))
+    for b in range(4):
+        went = np.array([[i < b for i in range(3)] * 2 + [False]])
+        scores = _scores(table, row, went)[0]
+        np.testing.assert_allclose(scores, prior + log_bin[:, b] + log_down, rtol=1e-12)
+    missing = np.array([[False] * 3 + [True] * 3 + [False]])
+    np.testing.assert_allclose(_scores(table, row, missing)[0], prior + log_down)
+
+
 def test_a_test_never_counted_is_left_out_of_its_chain():
     # The middle threshold entered late: never counted at the site. Its odds
     # are 0 and the chain reads the two others' bins.
@@ -140,11 +182,14 @@ def test_the_catalogue_chains_complete_columns_in_increasing_threshold():
         on_j = sorted(tests.tests_of(j), key=lambda v: tests.threshold[v])
         assert len(on_j) >= 2
         assert [int(links[v]) for v in on_j] == on_j[1:] + [-1]
-    # A missing value: column 0's thresholds pair their variants instead.
+    # A missing value: column 0's thresholds come in pairs of variants; its
+    # chain links the "x > t" tests, whose partners are the variants.
     tests.observe(np.array([[np.nan, 0.0]]))
-    links = tests.next_thresholds()
-    assert (links[tests.tests_of(0)] == -1).all()
-    assert (links[tests.tests_of(1)] >= 0).sum() == len(tests.tests_of(1)) - 1
+    links, partners = tests.next_thresholds(), tests.missing_partners()
+    greater = [v for v in tests.tests_of(0) if partners[v] >= 0]
+    assert len(greater) == len(tests.tests_of(0)) // 2
+    assert (links[greater] >= 0).sum() == len(greater) - 1
+    assert (links[partners[greater]] == -1).all()
 
 
 def test_chains_are_checked_saved_and_copied():

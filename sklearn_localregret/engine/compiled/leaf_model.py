@@ -118,7 +118,9 @@ def refresh_leaf_model(
         u = partner[v]
         if 0 <= u < n_tests:
             _pair_variants(true, false, r, v, u, a, odds, base)
-    read_threshold_chains(true, false, r, n_tests, a, odds, base, next_threshold)
+    read_threshold_chains(
+        true, false, r, n_tests, a, odds, base, partner, next_threshold
+    )
 
 
 @kernel

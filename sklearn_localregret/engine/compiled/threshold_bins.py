@@ -21,7 +21,9 @@ In the cache of :func:`~sklearn_localregret.engine.compiled.leaf_model.
 refresh_leaf_model` (a row's score is ``base`` plus the ``odds`` of the tests
 it passes), the column contributes ``log P(bin 0 | c)`` to ``base`` and
 ``log P(bin i | c) - log P(bin i-1 | c)`` as the odds of ``t_i``: a row in bin
-``b`` sums them to ``log P(bin b | c)``.
+``b`` sums them to ``log P(bin b | c)``. On a column with missing values the
+bins are those of the known values, and a missing value leaves the column
+out (:func:`read_threshold_chains`).
 """
 
 from __future__ import annotations
@@ -66,16 +68,62 @@ def decreasing_fit(values, weights, m, out) -> None:
 
 
 @kernel
-def read_threshold_chains(true, false, r, n_tests, a, odds, base, next_threshold):
+def _counted(true, false, r, v) -> bool:
+    """Whether table row ``r`` has counted test ``v`` (any label)."""
+    for c in range(true.shape[2]):
+        if true[r, v, c] + false[r, v, c] > 0.0:
+            return True
+    return False
+
+
+@kernel
+def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> int:
+    """The counted tests of the chain from ``head`` into ``chain``; their
+    number, or -1 where the chain cannot be read as bins: on a column with
+    missing values (tests with a partner), a counted test whose partner the
+    site has not counted, or tests with and without a partner (the pairs
+    are then read as pairs)."""
+    m = 0
+    v = head
+    paired = head < partner.shape[0] and 0 <= partner[head] < n
+    while v >= 0:
+        u = partner[v] if v < partner.shape[0] else -1
+        if (0 <= u < n) != paired:
+            return -1
+        if _counted(true, false, r, v):
+            if paired and not _counted(true, false, r, u):
+                return -1
+            chain[m] = v
+            m += 1
+        v = next_threshold[v] if next_threshold[v] < n else -1
+    return m
+
+
+@kernel
+def read_threshold_chains(
+    true, false, r, n_tests, a, odds, base, partner, next_threshold
+) -> None:
     """Make each chain of thresholds of table row ``r`` one binned feature of
-    its naive Bayes cache (``odds``, ``base``, as Bernoulli features before).
+    its naive Bayes cache (``odds``, ``base``, as the Bernoulli features and
+    the pairs of missing-value variants left them).
 
     ``next_threshold[v]`` is the test with the next larger threshold of
     ``v``'s column (-1: none); a chain starts at a test no other names.
     Tests never counted at the site are left out of their chain (their odds
     stay 0: a row passing them is read as in the bin below); a chain of fewer
-    than two counted tests stays a Bernoulli feature (the same model).
-    ``a`` is the smoothing in the table's units.
+    than two counted tests stays as it was (the same model). ``a`` is the
+    smoothing in the table's units.
+
+    On a column with missing values (``partner[v] = u``: ``x > t or
+    missing``), the bins are those of the known values: the pass rate of
+    ``t`` among them is ``p / (p + f)``, ``p`` the rate at which ``v`` passes
+    and ``f`` the rate at which ``u`` fails (:func:`~sklearn_localregret.
+    engine.compiled.leaf_model._pair_variants`), weighed by the known rows
+    ``S_true[v] + S_false[u]``. A known value in bin ``b`` passes ``v_1 ..
+    v_b`` and ``u_1 .. u_b``, a missing one every ``u`` and no ``v``: the
+    ``u`` share ``-log P(bin 0 | c)`` equally and the ``v`` hold the rest of
+    the bins' log ratios, so a known value scores ``log P(bin b | c)`` and a
+    missing one leaves the column out, as the pairs do.
     """
     k = true.shape[2]
     n = min(n_tests, next_threshold.shape[0])
@@ -90,35 +138,63 @@ def read_threshold_chains(true, false, r, n_tests, a, odds, base, next_threshold
     for head in range(n):
         if named[head] or not 0 <= next_threshold[head] < n:
             continue  # inside a chain, or no chain
-        m = 0
-        v = head
-        while v >= 0:
-            for c in range(k):
-                if true[r, v, c] + false[r, v, c] > 0.0:
-                    chain[m] = v
-                    m += 1
-                    break
-            v = next_threshold[v] if next_threshold[v] < n else -1
+        m = _chain_members(true, false, r, head, n, partner, next_threshold, chain)
         if m < 2:
             continue
+        paired = chain[0] < partner.shape[0] and 0 <= partner[chain[0]] < n
         for c in range(k):
-            largest = 0.0  # the label's rows over the chain's best-counted test
+            largest = 0.0  # the label's (known) rows over the chain's tests
             for i in range(m):
-                t = chain[i]
-                seen = true[r, t, c] + false[r, t, c]
-                largest = max(largest, seen)
-                counts[i] = seen
-                rates[i] = true[r, t, c] / seen if seen > 0.0 else 0.0
-                # Out with the test's Bernoulli term.
-                base[r, c] -= math.log((false[r, t, c] + a) / (seen + 2.0 * a))
+                v = chain[i]
+                if paired:
+                    u = partner[v]
+                    rates[i], counts[i] = _known_rate(true, false, r, v, u, c)
+                    # Out with the pair's term (_pair_variants).
+                    base[r, c] -= math.log(_known_fail(true, false, r, v, u, c, a))
+                else:
+                    counts[i] = true[r, v, c] + false[r, v, c]
+                    rates[i] = true[r, v, c] / counts[i] if counts[i] > 0.0 else 0.0
+                    # Out with the test's Bernoulli term.
+                    fail = (false[r, v, c] + a) / (counts[i] + 2.0 * a)
+                    base[r, c] -= math.log(fail)
+                largest = max(largest, counts[i])
             decreasing_fit(rates, counts, m, passing)
             smoothing = a / (m + 1)
             denominator = largest + a
             below = math.log(((1.0 - passing[0]) * largest + smoothing) / denominator)
             base[r, c] += below
+            # What the missing value's tests take: the column's base, shared.
+            missing_share = -below / m if paired else 0.0
             for i in range(m):
                 above = passing[i + 1] if i + 1 < m else 0.0
                 share = (passing[i] - above) * largest + smoothing
                 here = math.log(share / denominator)
-                odds[r, chain[i], c] = here - below
+                odds[r, chain[i], c] = here - below - missing_share
+                if paired:
+                    odds[r, partner[chain[i]], c] = missing_share
                 below = here
+
+
+@kernel
+def _known_rate(true, false, r, v, u, c):
+    """Label ``c``'s pass rate of the threshold among the known values, and
+    their weight: ``v`` passes the known values above it, ``u`` fails those
+    at or below it (each over its own rounds)."""
+    n_v = true[r, v, c] + false[r, v, c]
+    n_u = true[r, u, c] + false[r, u, c]
+    p = true[r, v, c] / n_v if n_v > 0.0 else 0.0
+    f = false[r, u, c] / n_u if n_u > 0.0 else 0.0
+    rate = p / (p + f) if p + f > 0.0 else 0.0
+    return rate, true[r, v, c] + false[r, u, c]
+
+
+@kernel
+def _known_fail(true, false, r, v, u, c, a) -> float:
+    """The smoothed ``P(at or below | c, known)`` that
+    :func:`~sklearn_localregret.engine.compiled.leaf_model._pair_variants`
+    put in the base for the pair ``(v, u)``."""
+    n_v = true[r, v, c] + false[r, v, c] + 2.0 * a
+    n_u = true[r, u, c] + false[r, u, c] + 2.0 * a
+    p = (true[r, v, c] + a) / n_v
+    fail_u = (false[r, u, c] + a) / n_u
+    return fail_u / (p + fail_u)
