@@ -25,13 +25,17 @@ THRESHOLDS = np.array([-0.5, 0.0, 0.7])  # tests 0, 1, 2 on column 0
 CHAIN = np.array([1, 2, -1, -1])  # test 3: column 1 above 0, alone
 
 
+def _scratch(m):
+    return np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_the_decreasing_fit_is_isotonic_regression(seed):
     rng = np.random.default_rng(seed)
     m = int(rng.integers(1, 12))
     values, weights = rng.random(m), rng.random(m) * 10 + 0.1
     out = np.empty(m)
-    decreasing_fit(values, weights, m, out)
+    decreasing_fit(values, weights, m, out, *_scratch(m))
     expected = IsotonicRegression(increasing=False).fit_transform(
         np.arange(m), values, sample_weight=weights
     )
@@ -41,9 +45,9 @@ def test_the_decreasing_fit_is_isotonic_regression(seed):
 def test_a_value_without_weight_takes_the_fit_on_its_right():
     out = np.empty(5)
     values, weights = np.array([0.9, 0.0, 0.5, 0.0, 0.0]), np.array([1, 0, 2, 0, 0.0])
-    decreasing_fit(values, weights, 5, out)
+    decreasing_fit(values, weights, 5, out, *_scratch(5))
     np.testing.assert_array_equal(out, [0.9, 0.5, 0.5, 0.0, 0.0])
-    decreasing_fit(np.zeros(3), np.zeros(3), 3, out)
+    decreasing_fit(np.zeros(3), np.zeros(3), 3, out, *_scratch(3))
     np.testing.assert_array_equal(out[:3], 0.0)
 
 

@@ -42,7 +42,7 @@ import math
 import numpy as np
 
 from .jit import kernel
-from .threshold_bins import read_threshold_chains
+from .threshold_bins import chained_tests, read_threshold_chains
 
 __all__ = [
     "SMOOTHING",
@@ -99,7 +99,13 @@ def refresh_leaf_model(
         base[r, c] = count  # the prior's numerator, logged below
     for c in range(k):
         base[r, c] = math.log((base[r, c] + a) / (total + k * a))
+    # The tests read as a column's bins (and their variants) are left to
+    # read_threshold_chains.
+    binned = np.zeros(n_tests, dtype=np.bool_)
+    chained = chained_tests(true, false, r, n_tests, partner, next_threshold, binned)
     for v in range(n_tests):
+        if binned[v]:
+            continue
         counted = False
         for c in range(k):
             if true[r, v, c] + false[r, v, c] > 0.0:
@@ -116,11 +122,12 @@ def refresh_leaf_model(
             base[r, c] += math.log(failed / (passed + failed))
     for v in range(min(n_tests, partner.shape[0])):
         u = partner[v]
-        if 0 <= u < n_tests:
+        if 0 <= u < n_tests and not binned[v]:
             _pair_variants(true, false, r, v, u, a, odds, base)
-    read_threshold_chains(
-        true, false, r, n_tests, a, odds, base, partner, next_threshold
-    )
+    if chained:
+        read_threshold_chains(
+            true, false, r, n_tests, a, odds, base, partner, next_threshold
+        )
 
 
 @kernel

@@ -34,18 +34,17 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["decreasing_fit", "read_threshold_chains"]
+__all__ = ["chained_tests", "decreasing_fit", "read_threshold_chains"]
 
 
 @kernel
-def decreasing_fit(values, weights, m, out) -> None:
+def decreasing_fit(values, weights, m, out, level, weight, length) -> None:
     """The weighted least-squares non-increasing fit of ``values[:m]`` into
-    ``out[:m]`` (pool adjacent violators). Zero weights are allowed: such a
-    value takes the fit of its neighbours where it would violate the order.
+    ``out[:m]`` (pool adjacent violators; ``level``, ``weight`` and
+    ``length`` are scratch space of ``m`` numbers each). Zero weights are
+    allowed: such a value takes the fit of its neighbours where it would
+    violate the order.
     """
-    level = np.empty(m)
-    weight = np.empty(m)
-    length = np.empty(m, dtype=np.int64)
     n_blocks = 0
     for i in range(m):
         value, w, size = values[i], weights[i], 1
@@ -100,12 +99,48 @@ def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> i
 
 
 @kernel
+def _chain_heads(n, next_threshold):
+    """Per test, whether a chain starts there (it names a next threshold and
+    no test names it); None where no test has a next threshold."""
+    heads = np.zeros(n, dtype=np.bool_)
+    for v in range(n):
+        heads[v] = 0 <= next_threshold[v] < n
+    for v in range(n):
+        if 0 <= next_threshold[v] < n:
+            heads[next_threshold[v]] = False
+    return heads
+
+
+@kernel
+def chained_tests(true, false, r, n_tests, partner, next_threshold, handled) -> bool:
+    """Mark in ``handled`` the tests of table row ``r`` that
+    :func:`read_threshold_chains` reads as bins (the counted tests of chains
+    with two or more, and their missing-value variants); whether any. The
+    model's other terms leave them out."""
+    n = min(n_tests, next_threshold.shape[0], handled.shape[0])
+    heads = _chain_heads(n, next_threshold)
+    chain = np.empty(n, dtype=np.int64)
+    found = False
+    for head in range(n):
+        if not heads[head]:
+            continue
+        m = _chain_members(true, false, r, head, n, partner, next_threshold, chain)
+        for i in range(m if m >= 2 else 0):
+            handled[chain[i]] = True
+            u = partner[chain[i]] if chain[i] < partner.shape[0] else -1
+            if 0 <= u < handled.shape[0]:
+                handled[u] = True
+            found = True
+    return found
+
+
+@kernel
 def read_threshold_chains(
     true, false, r, n_tests, a, odds, base, partner, next_threshold
 ) -> None:
     """Make each chain of thresholds of table row ``r`` one binned feature of
-    its naive Bayes cache (``odds``, ``base``, as the Bernoulli features and
-    the pairs of missing-value variants left them).
+    its naive Bayes cache (``odds``, ``base``): the tests
+    :func:`chained_tests` marks, which the model's other terms left out.
 
     ``next_threshold[v]`` is the test with the next larger threshold of
     ``v``'s column (-1: none); a chain starts at a test no other names.
@@ -127,16 +162,18 @@ def read_threshold_chains(
     """
     k = true.shape[2]
     n = min(n_tests, next_threshold.shape[0])
-    named = np.zeros(n, dtype=np.bool_)
-    for v in range(n):
-        if 0 <= next_threshold[v] < n:
-            named[next_threshold[v]] = True
+    heads = _chain_heads(n, next_threshold)
     chain = np.empty(n, dtype=np.int64)
     rates = np.empty(n)
     counts = np.empty(n)
     passing = np.empty(n)
+    # Scratch space of the fit, once per call (a site refresh reads every
+    # chain for every label).
+    level = np.empty(n)
+    weight = np.empty(n)
+    length = np.empty(n, dtype=np.int64)
     for head in range(n):
-        if named[head] or not 0 <= next_threshold[head] < n:
+        if not heads[head]:
             continue  # inside a chain, or no chain
         m = _chain_members(true, false, r, head, n, partner, next_threshold, chain)
         if m < 2:
@@ -147,18 +184,12 @@ def read_threshold_chains(
             for i in range(m):
                 v = chain[i]
                 if paired:
-                    u = partner[v]
-                    rates[i], counts[i] = _known_rate(true, false, r, v, u, c)
-                    # Out with the pair's term (_pair_variants).
-                    base[r, c] -= math.log(_known_fail(true, false, r, v, u, c, a))
+                    rates[i], counts[i] = _known_rate(true, false, r, v, partner[v], c)
                 else:
                     counts[i] = true[r, v, c] + false[r, v, c]
                     rates[i] = true[r, v, c] / counts[i] if counts[i] > 0.0 else 0.0
-                    # Out with the test's Bernoulli term.
-                    fail = (false[r, v, c] + a) / (counts[i] + 2.0 * a)
-                    base[r, c] -= math.log(fail)
                 largest = max(largest, counts[i])
-            decreasing_fit(rates, counts, m, passing)
+            decreasing_fit(rates, counts, m, passing, level, weight, length)
             smoothing = a / (m + 1)
             denominator = largest + a
             below = math.log(((1.0 - passing[0]) * largest + smoothing) / denominator)
@@ -186,15 +217,3 @@ def _known_rate(true, false, r, v, u, c):
     f = false[r, u, c] / n_u if n_u > 0.0 else 0.0
     rate = p / (p + f) if p + f > 0.0 else 0.0
     return rate, true[r, v, c] + false[r, u, c]
-
-
-@kernel
-def _known_fail(true, false, r, v, u, c, a) -> float:
-    """The smoothed ``P(at or below | c, known)`` that
-    :func:`~sklearn_localregret.engine.compiled.leaf_model._pair_variants`
-    put in the base for the pair ``(v, u)``."""
-    n_v = true[r, v, c] + false[r, v, c] + 2.0 * a
-    n_u = true[r, u, c] + false[r, u, c] + 2.0 * a
-    p = (true[r, v, c] + a) / n_v
-    fail_u = (false[r, u, c] + a) / n_u
-    return fail_u / (p + fail_u)
