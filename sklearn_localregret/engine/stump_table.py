@@ -37,13 +37,14 @@ import numpy as np
 from .compiled.leaf_model import model_labels
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import grown_capacity
+from .stump_table_links import StumpTableLinks
 from .stump_table_readers import StumpTableReaders
 from .stump_table_storage import StumpTableStorage
 
 __all__ = ["StumpRegretTable"]
 
 
-class StumpRegretTable(StumpTableStorage, StumpTableReaders):
+class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
     """Biased and unbiased regrets of leaf and stump colours, one row per site.
 
     Rows are created on demand and addressed by any hashable key; tests can be
@@ -200,69 +201,6 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders):
     @property
     def n_tests(self) -> int:
         return self._n_tests
-
-    @property
-    def missing_partners(self) -> np.ndarray:
-        """Per test, the number of its threshold's ``x > t or missing``
-        variant if it is the ``x > t`` test of such a pair, else -1
-        (:meth:`pair_missing_variants`); what the kernels read."""
-        return self._missing_partner
-
-    def pair_missing_variants(self, partners) -> None:
-        """Read the two variants of a threshold on a column with missing
-        values, ``x > t`` (missing fails) and ``x > t or missing``, as one
-        feature of the sites' naive Bayes models, which a row whose value is
-        missing does not read (:func:`~sklearn_localregret.engine.compiled.
-        leaf_model.refresh_leaf_model`).
-
-        ``partners[v]`` is the number of the ``or missing`` variant of the
-        ``x > t`` test ``v``, -1 where ``v`` is no such test (what
-        :meth:`~sklearn_localregret.thresholds.ThresholdTests.
-        missing_partners` gives). The regrets are not touched; when the
-        pairs change, every site's cache is recomputed at the next refresh
-        (tests enter rarely: a column's first missing value, new thresholds).
-        """
-        self._missing_partner = self._new_links(
-            partners, self._missing_partner, "partner"
-        )
-
-    @property
-    def next_thresholds(self) -> np.ndarray:
-        """Per test, the next larger threshold of its column if both are
-        read as one feature (:meth:`chain_thresholds`), else -1; what the
-        kernels read."""
-        return self._next_threshold
-
-    def chain_thresholds(self, next_threshold) -> None:
-        """Read the thresholds ``x > t_1``, ..., ``x > t_m`` of a column as
-        one feature of the sites' naive Bayes models, the bin of ``x``
-        between consecutive thresholds (:func:`~sklearn_localregret.engine.
-        compiled.leaf_model.refresh_leaf_model`), instead of ``m``
-        features that would count the column ``m`` times.
-
-        ``next_threshold[v]`` is the test of ``v``'s column with the next
-        larger threshold, -1 where there is none (what :meth:`~
-        sklearn_localregret.thresholds.ThresholdTests.next_thresholds`
-        gives). As :meth:`pair_missing_variants`, the regrets are not
-        touched, and a change recomputes every site's cache.
-        """
-        self._next_threshold = self._new_links(
-            next_threshold, self._next_threshold, "next threshold"
-        )
-
-    def _new_links(self, links, old: np.ndarray, what: str) -> np.ndarray:
-        """Checked links between tests (one ``what`` per test, -1 or a
-        test); a change marks every model cache stale."""
-        links = np.asarray(links, dtype=np.int64)
-        if links.shape != (self._n_tests,):
-            raise ValueError(f"one {what} per test is expected")
-        if links.size and (links.max() >= self._n_tests or links.min() < -1):
-            raise ValueError(f"a {what} outside the tests")
-        if old.shape == links.shape and np.array_equal(old, links):
-            return old
-        if self.models:  # the models of sites that counted the tests move
-            self._seen[: self.n_rows] = -1
-        return links.copy()
 
     def _grow_rows(self, needed: int) -> None:
         # A site holds 2 T K numbers, and a learner adds sites every round;

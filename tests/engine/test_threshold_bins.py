@@ -203,6 +203,10 @@ def test_chains_are_checked_saved_and_copied():
         table.chain_thresholds(CHAIN[:3])
     with pytest.raises(ValueError, match="outside the tests"):
         table.chain_thresholds(np.array([1, 4, -1, -1]))
+    for bad in ([1, 2, 0, -1], [2, 2, -1, -1], [0, -1, -1, -1]):  # cycles, twice
+        with pytest.raises(ValueError, match="make no chains"):
+            table.chain_thresholds(np.array(bad))
+    np.testing.assert_array_equal(table.next_thresholds, CHAIN)  # as it was
     before = table._odds[row].copy()
     loaded = pickle.loads(pickle.dumps(table))
     np.testing.assert_array_equal(loaded.next_thresholds, CHAIN)

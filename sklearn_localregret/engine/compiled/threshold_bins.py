@@ -85,7 +85,9 @@ def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> i
     m = 0
     v = head
     paired = head < partner.shape[0] and 0 <= partner[head] < n
-    while v >= 0:
+    for _ in range(n):  # (a chain has at most n tests: never a cycle's loop)
+        if v < 0:
+            break
         u = partner[v] if v < partner.shape[0] else -1
         if (0 <= u < n) != paired:
             return -1
@@ -101,7 +103,7 @@ def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> i
 @kernel
 def _chain_heads(n, next_threshold):
     """Per test, whether a chain starts there (it names a next threshold and
-    no test names it); None where no test has a next threshold."""
+    no test names it)."""
     heads = np.zeros(n, dtype=np.bool_)
     for v in range(n):
         heads[v] = 0 <= next_threshold[v] < n
