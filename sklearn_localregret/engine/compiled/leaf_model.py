@@ -21,11 +21,12 @@ odds ``log P(pass | c) - log P(fail | c)`` per test and the log score of a row
 failing every test (:func:`refresh_leaf_model`), so that a row's score is one
 sum over the tests it passes (:func:`model_label`).
 
-The thresholds of a numeric column with no missing value are nested (a row
-passes a prefix of them): they are read as one feature, the bin of the value
-between them (:mod:`~sklearn_localregret.engine.compiled.threshold_bins`),
-not as one feature each; the two variants of a threshold on a column with
-missing values as one feature that a missing value leaves out
+The thresholds of a numeric column are nested (a row passes a prefix of
+them): they are read as one feature, the bin of the value between them
+(:mod:`~sklearn_localregret.engine.compiled.threshold_bins`; on a column with
+missing values the bin of the known value, which a missing value leaves
+out), not as one feature each; the two variants of a threshold outside such
+a chain as one feature that a missing value leaves out
 (:func:`_pair_variants`).
 
 The factors of a test at a site are counted only in rounds where its stumps
