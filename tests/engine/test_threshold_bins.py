@@ -61,11 +61,19 @@ def _rows(seed, n=300):
 def _table(y, x0, x1, chained=True):
     """One site that counted the rows in one round, tests 0-2 on column 0
     (one chain) and test 3 on column 1."""
-    table = StumpRegretTable(n_classes=3, n_tests=4, model_reads=True)
-    if chained:
-        table.chain_thresholds(CHAIN)
-    row = table.row(())
     outcomes = np.column_stack([x0[:, None] > THRESHOLDS, x1 > 0])
+    return _counted_site(y, outcomes, CHAIN if chained else np.full(4, -1))
+
+
+def _counted_site(y, outcomes, chain, partners=None):
+    """A table with one site that counted ``outcomes`` (rows, tests) of
+    labels ``y`` in one round, its tests chained and paired as given."""
+    n_tests = outcomes.shape[1]
+    table = StumpRegretTable(n_classes=3, n_tests=n_tests, model_reads=True)
+    if partners is not None:
+        table.pair_missing_variants(partners)
+    table.chain_thresholds(chain)
+    row = table.row(())
     class_counts = np.bincount(y, minlength=3).astype(float)
     true_counts = np.array([np.bincount(y[o], minlength=3) for o in outcomes.T])
     table.update(
@@ -75,7 +83,7 @@ def _table(y, x0, x1, chained=True):
         true_counts=true_counts.astype(float)[None],
         class_counts=class_counts[None],
         correct=np.zeros(1),
-        test_mask=np.ones((1, 4), dtype=bool),
+        test_mask=np.ones((1, n_tests), dtype=bool),
     )
     table.refresh()
     return table, row
@@ -125,22 +133,10 @@ def test_a_column_with_missing_values_reads_the_bins_of_its_known_values():
     known = ~np.isnan(x0)
     above = known[:, None] & (np.nan_to_num(x0)[:, None] > THRESHOLDS)
     outcomes = np.column_stack([above, above | ~known[:, None], x1 > 0])
-    table = StumpRegretTable(n_classes=3, n_tests=7, model_reads=True)
-    table.pair_missing_variants([3, 4, 5, -1, -1, -1, -1])
-    table.chain_thresholds([1, 2, -1, -1, -1, -1, -1])
-    row = table.row(())
-    counts = np.bincount(y, minlength=3).astype(float)
-    true_counts = np.array([np.bincount(y[o], minlength=3) for o in outcomes.T])
-    table.update(
-        [row],
-        leaf_gains=counts[None, :],
-        leaf_mask=np.ones((1, 3), dtype=bool),
-        true_counts=true_counts.astype(float)[None],
-        class_counts=counts[None],
-        correct=np.zeros(1),
-        test_mask=np.ones((1, 7), dtype=bool),
+    table, row = _counted_site(
+        y, outcomes, [1, 2, -1, -1, -1, -1, -1], partners=[3, 4, 5, -1, -1, -1, -1]
     )
-    table.refresh()
+    counts = np.bincount(y, minlength=3).astype(float)
     a = SMOOTHING * table._model_scale[row]
     bins = above.sum(axis=1)
     n_kc = np.array(
