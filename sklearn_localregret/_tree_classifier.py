@@ -15,6 +15,7 @@ from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
 from ._tree import PLAYERS, TreePlayer
 from ._tree.docstring import TREE_CLASSIFIER_DOCSTRING
+from ._tree.persistence import take_players_of_old_layout
 from ._tree.views import TreeViews
 from .locality.recent_rows import RecentRows
 from .merging import merge_into
@@ -30,6 +31,9 @@ __all__ = ["LocalRegretTreeClassifier"]
 
 # Rows whose test outcomes are computed at once (bounds the memory).
 _OUTCOME_BLOCK_ROWS = 250
+# refined_features="auto": inputs of more columns refine this many features
+# at each threshold checkpoint (narrower ones, every feature).
+REFINED_FEATURES_AUTO = (64, 32)
 
 
 class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifier):
@@ -42,6 +46,11 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         "n_predict_trees": [Interval(Integral, 1, None, closed="left"), None],
         "predict_tolerance": [Interval(Real, 0, 1, closed="left")],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "refined_features": [
+            Interval(Integral, 1, None, closed="left"),
+            StrOptions({"auto"}),
+            None,
+        ],
         "max_categories": [Interval(Integral, 1, None, closed="left")],
         "warm_start": [Interval(Integral, 0, None, closed="left")],
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
@@ -66,6 +75,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         batch_size=5,
         binarize=None,
         max_thresholds=7,
+        refined_features="auto",
         max_categories=16,
         warm_start=500,
         max_depth=None,
@@ -84,6 +94,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         self.batch_size = batch_size
         self.binarize = binarize
         self.max_thresholds = max_thresholds
+        self.refined_features = refined_features
         self.max_categories = max_categories
         self.warm_start = warm_start
         self.max_depth = max_depth
@@ -102,6 +113,14 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         # already rejected infinities and non-numeric input).
         return X
 
+    def _refined_features(self, n_features: int) -> int | None:
+        """How many features each threshold checkpoint refines (see
+        ``refined_features``)."""
+        if self.refined_features == "auto":
+            columns, refined = REFINED_FEATURES_AUTO
+            return refined if n_features > columns else None
+        return self.refined_features
+
     def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
         computes_models = PLAYERS[self.regret].computes_models
@@ -118,7 +137,10 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         discounts = resolve_discounts(self.discount)
         source: ThresholdSource
         if self.binarize is None:
-            source = QuantileThresholds(self.max_thresholds)
+            source = QuantileThresholds(
+                self.max_thresholds,
+                refined_features=self._refined_features(n_features),
+            )
         else:
             source = FixedThresholds(self.binarize)
         self._tests = ThresholdTests(source, n_features)
@@ -176,6 +198,8 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             self.leaf_model = None
         if "leaf_prediction" not in state:  # saved before adaptive reads
             self.leaf_prediction = "label"
+        if "refined_features" not in state:  # saved before: every feature
+            self.refined_features = None
         if "max_categories" not in state:  # saved before categories
             self.max_categories = 16
             if "_tests" in state:
@@ -183,7 +207,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         if "_tests" in state and "_players" not in state:  # saved before them
             self._players = None
         if "_coloring" in state:  # saved before the players (issue 30)
-            self._take_players_of_old_layout()
+            take_players_of_old_layout(self)
         if "_player" not in self.__dict__:
             return  # not fitted
         lock, players = self._model_lock(), self._players
@@ -196,36 +220,6 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             if j != players.active:
                 saved["_player"].rebuild(lock)
         players.states[players.active] = active
-
-    # The estimator's attributes that held a player's parts before the
-    # players, and the player's own before the players owned them.
-    _OLD_PLAYER_ATTRIBUTES = (
-        "_table", "_coloring", "_graph", "_sampler", "_chain", "_labels",
-        "_flat", "last_tree_", "n_mcmc_draws_", "_largest_round",
-    )  # fmt: skip
-
-    def _take_players_of_old_layout(self) -> None:
-        """A model saved before the players held their parts itself (and each
-        discount player's in ``_players.states``): make players of them."""
-        cls, attributes = PLAYERS[self.regret], self.__dict__
-        self._player = cls.saved_before_players(attributes, self.L, self.n_mcmc_steps)
-        for name in self._OLD_PLAYER_ATTRIBUTES:
-            attributes.pop(name, None)
-        players = self._players
-        if players is not None:
-            players.states = [
-                {
-                    "_player": cls.saved_before_players(
-                        saved, self.L, self.n_mcmc_steps
-                    ),
-                    "_rng": saved["_rng"],
-                }
-                for saved in players.states
-            ]
-            players.names = self._PLAYER_STATE
-            players.states[players.active] = {
-                name: attributes[name] for name in players.names
-            }
 
     def _blas_context(self):
         # External regret learns and predicts in compiled kernels: no BLAS.
@@ -256,7 +250,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
                 with lock:
                     hi = lo + batch
                     if watch:
-                        added = tests.observe(X[lo:hi], categorical)
+                        added = tests.observe(X[lo:hi], categorical, self._shares)
                         if added:
                             self._each_player(lambda: self._player.add_tests(added))
                             self._window.follow(tests)
@@ -301,6 +295,11 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             # Decay by discount ** (rows / batch_size): a memory of rows.
             y.shape[0] / self.batch_size,
         )
+
+    def _shares(self) -> np.ndarray:
+        """Per test, the players' summed shares of their tables' draws (what
+        ranks the features that thresholds refine)."""
+        return sum(self._each_player(lambda: self._player.table.test_shares()))
 
     def _each_player(self, step) -> list:
         """``step()`` with each player active in turn (one call without

@@ -16,6 +16,7 @@ loop over rounds, persistence. This room holds what it is made of:
   representative tree, ``export_text``, the tree distribution, diagnostic
   attributes.
 * ``docstring.py`` -- the estimator's docstring (its manual).
+* ``persistence.py`` -- loading models saved before the players.
 
 :data:`PLAYERS` maps the ``regret`` parameter to the player's class, as
 scikit-learn's tree maps ``splitter`` to a class of ``DENSE_SPLITTERS``.

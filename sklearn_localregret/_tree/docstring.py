@@ -78,6 +78,14 @@ Online decision-tree learner minimising local external or swap regret.
     max_thresholds : int, default=7
         Most tests per feature when ``binarize`` is None. A feature with few
         distinct values gets fewer; 0/1 features get one.
+    refined_features : int, "auto" or None, default="auto"
+        Every numeric feature gets its median as a test (at 16 rows); each
+        later threshold checkpoint (64, 256, ... rows) refines at most this
+        many features, those whose tests the sites draw most. "auto": 32
+        on inputs of more than 64 columns, every feature on narrower ones;
+        None: every feature. On wide input it keeps noise features to one
+        test: a smaller model, and fewer noise splits (user guide, "Wide
+        input").
     max_categories : int, default=16
         Most categories per categorical column, each with its test
         ``x_j == c``: the first ones met in the stream. Later categories, and

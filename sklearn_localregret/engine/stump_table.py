@@ -375,6 +375,23 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
         return out
 
+    def test_shares(self) -> np.ndarray:
+        """Per test, how much of the table's draws split on it, shape (n_tests,).
+
+        A row draws "split on test ``v``" with probability ``w[n_leaves + v]
+        / sum(w)`` of its content weights; this sums that over the rows (a
+        row with no weight adds nothing). Learners rank features by it.
+        """
+        self.refresh()
+        n, t, first = self.n_rows, self._n_tests, self.n_leaves
+        shares = np.zeros(t)
+        for start in range(0, n, 64):  # bounded temporaries
+            total = self._total[start : min(start + 64, n)]
+            live = np.flatnonzero(total > 0) + start
+            weights = self._content[live, first : first + t]
+            shares += (weights / self._total[live, None]).sum(axis=0)
+        return shares
+
     def site_totals(self) -> np.ndarray:
         """Total content weight (the refresh-clock rate) of every row."""
         self.refresh()

@@ -75,6 +75,7 @@ class LocalRegretForestClassifier(
         L=100,
         bias=None,
         max_thresholds=7,
+        refined_features="auto",
         warm_start=500,
         max_depth=None,
         n_mcmc_steps=200,
@@ -94,6 +95,7 @@ class LocalRegretForestClassifier(
         self.L = L
         self.bias = bias
         self.max_thresholds = max_thresholds
+        self.refined_features = refined_features
         self.warm_start = warm_start
         self.max_depth = max_depth
         self.n_mcmc_steps = n_mcmc_steps
@@ -143,6 +145,8 @@ class LocalRegretForestClassifier(
             self.max_categories = 16
             if "n_features_in_" in state:
                 self._columns = ColumnEncoder.numeric(self.n_features_in_)
+        if "refined_features" not in state:  # saved before: every feature
+            self.refined_features = None
         if "leaf_prediction" not in state:  # saved before adaptive leaf reads
             self.leaf_prediction = "label"
         if "drift_detector" not in state:  # saved before drift detection

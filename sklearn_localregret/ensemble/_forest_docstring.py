@@ -62,8 +62,9 @@ Online bagging of local-regret trees, combined with a regret guarantee.
         "The forest").
     batch_size : int, default=5
         Rows per round, of the forest and of every member.
-    binarize, L, bias, max_thresholds, warm_start, max_depth, n_mcmc_steps, \
-predict_tolerance, discount, max_categories, leaf_prediction
+    binarize, L, bias, max_thresholds, refined_features, warm_start, \
+max_depth, n_mcmc_steps, predict_tolerance, discount, max_categories, \
+leaf_prediction
         Passed to every member when it is made: see
         :class:`~sklearn_localregret.LocalRegretTreeClassifier`. The members
         learn local external regret and predict with their hedge.

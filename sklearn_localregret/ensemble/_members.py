@@ -26,6 +26,7 @@ TREE_PARAMS = (
     "L",
     "bias",
     "max_thresholds",
+    "refined_features",
     "warm_start",
     "max_depth",
     "n_mcmc_steps",

@@ -28,13 +28,18 @@ class ThresholdSource:
         """Reset for a stream of rows with ``n_features`` features."""
         raise NotImplementedError
 
-    def observe(self, X: np.ndarray) -> list[tuple[int, float]]:
+    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
         """Candidates ``(feature, threshold)`` that enter before this round.
 
         Parameters
         ----------
         X : ndarray of shape (n_rows, n_features)
             The finite, real-valued rows of one round.
+        rank : callable, default=None
+            ``rank()`` returns a score per feature (shape ``(n_features,)``,
+            higher first) from what the learner has learnt so far; a source
+            may use it to choose the features it refines. It depends on past
+            rounds only, so proposals still depend on the rows in order.
 
         Returns
         -------

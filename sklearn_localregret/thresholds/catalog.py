@@ -200,7 +200,9 @@ class ThresholdTests:
         known[known] = self._coded[j, codes[known].astype(np.intp)]
         return codes[~known].tolist()
 
-    def observe(self, X: np.ndarray, categorical: np.ndarray | None = None) -> int:
+    def observe(
+        self, X: np.ndarray, categorical: np.ndarray | None = None, test_scores=None
+    ) -> int:
         """Let one round's rows bring in tests; returns how many entered.
 
         In order: the missing-value variants of the thresholds of columns
@@ -215,6 +217,11 @@ class ThresholdTests:
             the categorical columns.
         categorical : ndarray of bool of shape (n_features,), default=None
             Which columns are categorical (none if None).
+        test_scores : callable, default=None
+            ``test_scores()`` scores every test (shape ``(n_tests,)``); a
+            feature's score, the sum of its tests', ranks the features a
+            source refines (``QuantileThresholds(refined_features=...)``).
+            Called only when the source ranks.
         """
         new: list[tuple[int, float, int]] = []
         if categorical is not None and not categorical.any():
@@ -232,7 +239,7 @@ class ThresholdTests:
             seen = X
             if not numeric.all():  # the source reads numeric columns only
                 seen = np.where(numeric, X, np.nan)
-            for j, t in self.source.observe(seen):
+            for j, t in self.source.observe(seen, self._ranking(test_scores)):
                 if numeric[j]:
                     new.append((j, t, GREATER))
                     if self.missing[j]:
@@ -257,6 +264,14 @@ class ThresholdTests:
         return len(new)
 
     # -- reading -----------------------------------------------------------
+    def _ranking(self, test_scores):
+        """Feature scores from test scores, made only when called."""
+        if test_scores is None:
+            return None
+        return lambda: np.bincount(
+            self.feature, weights=test_scores(), minlength=self.n_features
+        )
+
     def outcomes(self, X: np.ndarray) -> np.ndarray:
         """``out[r, v]``: whether row ``r`` passes test ``v``."""
         X = np.asarray(X)

@@ -34,6 +34,15 @@ class QuantileThresholds(ThresholdSource):
     enter, at most ``max_thresholds`` per feature, and after the last
     checkpoint the source is complete.
 
+    **Refining the features that matter.** With ``refined_features=F`` every
+    feature gets its median at the first checkpoint, and each later
+    checkpoint offers its finer levels to ``F`` features only: those that
+    ``rank()`` (given by the learner to :meth:`observe`) scores highest
+    among the features that have new thresholds to offer (a 0/1 feature has
+    none), ties to the lower index. On wide input most features are noise;
+    their finer thresholds would cost memory in every site and dilute the
+    draws.
+
     Parameters
     ----------
     max_thresholds : int, default=7
@@ -45,6 +54,9 @@ class QuantileThresholds(ThresholdSource):
     max_buffered_values : int, default=2**20
         Feature values kept to compute quantiles (the first
         ``max_buffered_values // n_features`` rows, at least one).
+    refined_features : int or None, default=None
+        How many features each checkpoint after the first refines (None:
+        every feature).
 
     Examples
     --------
@@ -56,6 +68,16 @@ class QuantileThresholds(ThresholdSource):
     [(0, 0.5)]
     >>> source.observe(X[2:])       # 4 rows: the median of feature 1
     [(1, 2.5)]
+
+    Refining one feature of three, the one ``rank`` scores highest:
+
+    >>> source = QuantileThresholds(first_checkpoint=2, refined_features=1)
+    >>> source.start(n_features=3)
+    >>> X = np.arange(24.0).reshape(8, 3)
+    >>> source.observe(X[:2])       # the medians of all three
+    [(0, 1.5), (1, 2.5), (2, 3.5)]
+    >>> source.observe(X[2:], rank=lambda: np.array([0.1, 0.5, 0.2]))
+    [(1, 5.5), (1, 17.5)]
     """
 
     def __init__(
@@ -64,11 +86,13 @@ class QuantileThresholds(ThresholdSource):
         first_checkpoint: int = 16,
         growth: int = 4,
         max_buffered_values: int = 2**20,
+        refined_features: int | None = None,
     ):
         self.max_thresholds = int(max_thresholds)
         self.first_checkpoint = int(first_checkpoint)
         self.growth = int(growth)
         self.max_buffered_values = int(max_buffered_values)
+        self.refined_features = refined_features
 
     def start(self, n_features: int) -> None:
         self.n_features = int(n_features)
@@ -89,6 +113,7 @@ class QuantileThresholds(ThresholdSource):
         return state
 
     def __setstate__(self, state):
+        state.setdefault("refined_features", None)  # saved before: all
         self.__dict__.update(state)
         if "_chosen" in state:
             self._chosen = [set(chosen) for chosen in state["_chosen"]]
@@ -96,7 +121,7 @@ class QuantileThresholds(ThresholdSource):
     def _next_checkpoint_rows(self) -> int:
         return self.first_checkpoint * self.growth**self._checkpoint
 
-    def observe(self, X: np.ndarray) -> list[tuple[int, float]]:
+    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
         if self.complete:
             return []
         new: list[tuple[int, float]] = []
@@ -112,7 +137,7 @@ class QuantileThresholds(ThresholdSource):
             self._buffer.append(np.array(kept, dtype=float))
             self._buffered += kept.shape[0]
         while not self.complete and self._rows_seen >= self._next_checkpoint_rows():
-            new.extend(self._quantile_candidates(self._checkpoint))
+            new.extend(self._quantile_candidates(self._checkpoint, rank))
             self._checkpoint += 1
             if 2**self._checkpoint - 1 >= self.max_thresholds:
                 self.complete = True
@@ -126,28 +151,44 @@ class QuantileThresholds(ThresholdSource):
         chosen.add(threshold)
         return feature, threshold
 
-    def _quantile_candidates(self, k: int) -> list:
+    def _quantile_candidates(self, k: int, rank=None) -> list:
         values = np.sort(np.concatenate(self._buffer), axis=0)  # NaN last
         counts = values.shape[0] - np.isnan(values).sum(axis=0)
         levels = (2 * np.arange(1, 2**k + 1) - 1) / 2 ** (k + 1)
-        new = []
+        offers = {}  # feature -> its new thresholds, in increasing feature
         for j in range(self.n_features):
             room = self.max_thresholds - len(self._chosen[j])
             n = int(counts[j])
-            if room <= 0 or n == 0:
+            if room > 0 and n > 0:
+                offer = self._level_thresholds(values[:n, j], levels, room, j)
+                if offer:
+                    offers[j] = offer
+        limit = self.refined_features
+        if k and limit is not None and len(offers) > limit:
+            # Only the features that have something new compete for a place.
+            scores = np.zeros(self.n_features) if rank is None else rank()
+            kept = sorted(offers, key=lambda j: -scores[j])[:limit]  # stable
+            offers = {j: offers[j] for j in sorted(kept)}
+        return [self._add(j, t) for j, offer in offers.items() for t in offer]
+
+    def _level_thresholds(
+        self, column: np.ndarray, levels: np.ndarray, room: int, j: int
+    ) -> list[float]:
+        """Feature ``j``'s new thresholds at quantile ``levels`` of its sorted
+        values ``column``, at most ``room``."""
+        n, chosen, offer = column.shape[0], self._chosen[j], []
+        # The value with a fraction ``level`` of the rows at or below it.
+        at = np.maximum(np.ceil(levels * n).astype(int) - 1, 0)
+        if room < len(at):  # spread the last few evenly over the levels
+            at = at[np.linspace(0, len(at) - 1, room).round().astype(int)]
+        for low in np.unique(column[at]).tolist():
+            above = int(np.searchsorted(column, low, side="right"))
+            if above == n:
                 continue
-            column = values[:n, j]
-            # The value with a fraction ``level`` of the rows at or below it.
-            at = np.maximum(np.ceil(levels * n).astype(int) - 1, 0)
-            if room < len(at):  # spread the last few evenly over the levels
-                at = at[np.linspace(0, len(at) - 1, room).round().astype(int)]
-            for low in np.unique(column[at]).tolist():
-                above = int(np.searchsorted(column, low, side="right"))
-                if above == n:
-                    continue
-                high = float(column[above])
-                threshold = low + (high - low) / 2
-                if not low <= threshold < high:  # adjacent floats
-                    threshold = low
-                new.append(self._add(j, threshold))
-        return new
+            high = float(column[above])
+            threshold = low + (high - low) / 2
+            if not low <= threshold < high:  # adjacent floats
+                threshold = low
+            if threshold not in chosen and threshold not in offer:
+                offer.append(threshold)
+        return offer[:room]
