@@ -80,6 +80,11 @@ class AdaHedge:
         return np.array(self._losses)
 
     @property
+    def n_experts(self) -> int:
+        """How many experts the hedge weighs."""
+        return len(self._losses)
+
+    @property
     def learning_rate(self) -> float:
         """``eta = ln K / Delta`` (``inf`` while ``Delta`` is 0)."""
         if self.gap <= 0.0:
@@ -139,14 +144,19 @@ class AdaHedge:
 
 
 def hedged_classes(
-    proba: np.ndarray, vote_weight: float, uniforms: np.ndarray
+    proba: np.ndarray,
+    vote_weight: float,
+    uniforms: np.ndarray,
+    model_labels: np.ndarray | None = None,
+    model_weight: float = 0.0,
 ) -> np.ndarray:
     """Class indices of the hedged prediction, one uniform per row.
 
     A row's uniform ``u`` below ``vote_weight`` picks the vote (the most
-    probable class, the first on ties, as ``argmax``); otherwise
-    ``(u - vote_weight) / (1 - vote_weight)``, again uniform, draws a class
-    from the row's probabilities.
+    probable class, the first on ties, as ``argmax``); below ``vote_weight +
+    model_weight`` the row's model label (a third expert, when there is
+    one); otherwise ``u`` rescaled to the rest of ``[0, 1)``, again uniform,
+    draws a class from the row's probabilities (the play).
 
     Parameters
     ----------
@@ -156,6 +166,10 @@ def hedged_classes(
         Probability of the vote, in [0, 1].
     uniforms : ndarray of shape (n_rows,)
         Uniforms in [0, 1).
+    model_labels : ndarray of shape (n_rows,) of int, default=None
+        The model expert's class indices (needed if ``model_weight > 0``).
+    model_weight : float, default=0.0
+        Probability of the model expert.
 
     Returns
     -------
@@ -167,12 +181,22 @@ def hedged_classes(
     >>> proba = np.array([[0.6, 0.4], [0.6, 0.4]])
     >>> hedged_classes(proba, 0.5, np.array([0.1, 0.9])).tolist()
     [0, 1]
+    >>> model = np.array([1, 1])  # a third expert at weight 0.5
+    >>> hedged_classes(proba, 0.25, np.array([0.1, 0.5]), model, 0.5).tolist()
+    [0, 1]
     """
     vote = np.argmax(proba, axis=1)
     if vote_weight >= 1.0 or proba.shape[0] == 0:
         return vote
-    fraction = (uniforms - vote_weight) / (1.0 - vote_weight)
+    model_weight = model_weight if model_labels is not None else 0.0
+    before_play = vote_weight + model_weight
+    if before_play >= 1.0:  # no weight left for the play
+        assert model_labels is not None  # (model_weight > 0)
+        return np.where(uniforms < vote_weight, vote, model_labels)
+    fraction = (uniforms - before_play) / (1.0 - before_play)
     cdf = np.cumsum(proba, axis=1)
     # The last column catches rounding (a cdf that ends at 1 - 1e-16).
     drawn = np.minimum((cdf <= fraction[:, None]).sum(axis=1), proba.shape[1] - 1)
+    if model_weight > 0.0:
+        drawn = np.where(uniforms < before_play, model_labels, drawn)
     return np.where(uniforms < vote_weight, vote, drawn)

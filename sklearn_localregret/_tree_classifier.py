@@ -16,6 +16,8 @@ from ._discount_players import DiscountPlayers, resolve_discounts
 from ._tree import PLAYERS, TreePlayer
 from ._tree.docstring import TREE_CLASSIFIER_DOCSTRING
 from ._tree.persistence import take_players_of_old_layout
+from ._tree.refining import FeatureRefining
+from ._tree.root_model import RootModelExpert
 from ._tree.views import TreeViews
 from .locality.recent_rows import RecentRows
 from .merging import merge_into
@@ -31,12 +33,15 @@ __all__ = ["LocalRegretTreeClassifier"]
 
 # Rows whose test outcomes are computed at once (bounds the memory).
 _OUTCOME_BLOCK_ROWS = 250
-# refined_features="auto": inputs of more columns refine this many features
-# at each threshold checkpoint (narrower ones, every feature).
-REFINED_FEATURES_AUTO = (64, 32)
 
 
-class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifier):
+class LocalRegretTreeClassifier(
+    RootModelExpert,
+    FeatureRefining,
+    TreeViews,
+    ReadsColumns,
+    BaseLocalRegretClassifier,
+):
     __doc__ = TREE_CLASSIFIER_DOCSTRING
 
     _parameter_constraints: dict = {
@@ -113,14 +118,6 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         # already rejected infinities and non-numeric input).
         return X
 
-    def _refined_features(self, n_features: int) -> int | None:
-        """How many features each threshold checkpoint refines (see
-        ``refined_features``)."""
-        if self.refined_features == "auto":
-            columns, refined = REFINED_FEATURES_AUTO
-            return refined if n_features > columns else None
-        return self.refined_features
-
     def _model_leaves(self, n_classes: int) -> bool:
         """Whether leaves may be naive Bayes models (see ``leaf_model``)."""
         computes_models = PLAYERS[self.regret].computes_models
@@ -160,6 +157,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         self._players = (
             DiscountPlayers(discounts, names, states) if len(discounts) > 1 else None
         )
+        self._start_model_expert()
 
     # What one player (one discount) owns; the estimator holds the active
     # one's: the player of the regret mode (_tree/players.py) and its draws.
@@ -241,6 +239,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
         # round under way: they see complete rounds.
         lock = self._model_lock()
         hedging = self._hedging()
+        expert = hedging and self._has_model_expert()  # the root model
         # Tests enter before a round (thresholds, missing-value variants, new
         # categories); a block that can bring none is not looked at per round.
         categorical = self._columns.categorical
@@ -262,6 +261,8 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
                         if reads_rows:  # routing reads lists faster
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
+                    # The root model's labels, before the round is learnt.
+                    model = self._root_model_labels(outcomes[at]) if expert else None
                     if self._players is not None:
                         proba, wrong = self._play_players_round(
                             X[lo:hi], outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
@@ -274,7 +275,7 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
                         )
                     self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
                     if hedging:
-                        self._score_predictions(proba, y[lo:hi], weight[lo:hi])
+                        self._score_predictions(proba, y[lo:hi], weight[lo:hi], model)
                     self._count_rounds(weight[lo:hi], wrong)
         except KeyboardInterrupt:  # a Ctrl-C after a complete round
             self._finish_call()
@@ -295,11 +296,6 @@ class LocalRegretTreeClassifier(TreeViews, ReadsColumns, BaseLocalRegretClassifi
             # Decay by discount ** (rows / batch_size): a memory of rows.
             y.shape[0] / self.batch_size,
         )
-
-    def _shares(self) -> np.ndarray:
-        """Per test, the players' summed shares of their tables' draws (what
-        ranks the features that thresholds refine)."""
-        return sum(self._each_player(lambda: self._player.table.test_shares()))
 
     def _each_player(self, step) -> list:
         """``step()`` with each player active in turn (one call without

@@ -51,7 +51,9 @@ def test_models_learn_digits_where_labels_cannot(digits):
     # each later 300 rows, labels 0.57-0.62).
     X, y = digits
     models = LocalRegretTreeClassifier(random_state=0)
-    labels = LocalRegretTreeClassifier(random_state=0, leaf_model=None)
+    labels = LocalRegretTreeClassifier(
+        random_state=0, leaf_model=None, leaf_prediction="label"
+    )
     late_models, late_labels = 0, 0
     for lo in range(0, len(y), 5):
         at = slice(lo, lo + 5)

@@ -111,13 +111,17 @@ class HedgedPrediction:
             return proba[: rows.shape[0]]
         return None
 
-    def _score_predictions(self, proba: np.ndarray, y: np.ndarray, weight) -> None:
+    def _score_predictions(
+        self, proba: np.ndarray, y: np.ndarray, weight, model_labels=None
+    ) -> None:
         """Add a round's losses of the vote and the play to the hedge.
 
         ``proba`` are the round's class probabilities under ``pi`` before the
         round was learnt; the vote's loss is the weight of the rows whose most
         probable class is wrong, the play's the expected weight of the rows a
-        class drawn from ``proba`` gets wrong.
+        class drawn from ``proba`` gets wrong. A hedge with a third expert
+        (:meth:`_model_expert_labels`) is given ``model_labels``, that
+        expert's class indices of the rows, and its loss too.
         """
         if len(y) == 1:  # a one-row round (streaming): plain floats
             w, label, row = float(weight[0]), int(y[0]), proba[0]
@@ -131,7 +135,11 @@ class HedgedPrediction:
         recorder = self.__dict__.get("_round_recorder")
         if recorder is not None:
             recorder(proba, self._hedge.weight(0))
-        self._hedge.update((vote_wrong, play_wrong))
+        if model_labels is None:
+            self._hedge.update((vote_wrong, play_wrong))
+        else:
+            model_wrong = float(weight @ (model_labels != y))
+            self._hedge.update((vote_wrong, play_wrong, model_wrong))
 
     @property
     def vote_weight_(self) -> float:
@@ -143,6 +151,17 @@ class HedgedPrediction:
         """
         check_is_fitted(self)
         return self._vote_weight()
+
+    def _model_weight(self) -> float:
+        """The hedge's weight of its third expert, a model (0 without one)."""
+        if self._prediction_rule() != "hedge" or self._hedge.n_experts < 3:
+            return 0.0
+        return self._hedge.weight(2)
+
+    def _model_expert_labels(self, block) -> np.ndarray:
+        """The model expert's class indices of a block of encoded rows
+        (learners whose hedge has a third expert)."""
+        raise NotImplementedError
 
     def _vote_weight(self) -> float:
         rule = self._prediction_rule()
@@ -255,6 +274,10 @@ class HedgedPrediction:
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
                 version = self._proba_version()
                 proba = self._predict_proba_encoded(block)
+                model_weight = self._model_weight() if vote_weight < 1.0 else 0.0
+                labels = None
+                if model_weight > 0.0:
+                    labels = self._model_expert_labels(block)
             self._remember_proba(version, block, proba)
             if vote_weight >= 1.0:
                 out.append(np.argmax(proba, axis=1))
@@ -263,7 +286,9 @@ class HedgedPrediction:
                     uniforms = sparse_row_uniforms(block, key)
                 else:
                     uniforms = row_uniforms(block, key)
-                out.append(hedged_classes(proba, vote_weight, uniforms))
+                out.append(
+                    hedged_classes(proba, vote_weight, uniforms, labels, model_weight)
+                )
         if not out:
             return np.zeros(0, dtype=np.intp)
         return out[0] if len(out) == 1 else np.concatenate(out)

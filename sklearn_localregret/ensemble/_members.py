@@ -70,7 +70,7 @@ class ForestMembers:
 
     def _new_member(self, seed: int) -> LocalRegretTreeClassifier:
         params = {name: getattr(self, name) for name in TREE_PARAMS}
-        return LocalRegretTreeClassifier(
+        member = LocalRegretTreeClassifier(
             "external",
             batch_size=self.batch_size,
             binarize=self.binarize,
@@ -78,6 +78,10 @@ class ForestMembers:
             random_state=seed,
             **params,
         )
+        # The forest scores its members' vote and play (_score_predictions'
+        # recorder): their hedges keep those two experts, not the root model.
+        member._root_model_expert = False
+        return member
 
     def _member_columns(self) -> list[ColumnEncoder]:
         """Each member's part of the forest's encoder (remade when it changes:

@@ -109,14 +109,17 @@ class Merger:
         return [(obj, self.counters, self.largest) for obj in self.objects(est)]
 
     def hedges(self, est) -> list[tuple[Any, np.ndarray]]:
-        """``(AdaHedge, initial losses)`` of every hedge: the vote/play hedge
-        of the hedged prediction, if the learner has one."""
+        """``(AdaHedge, initial losses)`` of every hedge: the hedge of the
+        hedged prediction (the vote, the play and any root model), if the
+        learner has one."""
         hedge = est.__dict__.get("_hedge")
         if hedge is None:
             return []
         from .._hedge import PLAY_HANDICAP
 
-        return [(hedge, np.array([0.0, PLAY_HANDICAP]))]
+        # The vote starts at 0; the play (and the root model) at the handicap.
+        initial = [0.0] + [PLAY_HANDICAP] * (hedge.n_experts - 1)
+        return [(hedge, np.array(initial))]
 
     def refresh(self, est) -> None:
         """Renew what the learner derives from its tables (its caches)."""
@@ -240,6 +243,15 @@ def check_same_task(dst, src, ignore=("random_state",)) -> None:
         raise ValueError("the learners' feature names differ")
     if mine is not None and not np.array_equal(mine, np.asarray(theirs)):
         raise ValueError("the learners' feature names differ")
+    experts = [
+        getattr(getattr(est, "_hedge", None), "n_experts", 0) for est in (dst, src)
+    ]
+    if experts[0] != experts[1]:
+        raise ValueError(
+            "the learners' hedged predictions weigh different experts "
+            f"({experts[0]} and {experts[1]}): one was saved before the root "
+            "model became an expert; refit it to merge"
+        )
 
 
 def model_lock_of(est):
