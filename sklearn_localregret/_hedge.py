@@ -8,7 +8,9 @@ a class drawn from ``pi``'s probabilities, which is what the randomised plays
 of the guarantee predict. :class:`AdaHedge` weighs the two from their losses
 on the stream itself (measured on each round's rows before the round is
 learnt), and :func:`hedged_classes` predicts with the vote with the weight it
-has, otherwise with the play.
+has, otherwise with the play. A tree whose sites keep naive Bayes models
+adds a third expert, its root site's model (``_tree/root_model.py``), which
+:func:`hedged_classes` gives with its own weight.
 
 Why AdaHedge (de Rooij, van Erven, Grunwald and Koolen, "Follow the Leader If
 You Can, Hedge If You Must", JMLR 2014): it needs no learning rate, no
@@ -96,8 +98,19 @@ class AdaHedge:
         return np.exp(self._log_weights(self.learning_rate))
 
     def weight(self, k: int) -> float:
-        """Expert ``k``'s weight now."""
-        return math.exp(self._log_weights(self.learning_rate)[k])
+        """Expert ``k``'s weight now (kept until the losses or the gap change:
+        a prediction reads several weights of the same round)."""
+        key = (self.gap, *self._losses)
+        cached = self.__dict__.get("_cached_weights")
+        if cached is None or cached[0] != key:
+            weights = [math.exp(v) for v in self._log_weights(self.learning_rate)]
+            cached = self._cached_weights = (key, weights)
+        return cached[1][k]
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_cached_weights", None)  # a cache
+        return state
 
     def _log_weights(self, eta: float) -> list[float]:
         low = min(self._losses)
@@ -190,6 +203,19 @@ def hedged_classes(
         return vote
     model_weight = model_weight if model_labels is not None else 0.0
     before_play = vote_weight + model_weight
+    if proba.shape[0] == 1:  # one row (streaming): plain floats, same classes
+        return np.array(
+            [
+                _hedged_class(
+                    proba[0],
+                    vote_weight,
+                    before_play,
+                    float(uniforms[0]),
+                    vote,
+                    model_labels,
+                )
+            ]
+        )
     if before_play >= 1.0:  # no weight left for the play
         assert model_labels is not None  # (model_weight > 0)
         return np.where(uniforms < vote_weight, vote, model_labels)
@@ -200,3 +226,18 @@ def hedged_classes(
     if model_weight > 0.0:
         drawn = np.where(uniforms < before_play, model_labels, drawn)
     return np.where(uniforms < vote_weight, vote, drawn)
+
+
+def _hedged_class(row, vote_weight, before_play, u, vote, model_labels) -> int:
+    """:func:`hedged_classes` of one row (``row`` its probabilities)."""
+    if u < vote_weight:
+        return int(vote[0])
+    if u < before_play:
+        return int(model_labels[0])
+    fraction = (u - before_play) / (1.0 - before_play)
+    total, last = 0.0, len(row) - 1
+    for c, p in enumerate(row.tolist()):
+        total += p
+        if total > fraction:
+            return c
+    return last

@@ -123,3 +123,18 @@ def test_merged_hedges_add_the_root_models_losses(digits):
     assert a._hedge.n_experts == 3
     expected = a._hedge.losses + b._hedge.losses - [0.0, PLAY_HANDICAP, PLAY_HANDICAP]
     np.testing.assert_allclose(a.merge(b)._hedge.losses, expected)
+
+
+@pytest.mark.parametrize("weights", [(0.2, 0.0), (0.0, 0.7), (0.3, 0.3), (0.4, 0.6)])
+def test_one_row_takes_the_same_class_as_in_a_block(weights):
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(4), size=2000)
+    uniforms = rng.random(2000)
+    model = rng.integers(0, 4, 2000)
+    block = hedged_classes(proba, weights[0], uniforms, model, weights[1])
+    one = [
+        hedged_classes(proba[i : i + 1], weights[0], uniforms[i : i + 1],
+                       model[i : i + 1], weights[1])[0]
+        for i in range(2000)
+    ]  # fmt: skip
+    np.testing.assert_array_equal(block, one)

@@ -158,6 +158,31 @@ class HedgedPrediction:
             return 0.0
         return self._hedge.weight(2)
 
+    @staticmethod
+    def _row_uniforms(block, key: int) -> np.ndarray:
+        if sp.issparse(block):
+            return sparse_row_uniforms(block, key)
+        return row_uniforms(block, key)
+
+    def _model_expert_part(self, block, uniforms, vote_weight: float) -> tuple:
+        """The model expert's weight and its labels of the rows whose uniform
+        picks it (the others' labels are never read: 0), or ``(0.0, None)``."""
+        model_weight = self._model_weight()
+        if model_weight <= 0.0:
+            return 0.0, None
+        if uniforms.shape[0] == 1:  # one row (streaming): plain floats
+            u = float(uniforms[0])
+            if vote_weight <= u < vote_weight + model_weight:
+                return model_weight, self._model_expert_labels(block)
+            return model_weight, np.zeros(1, dtype=np.int64)
+        picks = (uniforms >= vote_weight) & (uniforms < vote_weight + model_weight)
+        labels = np.zeros(uniforms.shape[0], dtype=np.int64)
+        if picks.all():
+            labels[:] = self._model_expert_labels(block)
+        elif picks.any():
+            labels[picks] = self._model_expert_labels(block[picks])
+        return model_weight, labels
+
     def _model_expert_labels(self, block) -> np.ndarray:
         """The model expert's class indices of a block of encoded rows
         (learners whose hedge has a third expert)."""
@@ -173,8 +198,9 @@ class HedgedPrediction:
 
     @property
     def hedge_regret_bound_(self) -> float:
-        """Bound on the hedged predictions' expected mistakes beyond the better
-        of the vote and the play, over the rounds learnt so far (``2 Delta``;
+        """Bound on the hedged predictions' expected mistakes beyond the best
+        of their experts (the vote, the play and, for trees whose sites keep
+        models, the root model), over the rounds learnt so far (``2 Delta``;
         see the user guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
@@ -243,9 +269,10 @@ class HedgedPrediction:
         ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
         the randomised plays predict. With ``"hedge"`` (the default with
         external regret: ``prediction="auto"``), the vote
-        with probability :attr:`vote_weight_`, else the draw: AdaHedge's
-        weight from the two predictions' losses on the stream, so that it is
-        never much worse than the better of them (the user guide derives the
+        with probability :attr:`vote_weight_`, the tree's root model with
+        its weight (trees whose sites keep models), else the draw: AdaHedge's
+        weights from the predictions' losses on the stream, so that it is
+        never much worse than the best of them (the user guide derives the
         bound, :attr:`hedge_regret_bound_`). A draw's uniform is a function of
         the row, ``random_state`` and ``n_rounds_``: a fitted model predicts a
         row the same alone, in any batch and at every call.
@@ -269,23 +296,20 @@ class HedgedPrediction:
         out = []
         for block in self._row_blocks(X):
             with self._model_lock(), self._blas_context():
-                # The weight, the draws' key and pi of the same complete round.
+                # The weights, the draws' key and pi of the same complete round.
                 vote_weight = self._vote_weight()  # fitting checked above
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
                 version = self._proba_version()
                 proba = self._predict_proba_encoded(block)
-                model_weight = self._model_weight() if vote_weight < 1.0 else 0.0
-                labels = None
-                if model_weight > 0.0:
-                    labels = self._model_expert_labels(block)
+                if vote_weight < 1.0:
+                    uniforms = self._row_uniforms(block, key)
+                    model_weight, labels = self._model_expert_part(
+                        block, uniforms, vote_weight
+                    )
             self._remember_proba(version, block, proba)
             if vote_weight >= 1.0:
                 out.append(np.argmax(proba, axis=1))
             else:
-                if sp.issparse(block):
-                    uniforms = sparse_row_uniforms(block, key)
-                else:
-                    uniforms = row_uniforms(block, key)
                 out.append(
                     hedged_classes(proba, vote_weight, uniforms, labels, model_weight)
                 )

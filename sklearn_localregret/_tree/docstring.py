@@ -153,16 +153,16 @@ Online decision-tree learner minimising local external or swap regret.
         ``pi`` (deterministic; best on stationary streams, exploitable by an
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
         the row, as the randomised plays predict (the guarantee's side).
-        ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
-        draw, the weight learnt by AdaHedge from both predictions' losses on
-        each round before it is learnt; never much worse than the better of
-        the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
-        prediction"). ``"auto"``: ``"hedge"`` with external regret, ``"vote"``
-        with swap regret (its exact distribution can hold thousands of
-        hypotheses, and the hedge's score of every round would cost a whole
+        ``"hedge"``: the vote with probability :attr:`vote_weight_`, the root
+        site's naive Bayes model (where sites keep models) with probability
+        :attr:`model_weight_`, else the draw: AdaHedge's weights from the
+        experts' losses on each round before it is learnt, never much worse
+        than the best of them (:attr:`hedge_regret_bound_`; user guide, "The
+        hedged prediction"). ``"auto"``: ``"hedge"`` with external regret,
+        ``"vote"`` with swap regret (its exact distribution can hold
+        thousands of hypotheses; scoring every round would cost a whole
         prediction over them). Draws are a function of the row,
-        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s
-        probabilities whatever this is.
+        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s.
     leaf_model : {"auto", "naive_bayes"} or None, default="auto"
         What a leaf may be besides a label. ``"naive_bayes"``: every node may
         also be replaced by a *model leaf*, which labels a row with a naive
@@ -221,12 +221,12 @@ Online decision-tree learner minimising local external or swap regret.
         Rows seen.
     n_online_mistakes_ : float
         Weight of the rows the played trees got wrong (online error).
-    vote_weight_ : float
+    vote_weight_, model_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
-        ``prediction="vote"``, 0 for ``"sample"``).
+        ``prediction="vote"``, 0 for ``"sample"``), the root model's class.
     hedge_regret_bound_ : float
-        Bound on the hedged predictions' expected mistakes beyond the better
-        of the vote and the play, over the rounds learnt (sample weight).
+        Bound on the hedged predictions' expected mistakes beyond the best of
+        their experts, over the rounds learnt (sample weight).
     discounts_ : tuple of float
         The discounts learnt at, one learner each (one value unless
         ``discount`` is ``"auto"`` or a tuple).

@@ -53,7 +53,7 @@ class RootModelExpert:
         root = table.find(())
         if root < 0:
             return np.zeros(outcomes.shape[0], dtype=np.int64)
-        return table.model_labels(np.full(outcomes.shape[0], root), outcomes)
+        return table.row_model_labels(root, outcomes)
 
     def _model_expert_labels(self, block: np.ndarray) -> np.ndarray:
         return self._root_model_labels(self._tests.outcomes(block))

@@ -375,6 +375,16 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
         return out
 
+    def row_model_labels(self, row: int, outcomes: np.ndarray) -> np.ndarray:
+        """:meth:`model_labels` of every data row at the one table ``row``
+        (a row :meth:`find` gave: not checked again)."""
+        self.refresh()
+        out = np.empty(outcomes.shape[0], dtype=np.int64)
+        rows = np.full(outcomes.shape[0], row, dtype=np.int64)
+        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
+        return out
+
     def test_shares(self) -> np.ndarray:
         """Per test, how much of the table's draws split on it, shape (n_tests,).
 
