@@ -11,10 +11,12 @@ only scores the rounds, it draws nothing), and each round is predicted with
 ``"hedge"`` in turn, before it is learnt. So the differences are paired: the
 same trees, the same rows.
 
-Printed per stream: the three errors (means over the seeds), the error of
-the tree's root model alone (the hedge's third expert where the sites keep
-models; "-" otherwise), hedge minus vote, the hedge's final weights of the vote
-and of the root model, and the goals of the issue: on the
+Printed per stream: the three errors (means over the seeds), the errors of
+the tree's root models alone (the hedge's further experts: the root site's
+naive Bayes model where the sites keep models, and the Gaussian naive Bayes
+model of the numeric columns; "-" where there is none), hedge minus vote,
+the hedge's final weights of the vote and of the root models, and the goals
+of the issue: on the
 ``alternating`` stream ``predict`` error <= 0.52; no stream worse than the
 vote (the landed default) by more than 0.005.
 
@@ -44,13 +46,16 @@ LEARNERS = {
 }
 
 
+ROOT_MODELS = ("model", "gaussian")  # the tree's further experts, by name
+
+
 def paired_errors(make, stream, batch_size):
-    """Errors of the three predictions of one model and of its root model
-    (NaN without one), test-then-train; the final weights of the vote and
-    the root model."""
+    """Errors of the three predictions of one model and of each of its root
+    models alone (NaN where it has none), test-then-train; the final
+    weights of the vote and of the root models."""
     est = make()
     X, y = stream.X, stream.y
-    wrong = dict.fromkeys((*MODES, "model"), 0)
+    wrong = dict.fromkeys((*MODES, *ROOT_MODELS), 0)
     for lo in range(0, len(y), batch_size):
         rows = slice(lo, lo + batch_size)
         if lo == 0:  # no model yet: every prediction counts as a mistake
@@ -60,21 +65,28 @@ def paired_errors(make, stream, batch_size):
             for mode in MODES:
                 est.prediction = mode
                 wrong[mode] += int((est.predict(X[rows]) != y[rows]).sum())
-            if _has_root_model(est):
-                block = est._validate_for_predict(X[rows])
-                labels = est.classes_[est._model_expert_labels(block)]
-                wrong["model"] += int((labels != y[rows]).sum())
+            block = None
+            for k, name in enumerate(_root_models(est)):
+                if block is None:
+                    block = est._validate_for_predict(X[rows])
+                labels = est.classes_[est._expert_labels(k, block)]
+                wrong[name] += int((labels != y[rows]).sum())
         est.prediction = "hedge"
         est.partial_fit(X[rows], y[rows], classes=stream.classes)
     errors = {mode: wrong[mode] / len(y) for mode in wrong}
-    if not _has_root_model(est):
-        errors["model"] = float("nan")
-    return errors, est.vote_weight_, getattr(est, "model_weight_", 0.0)
+    weights = {"vote": est.vote_weight_}
+    for name in ROOT_MODELS:
+        if name not in _root_models(est):
+            errors[name] = float("nan")
+        weights[name] = est._named_weight(name) if _root_models(est) else 0.0
+    return errors, weights
 
 
-def _has_root_model(est) -> bool:
-    hedge = est.__dict__.get("_hedge")
-    return hedge is not None and hedge.n_experts == 3
+def _root_models(est) -> tuple:
+    """The names of the hedge's experts after the vote and the play."""
+    if est.__dict__.get("_hedge") is None or not hasattr(est, "_expert_names"):
+        return ()
+    return est._expert_names()[2:]
 
 
 def main():
@@ -91,12 +103,13 @@ def main():
     alternating = {}
     print(
         f"{'learner':9} {'stream':15} {'vote':>6} {'sample':>6} {'hedge':>6} "
-        f"{'model':>6} {'h-v':>7} {'w_vote':>6} {'w_model':>7} {'s':>5}"
+        f"{'model':>6} {'gauss':>6} {'h-v':>7} {'w_vote':>6} {'w_model':>7} "
+        f"{'w_gauss':>7} {'s':>5}"
     )
     for learner in args.learners:
         for name in args.streams:
-            errors = {mode: [] for mode in (*MODES, "model")}
-            weights, model_weights = [], []
+            errors = {mode: [] for mode in (*MODES, *ROOT_MODELS)}
+            weights = {mode: [] for mode in ("vote", *ROOT_MODELS)}
             start = time.perf_counter()
             skipped = False
             for seed in range(args.seeds):
@@ -104,27 +117,30 @@ def main():
                 if learner == "disjunct" and len(stream.classes) > 2:
                     skipped = True
                     break
-                e, w, w_model = paired_errors(
+                e, w = paired_errors(
                     lambda s=seed: LEARNERS[learner](random_state=s),
                     stream,
                     args.batch_size,
                 )
                 for mode in errors:
                     errors[mode].append(e[mode])
-                weights.append(w)
-                model_weights.append(w_model)
+                for mode in weights:
+                    weights[mode].append(w[mode])
             if skipped:
                 continue
             mean = {mode: float(np.mean(errors[mode])) for mode in errors}
-            model = "-" if np.isnan(mean["model"]) else f"{mean['model']:6.3f}"
+            alone = [
+                "-" if np.isnan(mean[m]) else f"{mean[m]:6.3f}" for m in ROOT_MODELS
+            ]
             diff = mean["hedge"] - mean["vote"]
             worst[(learner, name)] = diff
             if name == "alternating":
                 alternating[learner] = mean["hedge"]
+            w = {mode: float(np.mean(weights[mode])) for mode in weights}
             print(
                 f"{learner:9} {name:15} {mean['vote']:6.3f} {mean['sample']:6.3f} "
-                f"{mean['hedge']:6.3f} {model:>6} {diff:+7.3f} "
-                f"{np.mean(weights):6.3f} {np.mean(model_weights):7.3f} "
+                f"{mean['hedge']:6.3f} {alone[0]:>6} {alone[1]:>6} {diff:+7.3f} "
+                f"{w['vote']:6.3f} {w['model']:7.3f} {w['gaussian']:7.3f} "
                 f"{time.perf_counter() - start:5.0f}",
                 flush=True,
             )

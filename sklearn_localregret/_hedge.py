@@ -7,10 +7,9 @@ recent labels, so labels that alternate against it defeat it). The *play* is
 a class drawn from ``pi``'s probabilities, which is what the randomised plays
 of the guarantee predict. :class:`AdaHedge` weighs the two from their losses
 on the stream itself (measured on each round's rows before the round is
-learnt), and :func:`hedged_classes` predicts with the vote with the weight it
-has, otherwise with the play. A tree whose sites keep naive Bayes models
-adds a third expert, its root site's model (``_tree/root_model.py``), which
-:func:`hedged_classes` gives with its own weight.
+learnt), and the prediction gives each row the vote with the vote's weight,
+otherwise the play (``_base/hedge_draws.py``). A tree adds further experts,
+its root models (``_tree/root_model.py``), each with its own weight.
 
 Why AdaHedge (de Rooij, van Erven, Grunwald and Koolen, "Follow the Leader If
 You Can, Hedge If You Must", JMLR 2014): it needs no learning rate, no
@@ -29,7 +28,7 @@ import math
 
 import numpy as np
 
-__all__ = ["PLAY_HANDICAP", "AdaHedge", "hedged_classes"]
+__all__ = ["PLAY_HANDICAP", "AdaHedge"]
 
 #: The loss (in sample weight: rows at unit weight) the play starts with. A
 #: model predicts as the vote, scikit-learn's most probable class, until the
@@ -154,90 +153,3 @@ class AdaHedge:
         """``2 Delta``: the hedge's loss minus any expert's (initial loss
         included) is at most this."""
         return 2.0 * self.gap
-
-
-def hedged_classes(
-    proba: np.ndarray,
-    vote_weight: float,
-    uniforms: np.ndarray,
-    model_labels: np.ndarray | None = None,
-    model_weight: float = 0.0,
-) -> np.ndarray:
-    """Class indices of the hedged prediction, one uniform per row.
-
-    A row's uniform ``u`` below ``vote_weight`` picks the vote (the most
-    probable class, the first on ties, as ``argmax``); below ``vote_weight +
-    model_weight`` the row's model label (a third expert, when there is
-    one); otherwise ``u`` rescaled to the rest of ``[0, 1)``, again uniform,
-    draws a class from the row's probabilities (the play).
-
-    Parameters
-    ----------
-    proba : ndarray of shape (n_rows, n_classes)
-        Class probabilities of the rows under ``pi``.
-    vote_weight : float
-        Probability of the vote, in [0, 1].
-    uniforms : ndarray of shape (n_rows,)
-        Uniforms in [0, 1).
-    model_labels : ndarray of shape (n_rows,) of int, default=None
-        The model expert's class indices (needed if ``model_weight > 0``).
-    model_weight : float, default=0.0
-        Probability of the model expert.
-
-    Returns
-    -------
-    ndarray of shape (n_rows,) of int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> proba = np.array([[0.6, 0.4], [0.6, 0.4]])
-    >>> hedged_classes(proba, 0.5, np.array([0.1, 0.9])).tolist()
-    [0, 1]
-    >>> model = np.array([1, 1])  # a third expert at weight 0.5
-    >>> hedged_classes(proba, 0.25, np.array([0.1, 0.5]), model, 0.5).tolist()
-    [0, 1]
-    """
-    vote = np.argmax(proba, axis=1)
-    if vote_weight >= 1.0 or proba.shape[0] == 0:
-        return vote
-    model_weight = model_weight if model_labels is not None else 0.0
-    before_play = vote_weight + model_weight
-    if proba.shape[0] == 1:  # one row (streaming): plain floats, same classes
-        return np.array(
-            [
-                _hedged_class(
-                    proba[0],
-                    vote_weight,
-                    before_play,
-                    float(uniforms[0]),
-                    vote,
-                    model_labels,
-                )
-            ]
-        )
-    if before_play >= 1.0:  # no weight left for the play
-        assert model_labels is not None  # (model_weight > 0)
-        return np.where(uniforms < vote_weight, vote, model_labels)
-    fraction = (uniforms - before_play) / (1.0 - before_play)
-    cdf = np.cumsum(proba, axis=1)
-    # The last column catches rounding (a cdf that ends at 1 - 1e-16).
-    drawn = np.minimum((cdf <= fraction[:, None]).sum(axis=1), proba.shape[1] - 1)
-    if model_weight > 0.0:
-        drawn = np.where(uniforms < before_play, model_labels, drawn)
-    return np.where(uniforms < vote_weight, vote, drawn)
-
-
-def _hedged_class(row, vote_weight, before_play, u, vote, model_labels) -> int:
-    """:func:`hedged_classes` of one row (``row`` its probabilities)."""
-    if u < vote_weight:
-        return int(vote[0])
-    if u < before_play:
-        return int(model_labels[0])
-    fraction = (u - before_play) / (1.0 - before_play)
-    total, last = 0.0, len(row) - 1
-    for c, p in enumerate(row.tolist()):
-        total += p
-        if total > fraction:
-            return c
-    return last

@@ -157,7 +157,7 @@ class LocalRegretTreeClassifier(
         self._players = (
             DiscountPlayers(discounts, names, states) if len(discounts) > 1 else None
         )
-        self._start_model_expert()
+        self._start_model_expert(n_features, n_classes)
 
     # What one player (one discount) owns; the estimator holds the active
     # one's: the player of the regret mode (_tree/players.py) and its draws.
@@ -239,7 +239,7 @@ class LocalRegretTreeClassifier(
         # round under way: they see complete rounds.
         lock = self._model_lock()
         hedging = self._hedging()
-        expert = hedging and self._has_model_expert()  # the root model
+        expert = hedging and self._has_model_expert()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
         # categories); a block that can bring none is not looked at per round.
         categorical = self._columns.categorical
@@ -261,8 +261,10 @@ class LocalRegretTreeClassifier(
                         if reads_rows:  # routing reads lists faster
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
-                    # The root model's labels, before the round is learnt.
-                    model = self._root_model_labels(outcomes[at]) if expert else None
+                    # The root models' labels, before the round is learnt.
+                    extra = None
+                    if expert:
+                        extra = self._round_expert_labels(X[lo:hi], outcomes[at])
                     if self._players is not None:
                         proba, wrong = self._play_players_round(
                             X[lo:hi], outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
@@ -275,7 +277,8 @@ class LocalRegretTreeClassifier(
                         )
                     self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
                     if hedging:
-                        self._score_predictions(proba, y[lo:hi], weight[lo:hi], model)
+                        self._score_predictions(proba, y[lo:hi], weight[lo:hi], extra)
+                    self._learn_root_models(X[lo:hi], y[lo:hi], weight[lo:hi])
                     self._count_rounds(weight[lo:hi], wrong)
         except KeyboardInterrupt:  # a Ctrl-C after a complete round
             self._finish_call()

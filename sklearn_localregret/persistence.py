@@ -31,6 +31,7 @@ from ._disjunct import LocalRegretDisjunctClassifier
 from ._hedge import AdaHedge
 from ._moved import old_names
 from ._tree import ExternalPlayer, SwapPlayer
+from ._tree.root_gaussian import RootGaussian
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .engine import DiscountClock, RegretTable
@@ -91,6 +92,7 @@ _OUR_TYPES = (
     TreeColoring,
     TreeRateGraph,
     RecentRows,
+    RootGaussian,
     TreeLayout,
     Leaf,
     Split,

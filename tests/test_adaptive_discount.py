@@ -43,7 +43,7 @@ def test_predict_proba_is_the_players_mixed_by_their_weights():
     weights = est.discount_weights_
     assert 0.0 < weights.min() and np.isclose(weights.sum(), 1.0)
     np.testing.assert_allclose(
-        est.predict_proba(X), np.tensordot(weights, probas, axes=1), atol=1e-12
+        est.pi_proba(X), np.tensordot(weights, probas, axes=1), atol=1e-12
     )
     # The players really differ: one forgets, one does not.
     assert np.abs(probas[0] - probas[1]).max() > 0.01

@@ -47,7 +47,7 @@ def test_decayed_sites_keep_the_probabilities_finite_and_exact(monkeypatch):
     # The state this test is about: weights 1e280 times below others.
     assert weights[weights > 0].min() < 1e-280 * weights.max()
     assert np.all(np.isfinite(est._hedge.losses))
-    proba = est.predict_proba(X)
+    proba = est.pi_proba(X)
     assert np.all(np.isfinite(proba))
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-9)
     # The Python walk the kernels replaced (its own order of operations).
@@ -58,9 +58,9 @@ def test_decayed_sites_keep_the_probabilities_finite_and_exact(monkeypatch):
     reading = LocalRegretTreeClassifier(discount=0.5, random_state=0).fit(X, y)
     scores = reading.regret_table_.read_scores
     assert (scores[:, 0] > scores[:, 1]).any()
-    read = reading.predict_proba(X)
+    read = reading.pi_proba(X)
     assert np.all(np.isfinite(read)) and np.all(read >= 0.0)
     np.testing.assert_allclose(read.sum(axis=1), 1.0, atol=1e-9)
     # The vote is the most probable class, not classes_[0] for every row.
-    assert est.vote_weight_ == 1.0
+    est.set_params(prediction="vote")
     np.testing.assert_array_equal(est.predict(X), proba.argmax(axis=1))

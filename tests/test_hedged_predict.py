@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
-from sklearn_localregret._hedge import PLAY_HANDICAP, AdaHedge, hedged_classes
+from sklearn_localregret._base.hedge_draws import hedged_classes
+from sklearn_localregret._hedge import PLAY_HANDICAP, AdaHedge
 from sklearn_localregret.datasets import load_stream
 from sklearn_localregret.engine.compiled.row_uniforms import row_uniforms
 

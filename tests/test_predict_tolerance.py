@@ -29,10 +29,10 @@ def digits_model():
 def test_probabilities_within_the_tolerance(digits_model, tolerance):
     est, X = digits_model
     est.set_params(predict_tolerance=0.0)
-    exact = est.predict_proba(X)
+    exact = est.pi_proba(X)
     est.set_params(predict_tolerance=tolerance)
-    batch = est.predict_proba(X)  # 300 rows: the site-by-site walk
-    rows = np.vstack([est.predict_proba(X[i : i + 1]) for i in range(40)])
+    batch = est.pi_proba(X)  # 300 rows: the site-by-site walk
+    rows = np.vstack([est.pi_proba(X[i : i + 1]) for i in range(40)])
     assert np.abs(batch - exact).max() <= tolerance + 1e-12
     np.testing.assert_allclose(batch.sum(axis=1), 1.0, atol=1e-12)
     np.testing.assert_allclose(rows, batch[:40], rtol=0, atol=1e-13)
@@ -43,11 +43,11 @@ def test_probabilities_within_the_tolerance(digits_model, tolerance):
 def test_zero_tolerance_is_the_exact_walk(digits_model):
     est, X = digits_model
     est.set_params(predict_tolerance=0.0)
-    first = est.predict_proba(X)
+    first = est.pi_proba(X)
     est.set_params(predict_tolerance=1e-3)
-    est.predict_proba(X)
+    est.pi_proba(X)
     est.set_params(predict_tolerance=0.0)
-    np.testing.assert_array_equal(est.predict_proba(X), first)
+    np.testing.assert_array_equal(est.pi_proba(X), first)
 
 
 def test_tolerance_outside_its_range_is_a_clear_error():

@@ -16,10 +16,10 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
-from .._hedge import hedged_classes
 from .._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ..engine.compiled.row_uniforms import row_uniforms
 from . import rounds
+from .hedge_draws import hedge_block
 
 __all__ = ["REMEMBERED_ROWS", "HedgedPrediction", "same_rows"]
 
@@ -112,16 +112,17 @@ class HedgedPrediction:
         return None
 
     def _score_predictions(
-        self, proba: np.ndarray, y: np.ndarray, weight, model_labels=None
+        self, proba: np.ndarray, y: np.ndarray, weight, expert_labels=None
     ) -> None:
         """Add a round's losses of the vote and the play to the hedge.
 
         ``proba`` are the round's class probabilities under ``pi`` before the
         round was learnt; the vote's loss is the weight of the rows whose most
         probable class is wrong, the play's the expected weight of the rows a
-        class drawn from ``proba`` gets wrong. A hedge with a third expert
-        (:meth:`_model_expert_labels`) is given ``model_labels``, that
-        expert's class indices of the rows, and its loss too.
+        class drawn from ``proba`` gets wrong. A hedge with further experts
+        (the tree's root models, :meth:`_expert_labels`) is given
+        ``expert_labels``, their class indices of the rows, and scores them
+        as the vote.
         """
         if len(y) == 1:  # a one-row round (streaming): plain floats
             w, label, row = float(weight[0]), int(y[0]), proba[0]
@@ -135,11 +136,11 @@ class HedgedPrediction:
         recorder = self.__dict__.get("_round_recorder")
         if recorder is not None:
             recorder(proba, self._hedge.weight(0))
-        if model_labels is None:
+        if expert_labels is None:
             self._hedge.update((vote_wrong, play_wrong))
         else:
-            model_wrong = float(weight @ (model_labels != y))
-            self._hedge.update((vote_wrong, play_wrong, model_wrong))
+            others = [float(weight @ (labels != y)) for labels in expert_labels]
+            self._hedge.update((vote_wrong, play_wrong, *others))
 
     @property
     def vote_weight_(self) -> float:
@@ -152,11 +153,13 @@ class HedgedPrediction:
         check_is_fitted(self)
         return self._vote_weight()
 
-    def _model_weight(self) -> float:
-        """The hedge's weight of its third expert, a model (0 without one)."""
-        if self._prediction_rule() != "hedge" or self._hedge.n_experts < 3:
-            return 0.0
-        return self._hedge.weight(2)
+    def _expert_weights(self) -> list[float]:
+        """The hedge's weights of its experts after the vote and the play (the
+        tree's root models; none for the other learners)."""
+        n = self._hedge.n_experts
+        if n < 3 or self._prediction_rule() != "hedge":
+            return []
+        return [self._hedge.weight(k) for k in range(2, n)]
 
     @staticmethod
     def _row_uniforms(block, key: int) -> np.ndarray:
@@ -164,28 +167,9 @@ class HedgedPrediction:
             return sparse_row_uniforms(block, key)
         return row_uniforms(block, key)
 
-    def _model_expert_part(self, block, uniforms, vote_weight: float) -> tuple:
-        """The model expert's weight and its labels of the rows whose uniform
-        picks it (the others' labels are never read: 0), or ``(0.0, None)``."""
-        model_weight = self._model_weight()
-        if model_weight <= 0.0:
-            return 0.0, None
-        if uniforms.shape[0] == 1:  # one row (streaming): plain floats
-            u = float(uniforms[0])
-            if vote_weight <= u < vote_weight + model_weight:
-                return model_weight, self._model_expert_labels(block)
-            return model_weight, np.zeros(1, dtype=np.int64)
-        picks = (uniforms >= vote_weight) & (uniforms < vote_weight + model_weight)
-        labels = np.zeros(uniforms.shape[0], dtype=np.int64)
-        if picks.all():
-            labels[:] = self._model_expert_labels(block)
-        elif picks.any():
-            labels[picks] = self._model_expert_labels(block[picks])
-        return model_weight, labels
-
-    def _model_expert_labels(self, block) -> np.ndarray:
-        """The model expert's class indices of a block of encoded rows
-        (learners whose hedge has a third expert)."""
+    def _expert_labels(self, k: int, block) -> np.ndarray:
+        """Further expert ``k``'s class indices of a block of encoded rows
+        (learners whose hedge has more than two experts)."""
         raise NotImplementedError
 
     def _vote_weight(self) -> float:
@@ -199,8 +183,8 @@ class HedgedPrediction:
     @property
     def hedge_regret_bound_(self) -> float:
         """Bound on the hedged predictions' expected mistakes beyond the best
-        of their experts (the vote, the play and, for trees whose sites keep
-        models, the root model), over the rounds learnt so far (``2 Delta``;
+        of their experts (the vote, the play and, for trees, the root
+        models), over the rounds learnt so far (``2 Delta``;
         see the user guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
@@ -211,6 +195,12 @@ class HedgedPrediction:
 
     def predict_proba(self, X):
         """Probability of each class under the current distribution pi over models.
+
+        For a tree whose hedged :meth:`predict` weighs root models
+        (:attr:`model_weight_`, :attr:`gaussian_weight_`), a row whose draw
+        picks one of them gets that model's posterior instead, so that
+        :meth:`predict` stays the most probable class but where the play
+        draws another; its ``pi_proba`` gives ``pi``'s alone.
 
         Parameters
         ----------
@@ -243,24 +233,59 @@ class HedgedPrediction:
                 block = block.toarray()
             yield np.asarray(block, dtype=self._block_dtype)
 
-    def _predict_proba_checked(self, X) -> np.ndarray:
-        """:meth:`predict_proba` of encoded rows that passed validation."""
+    def _predict_proba_checked(self, X, experts: bool = True) -> np.ndarray:
+        """:meth:`predict_proba` of encoded rows that passed validation
+        (``pi``'s probabilities alone if not ``experts``)."""
         if isinstance(X, np.ndarray) and 0 < X.shape[0] <= rounds.DENSE_CHUNK_ROWS:
             # One block, as _row_blocks gives it (a streaming call: its
             # generator and list cost a fifth of a row's prediction).
-            return self._block_proba(np.asarray(X, dtype=self._block_dtype))
-        out = [self._block_proba(block) for block in self._row_blocks(X)]
+            block = np.asarray(X, dtype=self._block_dtype)
+            return self._block_proba(block, experts)
+        out = [self._block_proba(block, experts) for block in self._row_blocks(X)]
         if not out:
             return np.zeros((0, len(self.classes_)))
         return out[0] if len(out) == 1 else np.vstack(out)
 
-    def _block_proba(self, block) -> np.ndarray:
+    def _block_proba(self, block, experts: bool = True) -> np.ndarray:
         """:meth:`predict_proba` of one block of :meth:`_row_blocks`."""
         with self._model_lock(), self._blas_context():
             version = self._proba_version()
             proba = self._predict_proba_encoded(block)
+            mixed = self._mixed_proba(block, proba) if experts else proba
         self._remember_proba(version, block, proba)
-        return proba
+        return mixed
+
+    def _draw_key(self) -> int:
+        """The key of the rows' uniforms (:meth:`_row_uniforms`): a function
+        of ``random_state`` and the rounds learnt (read under the model lock)."""
+        return self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+
+    def _mixed_proba(self, block, proba: np.ndarray) -> np.ndarray:
+        """The class probabilities of the expert that predicts each row: the
+        row's uniform (the one :meth:`predict` reads) picks the vote, a
+        further expert or the play (:meth:`_expert_rows`); the vote and the
+        play predict from ``pi`` (``proba``), a further expert from its own
+        posterior. So :meth:`predict` is the argmax of these probabilities
+        except where the play draws a less probable class, as with
+        ``prediction="sample"``."""
+        vote_weight = self._vote_weight()
+        if vote_weight >= 1.0 or not any(w > 0.0 for w in self._expert_weights()):
+            return proba
+        experts, picked = self._expert_rows(block, proba, vote_weight)
+        out = proba
+        for k, count in enumerate(picked):
+            if count == proba.shape[0]:
+                return self._expert_proba(k, block)
+            if count:
+                rows = experts == -1 - k
+                out = proba.copy() if out is proba else out
+                out[rows] = self._expert_proba(k, block[rows])
+        return out
+
+    def _expert_proba(self, k: int, block) -> np.ndarray:
+        """Further expert ``k``'s class probabilities of a block of encoded
+        rows (learners whose hedge has more than two experts)."""
+        raise NotImplementedError
 
     def predict(self, X):
         """Predicted classes: the hedge of the vote and the play by default.
@@ -269,8 +294,9 @@ class HedgedPrediction:
         ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
         the randomised plays predict. With ``"hedge"`` (the default with
         external regret: ``prediction="auto"``), the vote
-        with probability :attr:`vote_weight_`, the tree's root model with
-        its weight (trees whose sites keep models), else the draw: AdaHedge's
+        with probability :attr:`vote_weight_`, each of the tree's root
+        models with its weight (:attr:`model_weight_`,
+        :attr:`gaussian_weight_`), else the draw: AdaHedge's
         weights from the predictions' losses on the stream, so that it is
         never much worse than the best of them (the user guide derives the
         bound, :attr:`hedge_regret_bound_`). A draw's uniform is a function of
@@ -298,21 +324,39 @@ class HedgedPrediction:
             with self._model_lock(), self._blas_context():
                 # The weights, the draws' key and pi of the same complete round.
                 vote_weight = self._vote_weight()  # fitting checked above
-                key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
                 version = self._proba_version()
                 proba = self._predict_proba_encoded(block)
-                if vote_weight < 1.0:
-                    uniforms = self._row_uniforms(block, key)
-                    model_weight, labels = self._model_expert_part(
-                        block, uniforms, vote_weight
-                    )
+                if vote_weight >= 1.0:
+                    classes = np.argmax(proba, axis=1)
+                else:
+                    classes = self._hedged_block(block, proba, vote_weight)
             self._remember_proba(version, block, proba)
-            if vote_weight >= 1.0:
-                out.append(np.argmax(proba, axis=1))
-            else:
-                out.append(
-                    hedged_classes(proba, vote_weight, uniforms, labels, model_weight)
-                )
+            out.append(classes)
         if not out:
             return np.zeros(0, dtype=np.intp)
         return out[0] if len(out) == 1 else np.concatenate(out)
+
+    def _expert_rows(self, block, proba: np.ndarray, vote_weight: float) -> tuple:
+        """Which expert predicts each row of a block (under the model lock):
+        :func:`~sklearn_localregret._base.hedge_draws.hedge_block`'s classes of the vote
+        and the play, ``-1 - k`` for further expert ``k``, and its counts."""
+        weights = self._expert_weights()
+        for k, weight in enumerate(weights):
+            if weight >= 1.0:  # every row picks it: no uniforms needed
+                picked = [0] * len(weights)
+                picked[k] = proba.shape[0]
+                return np.full(proba.shape[0], -1 - k), picked
+        uniforms = self._row_uniforms(block, self._draw_key())
+        return hedge_block(proba, vote_weight, weights, uniforms)
+
+    def _hedged_block(self, block, proba: np.ndarray, vote_weight: float):
+        """The hedged classes of a block (under the model lock), a further
+        expert's computed for its rows only."""
+        classes, picked = self._expert_rows(block, proba, vote_weight)
+        for k, count in enumerate(picked):
+            if count == classes.shape[0]:
+                return self._expert_labels(k, block)
+            if count:
+                rows = classes == -1 - k
+                classes[rows] = self._expert_labels(k, block[rows])
+        return classes

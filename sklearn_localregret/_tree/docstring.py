@@ -107,7 +107,7 @@ Online decision-tree learner minimising local external or swap regret.
         of the uniformised regret-matching chain with the level redirect,
         started from the last played tree (approximate; see Notes).
     n_predict_trees : int or None, default=None
-        External regret only. None: :meth:`predict_proba` is exact, the
+        External regret only. None: :meth:`pi_proba` is exact, the
         probability that a tree drawn from ``pi`` (with ``L = inf``, see
         Notes) labels the row ``c``, computed without drawing. An int: the
         fraction of that many trees, drawn with a fixed internal seed, that
@@ -133,12 +133,12 @@ Online decision-tree learner minimising local external or swap regret.
         fewer rows, or a call's last rows) decays by ``lambda ** (m /
         batch_size)``, so the window is ``batch_size / (1 - lambda)`` rows
         however the stream comes in calls (one row per call included).
-        1 is the paper's undiscounted
-        algorithm. The default was chosen by ``benchmarks/bench_drift.py`` and
-        ``benchmarks/bench_tree_paper.py``: on drifting streams it recovers
-        where 1 stays wrong, on stationary ones and on the paper's protocol it
-        is no worse; on labels that alternate on one instance it does worse
-        than 1, which stays at the best tree's 50%.
+        1 is the paper's undiscounted algorithm. The default was chosen by
+        ``benchmarks/bench_drift.py`` and ``benchmarks/bench_tree_paper.py``:
+        on drifting streams it recovers where 1 stays wrong, on stationary
+        ones and on the paper's protocol it is no worse; on labels that
+        alternate on one instance it does worse than 1, which stays at the
+        best tree's 50%.
         ``"auto"`` (0.99 and 1) or a tuple of distinct discounts: forgetting
         that adapts. One learner per discount learns every round from the
         same rows, and the probabilities are theirs mixed by AdaHedge over
@@ -154,15 +154,16 @@ Online decision-tree learner minimising local external or swap regret.
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
         the row, as the randomised plays predict (the guarantee's side).
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, the root
-        site's naive Bayes model (where sites keep models) with probability
-        :attr:`model_weight_`, else the draw: AdaHedge's weights from the
-        experts' losses on each round before it is learnt, never much worse
-        than the best of them (:attr:`hedge_regret_bound_`; user guide, "The
-        hedged prediction"). ``"auto"``: ``"hedge"`` with external regret,
-        ``"vote"`` with swap regret (its exact distribution can hold
-        thousands of hypotheses; scoring every round would cost a whole
-        prediction over them). Draws are a function of the row,
-        ``random_state`` and ``n_rounds_``. :meth:`predict_proba` is ``pi``'s.
+        models (the root site's naive Bayes model, Gaussian naive Bayes of the
+        numeric columns) with :attr:`model_weight_`, :attr:`gaussian_weight_`,
+        else the draw: AdaHedge's weights from the experts' losses on each
+        round before it is learnt, never much worse than the best of them
+        (:attr:`hedge_regret_bound_`; user guide, "The hedged prediction").
+        ``"auto"``: ``"hedge"`` with external regret, ``"vote"`` with swap
+        regret (scoring its exact distribution every round costs too much).
+        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
+        :meth:`predict_proba` is ``pi``'s (:meth:`pi_proba`) but on rows a
+        root model predicts: its posterior.
     leaf_model : {"auto", "naive_bayes"} or None, default="auto"
         What a leaf may be besides a label. ``"naive_bayes"``: every node may
         also be replaced by a *model leaf*, which labels a row with a naive
@@ -194,7 +195,7 @@ Online decision-tree learner minimising local external or swap regret.
         row (as River's Hoeffding trees' ``"nba"`` leaves, site by site).
         Only the reading changes: the plays, their regrets and the guarantee
         on them are the same for both, and so is ``online_error_`` (the
-        plays' record). ``predict_proba`` stays exact (the probability that
+        plays' record). :meth:`pi_proba` stays exact (the probability that
         a tree drawn from ``pi``, its leaves read so, gives the row each
         class), and the hedge of ``prediction="hedge"`` weighs the vote and a
         class drawn from these probabilities. Set before fitting; setting
@@ -221,9 +222,10 @@ Online decision-tree learner minimising local external or swap regret.
         Rows seen.
     n_online_mistakes_ : float
         Weight of the rows the played trees got wrong (online error).
-    vote_weight_, model_weight_ : float
+    vote_weight_, model_weight_, gaussian_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
-        ``prediction="vote"``, 0 for ``"sample"``), the root model's class.
+        ``prediction="vote"``, 0 for ``"sample"``), the root site's naive
+        Bayes model's class, the root's Gaussian model's class.
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the best of
         their experts, over the rounds learnt (sample weight).

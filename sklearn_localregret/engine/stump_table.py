@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled.leaf_model import model_labels
+from .compiled.leaf_model import model_labels, model_posteriors
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import grown_capacity
 from .stump_table_links import StumpTableLinks
@@ -383,6 +383,16 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         rows = np.full(outcomes.shape[0], row, dtype=np.int64)
         outcomes = np.ascontiguousarray(outcomes, dtype=bool)
         model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
+        return out
+
+    def row_model_proba(self, row: int, outcomes: np.ndarray) -> np.ndarray:
+        """The posteriors of the model at the one table ``row`` (a row
+        :meth:`find` gave) for every data row (test outcomes): shape (n, K),
+        the softmax of the scores :meth:`row_model_labels` maximises."""
+        self.refresh()
+        out = np.empty((outcomes.shape[0], self._base.shape[1]))
+        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        model_posteriors(self._odds, self._base, row, outcomes, self._n_tests, out)
         return out
 
     def test_shares(self) -> np.ndarray:

@@ -86,11 +86,19 @@ class TreeMerger(Merger):
     def parts(self, est) -> list:
         return [player.table for player in tree_players(est)]
 
+    # The root's Gaussian model (the hedge's expert): sums, each side
+    # discounted at its own last round, as the tables are.
+    gaussian_sums = ("weight", "count", "total", "squares")
+
     def counter_groups(self, est) -> list:
-        return [(est, self.counters, ())] + [
+        groups = [(est, self.counters, ())] + [
             (player, self.player_counters, self.player_largest)
             for player in tree_players(est)
         ]
+        gaussian = est.__dict__.get("_root_gaussian")
+        if gaussian is not None:
+            groups.append((gaussian, self.gaussian_sums, ()))
+        return groups
 
     def hedges(self, est) -> list:
         hedges = super().hedges(est)

@@ -91,7 +91,7 @@ def test_learnt_tables_predict_as_the_python_walk(n_classes, leaf_model, n_rows,
     if leaf_model:  # model leaves in play at many sites
         assert np.count_nonzero(table._leaf[: table.n_rows, 0, n_classes] > 0) > 5
     if n_rows == 300:  # early on: pi is spread, a row's labels are a mixture
-        walked = model.predict_proba(X[:300])
+        walked = model.pi_proba(X[:300])
         assert ((walked > 0.01) & (walked < 0.99)).any(axis=1).mean() > 0.2
     outcomes = model._tests.outcomes(X[:300])
     reference = ReferenceLabels(table).probabilities(outcomes)
@@ -107,10 +107,10 @@ def test_learnt_tables_predict_as_the_python_walk(n_classes, leaf_model, n_rows,
     # The learner's own predict_proba is the grouped walk (its leaves read
     # their sites' models where those lead: tests/engine/test_model_reads.py).
     np.testing.assert_array_equal(
-        model.predict_proba(X[:300]), grouped.probabilities(outcomes, reads=True)
+        model.pi_proba(X[:300]), grouped.probabilities(outcomes, reads=True)
     )
     model.set_params(leaf_prediction="label")
-    np.testing.assert_array_equal(model.predict_proba(X[:300]), got)
+    np.testing.assert_array_equal(model.pi_proba(X[:300]), got)
 
 
 def test_a_grouping_that_is_not_monotone_is_caught():

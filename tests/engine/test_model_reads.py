@@ -197,13 +197,13 @@ def test_the_learner_reads_as_its_sampled_trees():
     est = LocalRegretTreeClassifier(random_state=2).fit(X, y)
     table = est._player.table
     assert (table.read_scores[:, 0] > table.read_scores[:, 1]).sum() > 3
-    exact = est.predict_proba(X[:50])
+    exact = est.pi_proba(X[:50])
     n = 4000
     est.set_params(n_predict_trees=n)
-    sampled = est.predict_proba(X[:50])
+    sampled = est.pi_proba(X[:50])
     assert np.abs(sampled - exact).max() < 5 * 0.5 / np.sqrt(n)
     est.set_params(n_predict_trees=None, leaf_prediction="label")
-    assert np.abs(est.predict_proba(X[:50]) - exact).max() > 0.01
+    assert np.abs(est.pi_proba(X[:50]) - exact).max() > 0.01
 
 
 def test_a_site_no_row_reached_keeps_its_model_and_its_cache():

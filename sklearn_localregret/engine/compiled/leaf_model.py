@@ -50,6 +50,7 @@ __all__ = [
     "majority_label",
     "model_label",
     "model_labels",
+    "model_posteriors",
     "passed_tests",
     "read_label",
     "refresh_leaf_model",
@@ -264,3 +265,29 @@ def model_labels(odds, base, rows, outcomes, n_tests, out) -> None:
     scores = np.empty(base.shape[1])
     for i in range(min(rows.shape[0], outcomes.shape[0], out.shape[0])):
         out[i] = model_label(odds, base, rows[i], outcomes[i], n_tests, scores)
+
+
+@kernel
+def model_posteriors(odds, base, r, outcomes, n_tests, out) -> None:
+    """``out[i, c]``: the posterior of label ``c`` under table row ``r``'s
+    model for data row ``i`` (outcomes ``outcomes[i]``): the softmax of the
+    scores :func:`model_label` maximises."""
+    k = min(base.shape[1], out.shape[1])
+    for i in range(min(outcomes.shape[0], out.shape[0])):
+        went = outcomes[i]
+        n = min(n_tests, went.shape[0], odds.shape[1])
+        for c in range(k):
+            out[i, c] = base[r, c]
+        for v in range(n):
+            if went[v]:
+                for c in range(k):
+                    out[i, c] += odds[r, v, c]
+        best = out[i, 0]
+        for c in range(1, k):
+            best = max(best, out[i, c])
+        norm = 0.0
+        for c in range(k):
+            out[i, c] = math.exp(out[i, c] - best)
+            norm += out[i, c]
+        for c in range(k):
+            out[i, c] /= norm
