@@ -13,8 +13,9 @@ same trees, the same rows.
 
 Printed per stream: the three errors (means over the seeds), the errors of
 the tree's root models alone (the hedge's further experts: the root site's
-naive Bayes model where the sites keep models, and the Gaussian naive Bayes
-model of the numeric columns; "-" where there is none), hedge minus vote,
+naive Bayes model where the sites keep models, Gaussian naive Bayes and a
+passive-aggressive linear model of the numeric columns; "-" where there is
+none), hedge minus vote,
 the hedge's final weights of the vote and of the root models, and the goals
 of the issue: on the
 ``alternating`` stream ``predict`` error <= 0.52; no stream worse than the
@@ -46,7 +47,7 @@ LEARNERS = {
 }
 
 
-ROOT_MODELS = ("model", "gaussian")  # the tree's further experts, by name
+ROOT_MODELS = ("model", "gaussian", "linear")  # the tree's further experts
 
 
 def paired_errors(make, stream, batch_size):
@@ -103,8 +104,8 @@ def main():
     alternating = {}
     print(
         f"{'learner':9} {'stream':15} {'vote':>6} {'sample':>6} {'hedge':>6} "
-        f"{'model':>6} {'gauss':>6} {'h-v':>7} {'w_vote':>6} {'w_model':>7} "
-        f"{'w_gauss':>7} {'s':>5}"
+        f"{'model':>6} {'gauss':>6} {'linear':>6} {'h-v':>7} {'w_vote':>6} "
+        f"{'w_model':>7} {'w_gauss':>7} {'w_lin':>6} {'s':>5}"
     )
     for learner in args.learners:
         for name in args.streams:
@@ -139,8 +140,9 @@ def main():
             w = {mode: float(np.mean(weights[mode])) for mode in weights}
             print(
                 f"{learner:9} {name:15} {mean['vote']:6.3f} {mean['sample']:6.3f} "
-                f"{mean['hedge']:6.3f} {alone[0]:>6} {alone[1]:>6} {diff:+7.3f} "
-                f"{w['vote']:6.3f} {w['model']:7.3f} {w['gaussian']:7.3f} "
+                f"{mean['hedge']:6.3f} {alone[0]:>6} {alone[1]:>6} {alone[2]:>6} "
+                f"{diff:+7.3f} {w['vote']:6.3f} {w['model']:7.3f} "
+                f"{w['gaussian']:7.3f} {w['linear']:6.3f} "
                 f"{time.perf_counter() - start:5.0f}",
                 flush=True,
             )

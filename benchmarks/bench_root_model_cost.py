@@ -1,8 +1,9 @@
 """What the root model experts cost the test-then-train loop, one run.
 
 The hedge of ``LocalRegretTreeClassifier()`` at its defaults weighs the
-vote, the play and the root models (the root site's naive Bayes model and
-the Gaussian naive Bayes model of the numeric columns); the same learner
+vote, the play and the root models (the root site's naive Bayes model, and
+Gaussian naive Bayes and a passive-aggressive linear model of the numeric
+columns); the same learner
 whose hedge keeps the vote and the play only (the private switch forest
 members use, ``_root_model_expert = False``) is the reference. Each loop
 predicts a call's rows, then learns them: digits in a shuffled order at one

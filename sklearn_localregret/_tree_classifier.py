@@ -261,10 +261,12 @@ class LocalRegretTreeClassifier(
                         if reads_rows:  # routing reads lists faster
                             rows = outcomes.tolist()
                     at = slice(lo - start, hi - start)
-                    # The root models' labels, before the round is learnt.
+                    # The root models' losses, before the round is learnt.
                     extra = None
                     if expert:
-                        extra = self._round_expert_labels(X[lo:hi], outcomes[at])
+                        extra = self._round_expert_losses(
+                            X[lo:hi], outcomes[at], y[lo:hi], weight[lo:hi]
+                        )
                     if self._players is not None:
                         proba, wrong = self._play_players_round(
                             X[lo:hi], outcomes[at], rows[at], y[lo:hi], weight[lo:hi]

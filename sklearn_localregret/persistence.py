@@ -32,6 +32,7 @@ from ._hedge import AdaHedge
 from ._moved import old_names
 from ._tree import ExternalPlayer, SwapPlayer
 from ._tree.root_gaussian import RootGaussian
+from ._tree.root_linear import RootLinear
 from ._tree_classifier import LocalRegretTreeClassifier
 from .baselines.winnow2 import Winnow2Classifier
 from .engine import DiscountClock, RegretTable
@@ -93,6 +94,7 @@ _OUR_TYPES = (
     TreeRateGraph,
     RecentRows,
     RootGaussian,
+    RootLinear,
     TreeLayout,
     Leaf,
     Split,

@@ -111,13 +111,14 @@ def test_each_round_scores_the_root_models_before_learning_them(digits):
     X, y = digits
     model = LocalRegretTreeClassifier(random_state=0)
     model.fit(X[:300], y[:300])
-    assert model._expert_names() == ("vote", "play", "model", "gaussian")
+    assert model._expert_names() == ("vote", "play", "model", "gaussian", "linear")
     for lo in range(300, 400, 5):
         rows = slice(lo, lo + 5)
         outcomes = model._tests.outcomes(X[rows])
         labels = [
             model._root_model_labels(outcomes),
             model._root_gaussian.labels(X[rows]),
+            model._root_linear.labels(X[rows]),
         ]
         expected = [float((model.classes_[a] != y[rows]).sum()) for a in labels]
         before = model._hedge.losses
@@ -128,39 +129,48 @@ def test_each_round_scores_the_root_models_before_learning_them(digits):
         assert model._root_gaussian.count.sum() == pytest.approx(decay * count + 5 * 64)
 
 
-def test_the_naive_bayes_model_takes_the_weight_on_digits(digits):
-    # Digits at one row per call: the root's naive Bayes model makes fewer
-    # mistakes than the vote (measured: 0.13 against 0.16 over the pass).
+def test_the_root_models_take_the_weight_on_digits(digits):
+    # Digits at one row per call: the root's linear model makes fewer
+    # mistakes than the vote and the naive Bayes model (measured on seeds 0,
+    # 1, 2: the hedge 0.117 on average, the naive Bayes model's hedge 0.137,
+    # the vote 0.16 over the pass).
     X, y = digits
     model = LocalRegretTreeClassifier(random_state=0)
     vote = LocalRegretTreeClassifier(random_state=0, prediction="vote")
     wrong = _one_row_pass(model, X, y, np.arange(10))
-    assert model.model_weight_ > 0.99 and model.gaussian_weight_ < 0.01
-    assert wrong < _one_row_pass(vote, X, y, np.arange(10)) - 0.02 * len(y)
+    assert model.linear_weight_ > 0.99 and model.gaussian_weight_ < 0.01
+    assert wrong < _one_row_pass(vote, X, y, np.arange(10)) - 0.03 * len(y)
     hedge = model._hedge
     assert hedge.hedge_loss <= hedge.losses.min() + model.hedge_regret_bound_ + 1e-9
     # Realised mistakes near the expected ones (Azuma-Hoeffding, 1e-9).
     slack = math.sqrt(2 * len(y) * math.log(1e9))
     assert wrong <= hedge.hedge_loss + PLAY_HANDICAP + slack
-    labels = model.classes_[model._root_model_labels(model._tests.outcomes(X))]
+    labels = model.classes_[model._root_linear.labels(X)]
     assert np.mean(model.predict(X) == labels) > 0.98
 
 
-def test_the_gaussian_model_takes_the_weight_on_a_linear_concept():
-    # SEA (x1 + x2 <= theta): the Gaussian model leads (measured over three
-    # seeds: 0.165 against the vote's 0.189).
-    stream = load_stream("sea", n_rows=3000, seed=0)
+def hedge_and_vote_errors(name: str, n_rows: int = 3000) -> tuple:
+    """The default tree and its vote, test-then-train in calls of 10 rows
+    on a leaderboard stream (seed 0): the hedged tree and both errors."""
+    stream = load_stream(name, n_rows=n_rows, seed=0)
     model = LocalRegretTreeClassifier(random_state=0)
     vote = LocalRegretTreeClassifier(random_state=0, prediction="vote")
     errors = []
     for est in (model, vote):
         wrong = 0
-        for lo in range(0, 3000, 10):
+        for lo in range(0, n_rows, 10):
             rows = slice(lo, lo + 10)
             if lo:
                 wrong += int((est.predict(stream.X[rows]) != stream.y[rows]).sum())
             est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
-        errors.append(wrong / 3000)
+        errors.append(wrong / n_rows)
+    return model, errors
+
+
+def test_the_gaussian_model_takes_the_weight_on_a_linear_concept():
+    # SEA (x1 + x2 <= theta): the Gaussian model leads (measured over three
+    # seeds: 0.165 against the vote's 0.189).
+    model, errors = hedge_and_vote_errors("sea")
     assert model.gaussian_weight_ > 0.9
     assert errors[0] < errors[1] - 0.01
 
@@ -182,10 +192,11 @@ def test_predict_proba_gives_each_row_its_predicting_experts_posterior():
     names = model._expert_names()
     weights = [model.vote_weight_] + [model._named_weight(n) for n in names[2:]]
     ends = np.cumsum(weights)
+    k = names.index("gaussian") - 1  # its segment: [ends[k - 1], ends[k])
     vote = u < ends[0]
-    gaussian = (u >= ends[-2]) & (u < ends[-1])
+    gaussian = (u >= ends[k - 1]) & (u < ends[k])
     play = u >= ends[-1]
-    assert names[-1] == "gaussian" and 0.5 < weights[-1] < 1.0
+    assert 0.5 < weights[k] < 1.0
     assert vote.sum() >= 20 and gaussian.sum() >= 1000
     np.testing.assert_array_equal(proba[vote | play], pi[vote | play])
     numeric = np.ones(X.shape[1], dtype=bool)
@@ -204,7 +215,7 @@ def test_trees_without_the_hedge_and_forest_members_keep_two_experts(digits):
     labels = LocalRegretTreeClassifier(
         random_state=0, leaf_model=None, leaf_prediction="label"
     ).fit(X[:200], y[:200])
-    assert labels._expert_names() == ("vote", "play", "gaussian")
+    assert labels._expert_names() == ("vote", "play", "gaussian", "linear")
     assert labels.model_weight_ == 0.0
     vote = LocalRegretTreeClassifier(random_state=0, prediction="vote")
     assert vote.fit(X[:200], y[:200])._hedge.n_experts == 2
@@ -221,7 +232,7 @@ def test_models_saved_with_fewer_experts_predict_and_learn_as_before(digits, n_e
     old = pickle.loads(pickle.dumps(model))
     # Saved before the experts: a hedge of 2 (the vote, the play) or of 3
     # (and the root's naive Bayes model), no expert names, no Gaussian.
-    del old._experts, old._root_gaussian
+    del old._experts, old._root_gaussian, old._root_linear
     old._hedge = AdaHedge((0.0,) + (PLAY_HANDICAP,) * (n_experts - 1))
     old._hedge.update((0.0,) + (30.0,) * (n_experts - 1))  # the vote leads
     assert old.gaussian_weight_ == 0.0
@@ -241,9 +252,13 @@ def test_merged_hedges_and_gaussians_add_up(digits):
     a.fit(X[:300], y[:300])
     b = LocalRegretTreeClassifier(random_state=1, binarize=7.5)
     b.fit(X[300:600], y[300:600])
-    initial = np.array([0.0] + [PLAY_HANDICAP] * 3)  # the vote starts at 0
+    initial = np.array([0.0] + [PLAY_HANDICAP] * 4)  # the vote starts at 0
     losses = a._hedge.losses + b._hedge.losses - initial
     total = a._root_gaussian.total + b._root_gaussian.total
+    coef = a._root_linear.coef + b._root_linear.coef
+    count = a._root_linear.count + b._root_linear.count
     a.merge(b)
     np.testing.assert_allclose(a._hedge.losses, losses)
     np.testing.assert_allclose(a._root_gaussian.total, total)
+    np.testing.assert_allclose(a._root_linear.coef, coef)
+    np.testing.assert_allclose(a._root_linear.count, count)

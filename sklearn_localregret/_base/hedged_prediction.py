@@ -112,7 +112,7 @@ class HedgedPrediction:
         return None
 
     def _score_predictions(
-        self, proba: np.ndarray, y: np.ndarray, weight, expert_labels=None
+        self, proba: np.ndarray, y: np.ndarray, weight, expert_losses=None
     ) -> None:
         """Add a round's losses of the vote and the play to the hedge.
 
@@ -120,9 +120,8 @@ class HedgedPrediction:
         round was learnt; the vote's loss is the weight of the rows whose most
         probable class is wrong, the play's the expected weight of the rows a
         class drawn from ``proba`` gets wrong. A hedge with further experts
-        (the tree's root models, :meth:`_expert_labels`) is given
-        ``expert_labels``, their class indices of the rows, and scores them
-        as the vote.
+        (the tree's root models) is given ``expert_losses``, theirs (the
+        weight of the rows their class gets wrong, as the vote's).
         """
         if len(y) == 1:  # a one-row round (streaming): plain floats
             w, label, row = float(weight[0]), int(y[0]), proba[0]
@@ -136,11 +135,10 @@ class HedgedPrediction:
         recorder = self.__dict__.get("_round_recorder")
         if recorder is not None:
             recorder(proba, self._hedge.weight(0))
-        if expert_labels is None:
+        if expert_losses is None:
             self._hedge.update((vote_wrong, play_wrong))
         else:
-            others = [float(weight @ (labels != y)) for labels in expert_labels]
-            self._hedge.update((vote_wrong, play_wrong, *others))
+            self._hedge.update((vote_wrong, play_wrong, *expert_losses))
 
     @property
     def vote_weight_(self) -> float:
@@ -197,7 +195,8 @@ class HedgedPrediction:
         """Probability of each class under the current distribution pi over models.
 
         For a tree whose hedged :meth:`predict` weighs root models
-        (:attr:`model_weight_`, :attr:`gaussian_weight_`), a row whose draw
+        (:attr:`model_weight_`, :attr:`gaussian_weight_`,
+        :attr:`linear_weight_`), a row whose draw
         picks one of them gets that model's posterior instead, so that
         :meth:`predict` stays the most probable class but where the play
         draws another; its ``pi_proba`` gives ``pi``'s alone.
@@ -293,13 +292,13 @@ class HedgedPrediction:
         With ``prediction="vote"``, the most probable class under ``pi``. With
         ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
         the randomised plays predict. With ``"hedge"`` (the default with
-        external regret: ``prediction="auto"``), the vote
-        with probability :attr:`vote_weight_`, each of the tree's root
-        models with its weight (:attr:`model_weight_`,
-        :attr:`gaussian_weight_`), else the draw: AdaHedge's
-        weights from the predictions' losses on the stream, so that it is
-        never much worse than the best of them (the user guide derives the
-        bound, :attr:`hedge_regret_bound_`). A draw's uniform is a function of
+        external regret: ``prediction="auto"``), the vote with probability
+        :attr:`vote_weight_`, each of the tree's root models with its weight
+        (:attr:`model_weight_`, :attr:`gaussian_weight_`,
+        :attr:`linear_weight_`), else the draw: AdaHedge's weights from the
+        predictions' losses on the stream, so that it is never much worse
+        than the best of them (the user guide derives the bound,
+        :attr:`hedge_regret_bound_`). A draw's uniform is a function of
         the row, ``random_state`` and ``n_rounds_``: a fitted model predicts a
         row the same alone, in any batch and at every call.
 

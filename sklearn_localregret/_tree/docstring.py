@@ -154,8 +154,8 @@ Online decision-tree learner minimising local external or swap regret.
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
         the row, as the randomised plays predict (the guarantee's side).
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, the root
-        models (the root site's naive Bayes model, Gaussian naive Bayes of the
-        numeric columns) with :attr:`model_weight_`, :attr:`gaussian_weight_`,
+        models (the root site's naive Bayes model; Gaussian naive Bayes and a
+        passive-aggressive linear model of the numeric columns) with theirs,
         else the draw: AdaHedge's weights from the experts' losses on each
         round before it is learnt, never much worse than the best of them
         (:attr:`hedge_regret_bound_`; user guide, "The hedged prediction").
@@ -222,10 +222,10 @@ Online decision-tree learner minimising local external or swap regret.
         Rows seen.
     n_online_mistakes_ : float
         Weight of the rows the played trees got wrong (online error).
-    vote_weight_, model_weight_, gaussian_weight_ : float
+    vote_weight_, model_weight_, gaussian_weight_, linear_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
-        ``prediction="vote"``, 0 for ``"sample"``), the root site's naive
-        Bayes model's class, the root's Gaussian model's class.
+        ``prediction="vote"``, 0 for ``"sample"``), the class of the root
+        site's naive Bayes model, of the Gaussian model, of the linear model.
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the best of
         their experts, over the rounds learnt (sample weight).

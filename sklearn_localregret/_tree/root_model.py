@@ -2,7 +2,7 @@
 
 The root is in every played tree, so a model of the root is a classifier of
 every row learnt, as River's Hoeffding tree predicts at its one leaf before
-it splits. Two such models join the vote and the play as experts of the
+it splits. Three such models join the vote and the play as experts of the
 hedged prediction (AdaHedge over all of them, each scored on every round
 before the round is learnt), so that ``predict`` is never much worse than
 the best of them on the stream (the user guide, "The hedged prediction"):
@@ -11,7 +11,10 @@ the best of them on the stream (the user guide, "The hedged prediction"):
   sites keep models (adaptive leaf reads or model leaves);
 * ``"gaussian"``: Gaussian naive Bayes over the numeric columns
   (:class:`~sklearn_localregret._tree.root_gaussian.RootGaussian`), which
-  a linear concept favours.
+  smooth class boundaries favour;
+* ``"linear"``: a passive-aggressive linear model of the numeric columns
+  (:class:`~sklearn_localregret._tree.root_linear.RootLinear`), which
+  linear concepts and abrupt drifts favour.
 
 The plays, and so the local regret guarantee, do not depend on them.
 """
@@ -25,7 +28,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._discount_players import resolve_discounts
 from .._hedge import PLAY_HANDICAP, AdaHedge
+from ..engine.compiled.root_losses import GAUSSIAN, LINEAR, MODEL, root_model_losses
 from .root_gaussian import RootGaussian
+from .root_linear import RootLinear
 
 __all__ = ["RootModelExpert"]
 
@@ -47,15 +52,16 @@ class RootModelExpert:
     def _start_model_expert(self, n_features: int, n_classes: int) -> None:
         """The hedge's experts: the vote and the play, then (a hedging tree
         but a forest member, whose forest scores their vote and play) the
-        root's naive Bayes model where the sites keep models, and the
-        root's Gaussian model."""
+        root's naive Bayes model where the sites keep models, the root's
+        Gaussian model and its linear model."""
         names = ["vote", "play"]
         if self._hedging() and self.__dict__.get("_root_model_expert", True):
             if self._player.table.models:
                 names.append("model")
-            names.append("gaussian")
+            names += ["gaussian", "linear"]
             discount = resolve_discounts(self.discount)[0]
             self._root_gaussian = RootGaussian(n_classes, n_features, discount)
+            self._root_linear = RootLinear(n_classes, n_features)
         if len(names) > 2:
             self._experts = tuple(names)
             self._hedge = AdaHedge((0.0,) + (PLAY_HANDICAP,) * (len(names) - 1))
@@ -92,28 +98,69 @@ class RootModelExpert:
             if outcomes is None:
                 outcomes = self._tests.outcomes(X)
             return self._root_model_proba(outcomes)
-        categorical = self._columns.categorical
-        numeric = None if categorical is None else ~categorical
-        return self._root_gaussian.proba(X, numeric)
+        if name == "linear":
+            return self._root_linear.proba(X, self._numeric_columns())
+        return self._root_gaussian.proba(X, self._numeric_columns())
 
-    # An expert's class is the first most probable under its posterior, in
-    # the rounds that score it as in predict (and predict_proba gives that
-    # posterior on the rows it predicts).
-    def _round_expert_labels(self, X: np.ndarray, outcomes: np.ndarray) -> list:
-        """Each further expert's class indices of a round's rows (before the
-        round is learnt)."""
-        return [
-            np.argmax(self._root_expert_proba(name, X, outcomes), axis=1)
-            for name in self._expert_names()[2:]
-        ]
+    def _numeric_columns(self):
+        """Which columns the Gaussian and linear models read (not the
+        categorical ones); None: all."""
+        categorical = self._columns.categorical
+        return None if categorical is None else ~categorical
+
+    def _round_expert_losses(self, X, outcomes, y, weight) -> list:
+        """Each further expert's loss on a round's rows (before the round is
+        learnt): the weight of the rows whose class, the first most probable
+        under its posterior, is wrong (the class :meth:`predict` gives)."""
+        names = self._expert_names()[2:]
+        n_classes = len(self.classes_)
+        if "model" in names:
+            table = self._player.table
+            odds, base, n_tests = table.model_arrays()
+            root = table.find(())
+        else:
+            odds, base, n_tests = (
+                np.zeros((1, 0, n_classes)),
+                np.zeros((1, n_classes)),
+                0,
+            )
+            root = -1
+        gaussian = self.__dict__.get("_root_gaussian")
+        linear = self.__dict__.get("_root_linear")
+        columns = self._numeric_columns()
+        if columns is None:
+            columns = np.ones(X.shape[1], dtype=bool)
+        out = np.zeros(len(names))
+        root_model_losses(
+            np.array([_CODES[name] for name in names], dtype=np.int64),
+            odds,
+            base,
+            root,
+            np.ascontiguousarray(outcomes, dtype=bool),
+            n_tests,
+            _sums(gaussian, n_classes, ("weight", "count", "total", "squares")),
+            _sums(
+                linear, n_classes, ("coef", "intercept", "count", "total", "squares")
+            ),
+            np.ascontiguousarray(X, dtype=np.float64),
+            np.ascontiguousarray(columns, dtype=bool),
+            np.asarray(y, dtype=np.int64),
+            np.asarray(weight, dtype=np.float64),
+            out,
+        )
+        return out.tolist()
 
     def _learn_root_models(self, X: np.ndarray, y: np.ndarray, weight) -> None:
-        """The Gaussian model learns a round's rows (the naive Bayes model is
-        the root site's, learnt with the table), decayed as the table is."""
+        """The Gaussian model (decayed as the table is) and the linear model
+        learn a round's rows (the naive Bayes model is the root site's,
+        learnt with the table)."""
         model = self.__dict__.get("_root_gaussian")
         if model is not None:
             decay = model.discount ** (y.shape[0] / self.batch_size)
             model.learn(X, y, weight, decay)
+        linear = self.__dict__.get("_root_linear")
+        if linear is not None:
+            linear.learn(X, y, weight, self._numeric_columns())
 
     def _expert_labels(self, k: int, block: np.ndarray) -> np.ndarray:
         return np.argmax(self._expert_proba(k, block), axis=1)
@@ -172,3 +219,24 @@ class RootModelExpert:
         """Probability that :meth:`predict` gives the root's Gaussian naive
         Bayes model's class (0 without that expert, as :attr:`model_weight_`)."""
         return self._named_weight("gaussian")
+
+    @property
+    def linear_weight_(self) -> float:
+        """Probability that :meth:`predict` gives the root's linear
+        (passive-aggressive) model's class (0 without that expert, as
+        :attr:`model_weight_`)."""
+        return self._named_weight("linear")
+
+
+_CODES = {"model": MODEL, "gaussian": GAUSSIAN, "linear": LINEAR}
+_GAUSSIAN_SUMS = ("weight", "count", "total", "squares")
+_LINEAR_SUMS = ("coef", "intercept", "count", "total", "squares")
+
+
+def _sums(model, n_classes: int, names: tuple) -> tuple:
+    """A root model's arrays for :func:`root_model_losses` (empty if None)."""
+    if model is not None:
+        return tuple(getattr(model, name) for name in names)
+    if names[0] == "coef":  # the linear model: coef, intercept, column sums
+        return (np.zeros((n_classes, 0)), np.zeros(n_classes)) + (np.zeros(0),) * 3
+    return (np.zeros(n_classes),) + (np.zeros((n_classes, 0)),) * 3

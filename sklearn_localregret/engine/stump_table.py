@@ -395,6 +395,14 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         model_posteriors(self._odds, self._base, row, outcomes, self._n_tests, out)
         return out
 
+    def model_arrays(self) -> tuple:
+        """The naive Bayes models' cache, current: the log odds per row,
+        test and label, the log score of failing every test per row and
+        label, and the number of tests (read-only use: the compiled kernels
+        of :mod:`~sklearn_localregret.engine.compiled.leaf_model`)."""
+        self.refresh()
+        return self._odds, self._base, self._n_tests
+
     def test_shares(self) -> np.ndarray:
         """Per test, how much of the table's draws split on it, shape (n_tests,).
 

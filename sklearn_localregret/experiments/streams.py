@@ -303,7 +303,7 @@ def run_streams(
     ...                     progress=False)  # doctest: +ELLIPSIS
     # Stream leaderboard
     ...
-    | inverted | abrupt at 200 | 0... n/a (2 trials) | **0.1... n/a (2 trials)** |
+    | inverted | abrupt at 200 | **0.1... n/a (2 trials)** | 0.1... n/a (2 trials) |
     ...
     >>> [(r.learner, r.seed, round(r.error, 3)) for r in board.records]
     [('lr-tree', 0, ...), ('sgd', 0, 0.163), ('lr-tree', 1, ...), ('sgd', 1, 0.2)]

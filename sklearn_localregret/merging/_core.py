@@ -243,15 +243,23 @@ def check_same_task(dst, src, ignore=("random_state",)) -> None:
         raise ValueError("the learners' feature names differ")
     if mine is not None and not np.array_equal(mine, np.asarray(theirs)):
         raise ValueError("the learners' feature names differ")
-    experts = [
-        getattr(getattr(est, "_hedge", None), "n_experts", 0) for est in (dst, src)
-    ]
+    experts = [_hedge_experts(est) for est in (dst, src)]
     if experts[0] != experts[1]:
         raise ValueError(
             "the learners' hedged predictions weigh different experts "
-            f"({experts[0]} and {experts[1]}): one was saved before the root "
+            f"({experts[0]} and {experts[1]}): one was saved before a root "
             "model became an expert; refit it to merge"
         )
+
+
+def _hedge_experts(est):
+    """The experts of a learner's hedge: their names where the learner names
+    them (the tree), else how many (0 without a hedge)."""
+    hedge = getattr(est, "_hedge", None)
+    if hedge is None:
+        return 0
+    names = getattr(est, "_expert_names", None)
+    return names() if names is not None else hedge.n_experts
 
 
 def model_lock_of(est):

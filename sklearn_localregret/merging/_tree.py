@@ -31,6 +31,8 @@ What is not a sum, and what the merge does with it:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..engine.merge import (
@@ -89,15 +91,24 @@ class TreeMerger(Merger):
     # The root's Gaussian model (the hedge's expert): sums, each side
     # discounted at its own last round, as the tables are.
     gaussian_sums = ("weight", "count", "total", "squares")
+    # The root's linear model: its weights are the sums of its steps (each
+    # side's, taken on its own rows and scaling), its columns' statistics
+    # sums of the rows.
+    linear_sums = ("coef", "intercept", "count", "total", "squares")
 
     def counter_groups(self, est) -> list:
-        groups = [(est, self.counters, ())] + [
+        groups: list[tuple[Any, tuple, tuple]] = [(est, self.counters, ())]
+        groups += [
             (player, self.player_counters, self.player_largest)
             for player in tree_players(est)
         ]
-        gaussian = est.__dict__.get("_root_gaussian")
-        if gaussian is not None:
-            groups.append((gaussian, self.gaussian_sums, ()))
+        for name, sums in (
+            ("_root_gaussian", self.gaussian_sums),
+            ("_root_linear", self.linear_sums),
+        ):
+            model = est.__dict__.get(name)
+            if model is not None:
+                groups.append((model, sums, ()))
         return groups
 
     def hedges(self, est) -> list:

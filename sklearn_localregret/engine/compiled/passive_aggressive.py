@@ -1,0 +1,94 @@
+"""Online passive-aggressive linear classification, compiled.
+
+PA-I (Crammer, Dekel, Keshet, Shalev-Shwartz and Singer, "Online
+Passive-Aggressive Algorithms", JMLR 2006) one class against the rest, as
+scikit-learn's ``SGDClassifier(loss="hinge", learning_rate="pa1")`` learns
+it: for class ``c``, with ``s = +1`` if the row's label is ``c`` else
+``-1``, the score ``p = w_c . x + b_c`` and the hinge loss ``l = max(0, 1 -
+s p)``, the step is ``tau = min(C, l / |x|^2)`` times the row's weight, and
+``w_c += s tau x``, ``b_c += s tau``. A row whose features are all 0 is
+skipped (scikit-learn's rule). The features are standardised online from
+the rows seen before and in the round (the mean and the standard deviation
+of each column's known values, weighted; a column of no spread is
+centred only), and a missing value (NaN) is the column's mean: 0 after
+standardising. A class's probability is ``expit(p_c)`` normalised over the
+classes, scikit-learn's ``_predict_proba_lr``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .jit import kernel
+
+__all__ = ["pa_learn", "pa_posteriors"]
+
+
+@kernel
+def _standardized(X, i, count, total, squares, columns, x) -> float:
+    """Row ``i`` of ``X`` standardised into ``x`` (0 outside ``columns``
+    and where missing); returns its squared norm."""
+    norm = 0.0
+    for j in range(x.shape[0]):
+        v = X[i, j]
+        x[j] = 0.0
+        if columns[j] and not math.isnan(v) and count[j] > 0.0:
+            mean = total[j] / count[j]
+            var = squares[j] / count[j] - mean * mean
+            sd = math.sqrt(var) if var > 0.0 else 0.0
+            if sd <= 1e-8 * max(1.0, abs(mean)):  # no spread: centre only
+                sd = 1.0
+            x[j] = (v - mean) / sd
+            norm += x[j] * x[j]
+    return norm
+
+
+@kernel
+def pa_learn(coef, intercept, count, total, squares, X, y, w, columns, C) -> None:
+    """Add rows ``X`` (weights ``w``) to the columns' statistics, then take
+    a PA-I step on each row in turn, label ``y[i]`` (a class index)."""
+    d = coef.shape[1]
+    for i in range(X.shape[0]):
+        for j in range(d):
+            v = X[i, j]
+            if columns[j] and not math.isnan(v):
+                count[j] += w[i]
+                total[j] += w[i] * v
+                squares[j] += w[i] * v * v
+    x = np.empty(d)
+    for i in range(X.shape[0]):
+        norm = _standardized(X, i, count, total, squares, columns, x)
+        if norm == 0.0:
+            continue
+        for c in range(coef.shape[0]):
+            s = 1.0 if y[i] == c else -1.0
+            p = intercept[c]
+            for j in range(d):
+                p += coef[c, j] * x[j]
+            loss = 1.0 - s * p
+            if loss > 0.0:
+                step = s * min(C, loss / norm) * w[i]
+                for j in range(d):
+                    coef[c, j] += step * x[j]
+                intercept[c] += step
+
+
+@kernel
+def pa_posteriors(coef, intercept, count, total, squares, X, columns, out) -> None:
+    """``out[i, c]``: ``expit`` of class ``c``'s score for row ``i``,
+    normalised over the classes (the same for every class if all are 0)."""
+    k, d = coef.shape
+    x = np.empty(d)
+    for i in range(min(X.shape[0], out.shape[0])):
+        _standardized(X, i, count, total, squares, columns, x)
+        norm = 0.0
+        for c in range(k):
+            p = intercept[c]
+            for j in range(d):
+                p += coef[c, j] * x[j]
+            out[i, c] = 1.0 / (1.0 + math.exp(-p)) if p > -700.0 else 0.0
+            norm += out[i, c]
+        for c in range(k):
+            out[i, c] = out[i, c] / norm if norm > 0.0 else 1.0 / k
