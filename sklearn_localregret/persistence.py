@@ -305,10 +305,11 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         wrong = None if detector is None else detector.inconsistency()
         if wrong is not None:
             raise _Inconsistent(f"member {i}'s drift detector: {wrong}")
-    if len(model._hedge.losses) != k + 1:
+    roots = model._root_models()
+    if len(model._hedge.losses) != k + 1 + len(roots):
         raise _Inconsistent(
-            f"the combination weighs {len(model._hedge.losses)} "
-            f"experts for {k} members and the vote"
+            f"the combination weighs {len(model._hedge.losses)} experts for "
+            f"{k} members, the vote and {len(roots)} root models"
         )
     for i, (member, columns) in enumerate(zip(members, features)):
         columns = np.asarray(columns)
@@ -331,6 +332,12 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         if not np.array_equal(member.classes_, classes):
             raise _Inconsistent(f"member {i} has other classes than the forest")
         _check_classifier(member)
+    for root in roots:  # per class (the linear model: its coef) and column
+        shape = (len(classes), n)
+        if root.count.shape[-1] != n or root.total.shape != root.count.shape:
+            raise _Inconsistent(f"a root model's statistics are not of {shape}")
+        if getattr(root, "coef", root.count).shape != shape:
+            raise _Inconsistent(f"a root model's statistics are not of {shape}")
 
 
 def _probe(model, n_features: int, n_classes: int) -> None:

@@ -125,7 +125,13 @@ def _member_losses_before_learning(model, X, y):
         else:  # no weighed row yet: a fresh member votes classes_[0]
             probas.append(np.eye(len(model.classes_))[np.zeros(len(y), int)])
             votes.append(1.0)
-    return expert_losses(np.stack(probas), np.array(votes), y, np.ones(len(y)))
+    members = expert_losses(np.stack(probas), np.array(votes), y, np.ones(len(y)))
+    # The forest's root models, scored as its vote.
+    roots = [
+        float((np.argmax(p, axis=1) != y).sum())
+        for p in model._root_posteriors(X.astype(float))
+    ]
+    return np.concatenate((members, roots))
 
 
 def test_forest_scores_each_round_before_learning_it():
@@ -134,7 +140,7 @@ def test_forest_scores_each_round_before_learning_it():
     s = load_stream("alternating", n_rows=300, seed=0)
     model = forest(n_estimators=3)
     model.partial_fit(s.X[:5], s.y[:5], classes=s.classes)
-    independent = np.zeros(4)
+    independent = np.zeros(6)  # the vote, 3 members, 2 root models
     realised = 0
     for lo in range(5, 300, 5):
         X, y = s.X[lo : lo + 5], s.y[lo : lo + 5]
@@ -175,11 +181,18 @@ def test_forest_keeps_the_bound_where_its_vote_is_exploited():
     assert losses[0] > min(losses) + model.combination_regret_bound_
 
 
-def test_forest_predicts_its_vote_while_the_vote_leads():
+@pytest.mark.parametrize("roots", [False, True])
+def test_forest_predicts_its_leading_expert(roots):
     X, y = stream()
     # Every member sees every column: none gets 10 rows ahead of the vote.
-    model = forest(max_features=None).fit(X, y)
-    assert model.combination_weights_[0] == 1.0
+    # The concept is linear: a root model (the last two experts; here the
+    # Gaussian one), when the forest has them, gets ahead of all of them.
+    model = forest(max_features=None)
+    model._root_model_expert = roots
+    model.fit(X, y)
+    weights = model.combination_weights_
+    assert len(weights) == 4 + 1 + 2 * roots
+    assert (weights[-2:].max() if roots else weights[0]) > 1.0 - 1e-6
     proba = model.predict_proba(X)
     np.testing.assert_array_equal(model.predict(X), model.classes_[proba.argmax(1)])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -149,22 +149,25 @@ def test_the_root_models_take_the_weight_on_digits(digits):
     assert np.mean(model.predict(X) == labels) > 0.98
 
 
+def progressive_error(est, stream, n_rows: int) -> float:
+    """Error of ``predict`` on the first ``n_rows`` of a stream, each call of
+    10 rows predicted before it is learnt (the leaderboard's protocol)."""
+    wrong = 0
+    for lo in range(0, n_rows, 10):
+        rows = slice(lo, lo + 10)
+        if lo:
+            wrong += int((est.predict(stream.X[rows]) != stream.y[rows]).sum())
+        est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
+    return wrong / n_rows
+
+
 def hedge_and_vote_errors(name: str, n_rows: int = 3000) -> tuple:
     """The default tree and its vote, test-then-train in calls of 10 rows
     on a leaderboard stream (seed 0): the hedged tree and both errors."""
     stream = load_stream(name, n_rows=n_rows, seed=0)
     model = LocalRegretTreeClassifier(random_state=0)
     vote = LocalRegretTreeClassifier(random_state=0, prediction="vote")
-    errors = []
-    for est in (model, vote):
-        wrong = 0
-        for lo in range(0, n_rows, 10):
-            rows = slice(lo, lo + 10)
-            if lo:
-                wrong += int((est.predict(stream.X[rows]) != stream.y[rows]).sum())
-            est.partial_fit(stream.X[rows], stream.y[rows], classes=stream.classes)
-        errors.append(wrong / n_rows)
-    return model, errors
+    return model, [progressive_error(e, stream, n_rows) for e in (model, vote)]
 
 
 def test_the_gaussian_model_takes_the_weight_on_a_linear_concept():

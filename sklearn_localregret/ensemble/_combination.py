@@ -1,4 +1,4 @@
-"""The forest's combination: AdaHedge over its vote and its members.
+"""The forest's combination: AdaHedge over its vote, its members and its root models.
 
 The experts are the forest's *vote* (the class the members' mean
 probability favours, what a random forest predicts) and each member's own
@@ -19,6 +19,11 @@ most the hedge's ``2 Delta`` (the user guide, "The forest"). The members
 start with the handicap :data:`~sklearn_localregret._hedge.PLAY_HANDICAP`:
 until one of them makes that many fewer mistakes than the vote, the forest
 predicts its vote, deterministically.
+
+The forest's root models (``_root_models.py``) are experts after the
+members, scored and drawn as the vote is (the class first most probable
+under the model's posterior); the functions here take the vote's and the
+members' part of the weights, the forest adds theirs.
 
 Why both kinds of expert: the vote averages the members' probabilities and
 is the better guess on a stationary stream, but it is deterministic and an

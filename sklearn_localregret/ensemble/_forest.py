@@ -30,12 +30,17 @@ from ._drift import DRIFT_DETECTORS, make_detector
 from ._forest_docstring import FOREST_CLASSIFIER_DOCSTRING
 from ._members import TREE_PARAMS, ForestMembers
 from ._prediction import ForestPrediction
+from ._root_models import ForestRootModels
 
 __all__ = ["LocalRegretForestClassifier"]
 
 
 class LocalRegretForestClassifier(
-    ForestPrediction, ForestMembers, ReadsColumns, BaseOnlineClassifier
+    ForestPrediction,
+    ForestRootModels,
+    ForestMembers,
+    ReadsColumns,
+    BaseOnlineClassifier,
 ):
     __doc__ = FOREST_CLASSIFIER_DOCSTRING
 
@@ -129,8 +134,14 @@ class LocalRegretForestClassifier(
         self._bagging_rngs = [np.random.default_rng(int(s)) for s in seeds[1]]
         self._detectors = [make_detector(self.drift_detector) for _ in range(k)]
         self.n_drifts_ = np.zeros(k, dtype=np.int64)
-        # Experts: the vote, then each member (handicapped: see _combination).
-        self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k)
+        # Experts: the vote, then each member, then the root models (all
+        # but the vote handicapped: see _combination; a private switch, as
+        # the tree's, leaves the root models out).
+        roots = 0
+        if self.__dict__.get("_root_model_expert", True):
+            self._start_root_models(n_features, n_classes)
+            roots = len(self._root_models())
+        self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * (k + roots))
 
     # -- persistence ------------------------------------------------------
     def __getstate__(self):
@@ -172,7 +183,10 @@ class LocalRegretForestClassifier(
                 rows = slice(lo, lo + batch)
                 probas = np.stack([member[r][0] for member in records])
                 votes = np.array([member[r][1] for member in records])
-                hedge.update(expert_losses(probas, votes, y[rows], weight[rows]))
+                losses = expert_losses(probas, votes, y[rows], weight[rows])
+                roots = self._root_losses(X[rows], y[rows], weight[rows])
+                hedge.update(np.concatenate((losses, roots)))
+                self._learn_root_models(X[rows], y[rows], weight[rows])
             self._count_rounds(weight, hedge.hedge_loss - start)
 
     # -- merging ------------------------------------------------------------
@@ -236,7 +250,9 @@ class LocalRegretForestClassifier(
     # -- the combination -----------------------------------------------------
     @property
     def combination_weights_(self) -> np.ndarray:
-        """The hedge's weights now: the vote's, then each member's."""
+        """The hedge's weights now: the vote's, then each member's, then the
+        root models' (the Gaussian and the linear model; none for a forest
+        saved before them)."""
         check_is_fitted(self)
         return self._hedge.weights()
 

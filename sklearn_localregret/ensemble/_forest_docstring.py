@@ -20,10 +20,11 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     the tree does (``discount``) and is replaced by a fresh tree when a drift
     detector on its own mistakes fires (``drift_detector``). Missing values
     and categorical columns are read as the tree reads them. The forest
-    predicts with AdaHedge over ``n_estimators + 1`` experts: its *vote* (the
-    class the members' mean probability favours) and each member's own
-    hedged prediction, all scored on each round's rows before the members
-    learn it (test-then-train). Its
+    predicts with AdaHedge over ``n_estimators + 3`` experts: its *vote* (the
+    class the members' mean probability favours), each member's own hedged
+    prediction, and two root models of every row (the tree's Gaussian naive
+    Bayes and passive-aggressive linear models), all scored on each round's
+    rows before they learn it (test-then-train). Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     the members; the user guide, "The forest").
@@ -100,10 +101,12 @@ leaf_prediction
     n_online_mistakes_ : float
         The forest's expected mistakes (sample weight) over the rounds
         learnt, each round predicted before it was learnt.
-    combination_weights_ : ndarray of shape (n_estimators + 1,)
-        The hedge's weights: the vote's first, then each member's.
-    combination_losses_ : ndarray of shape (n_estimators + 1,)
-        The experts' cumulative losses, the members' handicap included.
+    combination_weights_ : ndarray of shape (n_estimators + 3,)
+        The hedge's weights: the vote's first, then each member's, then the
+        Gaussian and the linear root models' (``n_estimators + 1`` for a
+        forest saved before the root models).
+    combination_losses_ : ndarray of shape (n_estimators + 3,)
+        The experts' cumulative losses, the handicap included.
     combination_regret_bound_ : float
         ``2 Delta``: the forest's expected mistakes minus any expert's
         loss (:attr:`combination_losses_`) are at most this.
@@ -151,17 +154,15 @@ leaf_prediction
     >>> forest.n_rounds_, len(forest.estimators_)
     (200, 5)
     >>> round(forest.online_error_, 3)
-    0.107
+    0.061
 
-    The vote has led all along: ``predict`` is the argmax of ``predict_proba``.
+    The concept is linear: the forest's root linear model (its last expert)
+    has taken the weight from the vote and the members.
 
-    >>> forest.combination_weights_.tolist()
-    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    >>> forest.predict_proba(X[:2]).round(2)
-    array([[0.72, 0.28],
-           [0.27, 0.73]])
-    >>> forest.predict(X[:2])
-    array([0, 1])
+    >>> forest.combination_weights_.round(3).tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.019, 0.981]
+    >>> round(forest.score(X, y), 3)
+    0.945
 
     When the concept inverts, each member's detector sees its error rise and
     the member is replaced by a fresh tree, which learns the new concept.

@@ -40,6 +40,7 @@ class ForestPrediction(ForestMembers):
     _prediction_key: int
     _model_lock: Callable[[], threading.RLock]
     _validate_for_predict: Callable[[Any], np.ndarray]
+    _root_posteriors: Callable[[np.ndarray], list]
 
     def _dense_blocks(self, X):
         chunk = rounds.chunk_rows(X.shape[1])  # read here: tests shrink it
@@ -82,7 +83,12 @@ class ForestPrediction(ForestMembers):
             with self._model_lock():
                 probas = self._member_probas(block)
                 weights = self._hedge.weights()
-            out.append(mixture_proba(probas, weights))
+                roots = self._root_posteriors(block)
+            k = probas.shape[0] + 1  # the vote and the members
+            proba = mixture_proba(probas, weights[:k])
+            for weight, posterior in zip(weights[k:], roots):
+                proba += weight * posterior
+            out.append(proba)
         return out[0] if len(out) == 1 else np.vstack(out)
 
     def predict(self, X):
@@ -113,9 +119,14 @@ class ForestPrediction(ForestMembers):
                     ]
                 )
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
+                roots = self._root_posteriors(block) if weights[0] < 1.0 else []
             if weights[0] >= 1.0:
                 out.append(np.argmax(probas.mean(axis=0), axis=1))
                 continue
-            q = prediction_distribution(probas, votes, weights)
+            k = probas.shape[0] + 1  # the vote and the members
+            q = prediction_distribution(probas, votes, weights[:k])
+            n_classes = probas.shape[2]
+            for weight, posterior in zip(weights[k:], roots):
+                q += weight * np.eye(n_classes)[np.argmax(posterior, axis=1)]
             out.append(draw_classes(q, row_uniforms(block, key)))
         return out[0] if len(out) == 1 else np.concatenate(out)

@@ -102,8 +102,21 @@ class ForestMerger(Merger):
         return []  # the tables are the members'
 
     def hedges(self, est) -> list:
-        k = len(est.estimators_)
+        # The vote, the members and the root models (if any).
+        k = est._hedge.n_experts - 1
         return [(est._hedge, np.array([0.0] + [PLAY_HANDICAP] * k))]
+
+    def counter_groups(self, est) -> list:
+        # The root models' statistics and weights are sums too (the tree's).
+        groups = super().counter_groups(est)
+        for name, sums in (
+            ("_root_gaussian", self.tree.gaussian_sums),
+            ("_root_linear", self.tree.linear_sums),
+        ):
+            model = est.__dict__.get(name)
+            if model is not None:
+                groups.append((model, sums, ()))
+        return groups
 
     # -- checks -------------------------------------------------------------
     def check(self, dst, src) -> None:
