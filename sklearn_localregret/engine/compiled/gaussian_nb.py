@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .jit import kernel
+from .softmax import softmax_row
 
 __all__ = ["VAR_FLOOR", "VAR_SMOOTHING", "gaussian_learn", "gaussian_posteriors"]
 
@@ -93,7 +94,6 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
                 inverse[c, j] = 1.0 / var
                 log_var[c, j] = math.log(var)
     for i in range(min(X.shape[0], out.shape[0])):
-        best = -np.inf
         for c in range(k):
             score = log_prior[c]
             for j in range(d):
@@ -102,14 +102,4 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
                     z = x - mean[c, j]
                     score -= 0.5 * (z * z * inverse[c, j] + log_var[c, j])
             out[i, c] = score
-            best = max(best, score)
-        if best == -np.inf:  # no weight yet: every class the same
-            for c in range(k):
-                out[i, c] = 1.0 / k
-            continue
-        norm = 0.0
-        for c in range(k):
-            out[i, c] = math.exp(out[i, c] - best)
-            norm += out[i, c]
-        for c in range(k):
-            out[i, c] /= norm
+        softmax_row(out, i, k)  # no weight yet (all -inf): every class the same

@@ -43,6 +43,7 @@ import math
 import numpy as np
 
 from .jit import kernel
+from .softmax import softmax_row
 from .threshold_bins import chained_tests, read_threshold_chains
 
 __all__ = [
@@ -282,12 +283,4 @@ def model_posteriors(odds, base, r, outcomes, n_tests, out) -> None:
             if went[v]:
                 for c in range(k):
                     out[i, c] += odds[r, v, c]
-        best = out[i, 0]
-        for c in range(1, k):
-            best = max(best, out[i, c])
-        norm = 0.0
-        for c in range(k):
-            out[i, c] = math.exp(out[i, c] - best)
-            norm += out[i, c]
-        for c in range(k):
-            out[i, c] /= norm
+        softmax_row(out, i, k)
