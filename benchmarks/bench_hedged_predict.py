@@ -1,7 +1,7 @@
 """The hedged ``predict`` against the vote and the play, on the leaderboard's streams.
 
 Test-then-train as the stream leaderboard runs it (``python -m
-sklearn_localregret streams``: the same streams, rows, seeds and rounds of 10
+sklearn_localregret streams``: the same streams, rows, seeds and calls of 10
 rows), for ``LocalRegretTreeClassifier()`` and
 ``LocalRegretDisjunctClassifier()`` at their defaults. The three predictions
 are of one and the same model: it learns with ``prediction="hedge"`` (which
@@ -12,10 +12,11 @@ only scores the rounds, it draws nothing), and each round is predicted with
 same trees, the same rows.
 
 Printed per stream: the three errors (means over the seeds), the errors of
-the tree's root models alone (the hedge's further experts: the root site's
+the hedge's further experts alone (the tree's root models: the root site's
 naive Bayes model where the sites keep models, Gaussian naive Bayes and a
-passive-aggressive linear model of the numeric columns; "-" where there is
-none), hedge minus vote,
+passive-aggressive linear model of the numeric columns; the disjunct
+learner's linear model of its 0/1 features; "-" where there is none), hedge
+minus vote,
 the hedge's final weights of the vote and of the root models, and the goals
 of the issue: on the
 ``alternating`` stream ``predict`` error <= 0.52; no stream worse than the
@@ -24,6 +25,7 @@ vote (the landed default) by more than 0.005.
 Run::
 
     python benchmarks/bench_hedged_predict.py [--seeds 3] [--rows 3000]
+        [--learners disjunct] [--streams alternating] [--learner-batch-size 10]
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def paired_errors(make, stream, batch_size):
     for name in ROOT_MODELS:
         if name not in _root_models(est):
             errors[name] = float("nan")
-        weights[name] = est._named_weight(name) if _root_models(est) else 0.0
+        weights[name] = (
+            getattr(est, f"{name}_weight_") if name in _root_models(est) else 0.0
+        )
     return errors, weights
 
 
@@ -94,7 +98,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--batch-size", type=int, default=10)
+    parser.add_argument("--batch-size", type=int, default=10, help="rows per call")
+    parser.add_argument(
+        "--learner-batch-size",
+        type=int,
+        default=None,
+        help="the learners' batch_size (rows per round; default: theirs)",
+    )
     parser.add_argument("--streams", nargs="+", default=list(STREAMS))
     parser.add_argument(
         "--learners", nargs="+", default=list(LEARNERS), choices=list(LEARNERS)
@@ -118,8 +128,11 @@ def main():
                 if learner == "disjunct" and len(stream.classes) > 2:
                     skipped = True
                     break
+                params = {"random_state": seed}
+                if args.learner_batch_size is not None:
+                    params["batch_size"] = args.learner_batch_size
                 e, w = paired_errors(
-                    lambda s=seed: LEARNERS[learner](random_state=s),
+                    lambda p=params: LEARNERS[learner](**p),
                     stream,
                     args.batch_size,
                 )

@@ -9,13 +9,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._disjunct_base import BaseDisjunctClassifier
+from ._disjunct_linear import LinearExpert
 from .locality.disjunct_players import new_graph
 from .merging import merge_into
 
 __all__ = ["LocalRegretDisjunctClassifier"]
 
 
-class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
+class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
     """Online disjunction learner minimising local regret.
 
     The hypotheses are the disjunctions ``x_{i1} OR ... OR x_{ik}`` over boolean
@@ -88,17 +89,17 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
         ``pi`` (deterministic; best on stationary streams, exploitable by an
         adversary). ``"sample"``: a class drawn from ``pi``'s probabilities of
         the row, as the randomised plays predict (the guarantee's side).
-        ``"hedge"``: the vote with probability :attr:`vote_weight_`, else the
-        draw, the weight learnt by AdaHedge from both predictions' losses on
-        each round before it is learnt; never much worse than the better of
-        the two (:attr:`hedge_regret_bound_`; the user guide, "The hedged
-        prediction"). ``"auto"``: ``"vote"``. The hedge scores every round
-        with ``pi``'s probabilities of its rows, which here (removal sets: an
-        average over 512 draws of their clocks) costs about as much as the
-        round again, and it keeps multi-row calls off the bulk path, for
-        0.638 -> 0.573 on the adversarial ``alternating`` stream. Draws are a
+        ``"hedge"``: the vote with probability :attr:`vote_weight_`, a
+        passive-aggressive linear model of the features with probability
+        :attr:`linear_weight_` (up to 4,096 features), else the draw; the
+        weights learnt by AdaHedge from their losses on each round before it
+        is learnt, so that it is never much worse than the best of them
+        (:attr:`hedge_regret_bound_`; the user guide, "The hedged
+        prediction"). ``"auto"``: ``"hedge"`` for external regret, ``"vote"``
+        for swap regret. The hedge scores every round with ``pi``'s
+        probabilities of its rows, so a large ``fit`` plays round by round,
+        not on the bulk path (several times slower there). Draws are a
         function of the row, ``random_state`` and ``n_rounds_``.
-        :meth:`predict_proba` is ``pi``'s probabilities whatever this is.
 
     Attributes
     ----------
@@ -125,9 +126,13 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
     vote_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
         ``prediction="vote"``, 0 for ``"sample"``).
+    linear_weight_ : float
+        Probability that :meth:`predict` gives the linear model's class (0
+        without it).
     hedge_regret_bound_ : float
-        Bound on the hedged predictions' expected mistakes beyond the better
-        of the vote and the play, over the rounds learnt (sample weight).
+        Bound on the hedged predictions' expected mistakes beyond the best
+        of the vote, the play and the linear model, over the rounds learnt
+        (sample weight).
     colored_regret_ : float
         Time-averaged local colored regret ``sum_C (R_C)+ / T`` (for
         ``regret="swap"`` every edge is its own colour).
@@ -187,20 +192,16 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
     Theorem on local swap regret) and ``pi`` is solved exactly over the
     disjunctions played so far.
 
-    On random disjunctions the paper's algorithm (``graph="hypercube"``) keeps
-    literals that entered on positive rows and Winnow2 converges faster; on
-    the "Winnow killer" stream Winnow2 fails and local regret approaches the
-    best disjunction (paper, section "Online Disjunct Learning"). The removal
-    sets do both (``benchmarks/bench_disjunct_learning.py``).
+    Winnow2 beats the paper's algorithm on random disjunctions and fails on
+    the "Winnow killer"; the removal sets do well on both
+    (``benchmarks/bench_disjunct_learning.py``).
 
     A single class in ``classes`` is allowed: every disjunction then predicts
     it, and the learner only records rounds.
 
-    ``predict``, ``predict_proba`` and ``decision_function`` use ``pi`` (not a
-    random draw) and are deterministic; ``decision_function`` is
-    ``P(classes_[1]) - P(classes_[0])``. With ``regret="external"`` and
-    ``L < n_features`` they use a seeded Monte Carlo estimate of ``pi``, and
-    with removal sets that ring, a seeded average over their clocks.
+    Predictions are deterministic: from ``pi`` (a seeded Monte Carlo
+    estimate for ``L < n_features``, a seeded average over the ringing
+    removal sets' clocks) and, where the hedge draws, a row-keyed uniform.
 
     Examples
     --------
@@ -257,9 +258,6 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
         self.prediction = prediction
 
     # -- hooks of the base ------------------------------------------------
-    def _auto_prediction(self) -> str:
-        return "vote"  # see ``prediction``: the hedge's price is too high here
-
     def _check_classes(self, classes: np.ndarray) -> None:
         self._require_binary(classes, "a disjunction")
 
@@ -287,6 +285,7 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
             self.discount,
         )
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
+        self._start_linear_expert(n_features, n_classes)
 
     # -- merging ----------------------------------------------------------
     def merge(
@@ -334,10 +333,11 @@ class LocalRegretDisjunctClassifier(BaseDisjunctClassifier):
 
     # -- predictions ------------------------------------------------------
     def decision_function(self, X):
-        """``P(classes_[1]) - P(classes_[0])`` under ``pi``.
+        """``P(classes_[1]) - P(classes_[0])`` of :meth:`predict_proba`.
 
-        With ``prediction="vote"``, ``predict(X) == classes_[decision_function(X)
-        > 0]``; the hedge agrees with it wherever it predicts the vote.
+        Under ``pi``, but for the rows the hedge gives the linear model: its
+        posterior's. So ``predict(X) == classes_[decision_function(X) > 0]``
+        but where the hedge draws from ``pi`` (and for ties).
 
         Parameters
         ----------

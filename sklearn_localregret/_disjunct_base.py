@@ -107,6 +107,7 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
         if (
             len(self.classes_) == 1
             or self._hedging()
+            or "_linear_expert" in self.__dict__  # it learns round by round
             or not self._player.exact(self._graph)
             or len(y) <= self.batch_size
         ):
@@ -145,15 +146,23 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
         """
         graph, player, batch = self._graph, self._player, self.batch_size
         hedging = self._hedging()
+        linear = "_linear_expert" in self.__dict__  # (inputs of few columns)
         lock = self._model_lock()
         for lo in range(0, X.shape[0], batch):
             hi = min(lo + batch, X.shape[0])
             rows = SparseRows.of(X, lo, hi)
             y_round, w_round = y[lo:hi], weight[lo:hi]
             with lock:  # readers in other threads see complete rounds
-                if hedging:
+                if hedging or linear:
                     cols, dense = rows.densified()
+                if linear:  # the linear model reads whole rows
+                    whole = np.zeros((hi - lo, X.shape[1]), dtype=dense.dtype)
+                    whole[:, cols] = dense
+                if hedging:
                     proba = self._proba_at(dense, cols)
+                    extra = (
+                        self._expert_losses(whole, y_round, w_round) if linear else None
+                    )
                 bias = self.round_bias(w_round.sum())
                 # One class: every disjunction predicts it, every gain is 0.
                 utility_weight = w_round if len(self.classes_) > 1 else 0.0 * w_round
@@ -161,7 +170,9 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
                     graph, rows, y_round, utility_weight, bias, self._rng
                 )
                 if hedging:
-                    self._score_predictions(proba, y_round, w_round)
+                    self._score_predictions(proba, y_round, w_round, extra)
+                if linear:
+                    self._learn_experts(whole, y_round, w_round)
                 self._count_rounds(w_round, wrong)
 
     def _play_bulk(self, X, y, weight) -> None:

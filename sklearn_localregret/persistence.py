@@ -271,6 +271,17 @@ def _check_classifier(model) -> None:
             )
         if len(classes) != 2:
             raise _Inconsistent(f"{len(classes)} classes for a binary learner")
+        linear = model.__dict__.get("_linear_expert")
+        experts = 2 if linear is None else 3
+        if len(model._hedge.losses) != experts:
+            raise _Inconsistent(
+                f"the hedge weighs {len(model._hedge.losses)} experts, not {experts}"
+            )
+        if linear is not None and np.shape(linear.coef) != (2, n):
+            raise _Inconsistent(
+                f"the linear expert has weights of shape {np.shape(linear.coef)} "
+                f"for 2 classes and n_features_in_={n}"
+            )
     elif isinstance(model, LocalRegretForestClassifier):
         _check_forest(model, n, classes)
     else:

@@ -215,7 +215,7 @@ def test_product_probability_formula():
     p = clf.feature_probabilities_
     probe = np.array([[1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 1]])
     expected = [1 - np.prod(1 - p[row == 1]) for row in probe]
-    np.testing.assert_allclose(clf.predict_proba(probe)[:, 1], expected)
+    np.testing.assert_allclose(clf.pi_proba(probe)[:, 1], expected)
 
 
 def test_pandas_feature_names():
@@ -355,7 +355,10 @@ def test_removal_sets_learn_mushroom():
     assert "odor=f" in clf.disjunction()
     edible = X[train][y[train] == "e"]
     assert not edible[clf.disjunction()].to_numpy().any()
-    paper = LocalRegretDisjunctClassifier(graph="hypercube", random_state=0)
+    # (The vote: the hedge would give the linear expert's class.)
+    paper = LocalRegretDisjunctClassifier(
+        graph="hypercube", prediction="vote", random_state=0
+    )
     assert np.mean(paper.fit(X[train], y[train]).predict(X[test]) != y[test]) > 0.3
     assert paper.n_removal_sets_ == 0  # the hypercube has no pool
 

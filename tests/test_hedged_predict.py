@@ -250,11 +250,11 @@ def test_predicting_before_learning_changes_nothing(name, call_rows):
     [
         ("tree", "external", True),
         ("tree", "swap", False),
-        ("disjunct", "external", False),
+        ("disjunct", "external", True),
         ("disjunct", "swap", False),
     ],
 )
-def test_auto_hedges_only_the_external_tree(name, regret, hedges):
+def test_auto_hedges_external_regret(name, regret, hedges):
     stream = _alternating(300)
     est = LEARNERS[name](regret=regret, random_state=0)
     _learn_test_then_train(est, stream)

@@ -36,7 +36,10 @@ FLOORS = [
         "the classifiers' base",
         {"_base", "_discount_players", "_column_reading", "_disjunct_base", "merging"},
     ),
-    ("learners", {"_disjunct", "_tree_classifier", "_tree", "maxsat"}),
+    (
+        "learners",
+        {"_disjunct", "_disjunct_linear", "_tree_classifier", "_tree", "maxsat"},
+    ),
     ("ensembles and baselines", {"ensemble", "baselines"}),
     (
         "public API",

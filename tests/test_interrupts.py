@@ -22,13 +22,15 @@ BLOCK = 60  # rows per block of rounds in these tests (the default is 4096)
 LEARNERS = {
     "tree-external": lambda: LocalRegretTreeClassifier(random_state=0),
     "tree-swap": lambda: LocalRegretTreeClassifier(regret="swap", L=3, random_state=0),
+    # The default hedges, which keeps multi-round calls off the bulk path:
+    # one round at a time.
     "disjunct-external": lambda: LocalRegretDisjunctClassifier(random_state=0),
     "disjunct-swap": lambda: LocalRegretDisjunctClassifier(
         regret="swap", random_state=0
     ),
-    # The hedge keeps multi-round calls off the bulk path: one round at a time.
-    "disjunct-hedge": lambda: LocalRegretDisjunctClassifier(
-        prediction="hedge", random_state=0
+    # The vote: calls of many rounds take the bulk path.
+    "disjunct-bulk": lambda: LocalRegretDisjunctClassifier(
+        prediction="vote", random_state=0
     ),
 }
 
@@ -71,9 +73,9 @@ def test_interrupted_call_equals_the_rows_learnt(
         interrupt_in_block(patch, interrupted, block)
         with pytest.raises(KeyboardInterrupt):
             interrupted.partial_fit(X[first:], y[first:])
-    # The first round of the block (the disjunct learner's default bulk path:
-    # its unit, the whole block here) completes, then the interrupt acts.
-    unit = BLOCK if name == "disjunct-external" else interrupted.batch_size
+    # The first round of the block (the disjunct learner's bulk path: its
+    # unit, the whole block here) completes, then the interrupt acts.
+    unit = BLOCK if name == "disjunct-bulk" else interrupted.batch_size
     learnt = first + block * BLOCK + unit
     assert interrupted.n_samples_seen_ == learnt
     reference = LEARNERS[name]().partial_fit(X[:first], y[:first], classes=[0, 1])
@@ -94,7 +96,7 @@ def test_the_bulk_path_stops_after_one_unit(small_blocks, monkeypatch):
     monkeypatch.setattr(disjunct, "_BULK_ROUNDS", 7)
     monkeypatch.setattr(disjunct, "_BULK_SECONDS", 0.0)  # units never grow
     X, y = stream()
-    model = LEARNERS["disjunct-external"]().partial_fit(X[:10], y[:10], classes=[0, 1])
+    model = LEARNERS["disjunct-bulk"]().partial_fit(X[:10], y[:10], classes=[0, 1])
     model.__dict__.pop("_bulk_rounds", None)  # units start at _BULK_ROUNDS
     interrupt_in_block(monkeypatch, model, 1)
     with pytest.raises(KeyboardInterrupt):
@@ -121,7 +123,7 @@ def test_a_custom_handler_is_called_after_the_round(small_blocks, monkeypatch):
     # first of the block: one row), and learning goes on; the handler in
     # place before the call is back after it.
     X, y = stream()
-    model = LEARNERS["disjunct-hedge"]()  # one round at a time
+    model = LEARNERS["disjunct-external"]()  # one round at a time
     interrupt_in_block(monkeypatch, model, 1)
     seen = []
 

@@ -153,7 +153,7 @@ class HedgedPrediction:
 
     def _expert_weights(self) -> list[float]:
         """The hedge's weights of its experts after the vote and the play (the
-        tree's root models; none for the other learners)."""
+        tree's root models, the disjunct learner's linear model)."""
         n = self._hedge.n_experts
         if n < 3 or self._prediction_rule() != "hedge":
             return []
@@ -182,7 +182,8 @@ class HedgedPrediction:
     def hedge_regret_bound_(self) -> float:
         """Bound on the hedged predictions' expected mistakes beyond the best
         of their experts (the vote, the play and, for trees, the root
-        models), over the rounds learnt so far (``2 Delta``;
+        models; for disjunctions, the linear model), over the rounds learnt
+        so far (``2 Delta``;
         see the user guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
@@ -194,12 +195,12 @@ class HedgedPrediction:
     def predict_proba(self, X):
         """Probability of each class under the current distribution pi over models.
 
-        For a tree whose hedged :meth:`predict` weighs root models
-        (:attr:`model_weight_`, :attr:`gaussian_weight_`,
-        :attr:`linear_weight_`), a row whose draw
-        picks one of them gets that model's posterior instead, so that
-        :meth:`predict` stays the most probable class but where the play
-        draws another; its ``pi_proba`` gives ``pi``'s alone.
+        Where the hedged :meth:`predict` weighs further experts (a tree's
+        root models: :attr:`model_weight_`, :attr:`gaussian_weight_`,
+        :attr:`linear_weight_`; the disjunct learner's linear model), a row
+        whose draw picks one of them gets that model's posterior instead, so
+        that :meth:`predict` stays the most probable class but where the
+        play draws another; :meth:`pi_proba` gives ``pi``'s alone.
 
         Parameters
         ----------
@@ -211,6 +212,37 @@ class HedgedPrediction:
             Columns follow ``classes_``.
         """
         return self._predict_proba_checked(self._validate_for_predict(X))
+
+    def pi_proba(self, X):
+        """Probability of each class under the current distribution pi.
+
+        What the vote and the play predict from (for trees: exact, or within
+        ``predict_tolerance``, or from ``n_predict_trees`` draws, as set).
+        :meth:`predict_proba` gives these too, except for the rows whose
+        hedged prediction a further expert makes (the tree's root models,
+        the disjunct learner's linear model): there it gives that
+        expert's posterior.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_localregret import LocalRegretTreeClassifier
+        >>> X = np.array([[0.0], [1.0]] * 20)
+        >>> y = np.array([0, 1] * 20)
+        >>> tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+        >>> tree.pi_proba([[1.0]]).shape
+        (1, 2)
+        """
+        return self._predict_proba_checked(self._validate_for_predict(X), False)
 
     def _row_blocks(self, X):
         """Encoded rows (dense or sparse) that passed validation, as dense
@@ -293,8 +325,9 @@ class HedgedPrediction:
         ``"sample"``, a class drawn from ``pi``'s probabilities of the row, as
         the randomised plays predict. With ``"hedge"`` (the default with
         external regret: ``prediction="auto"``), the vote with probability
-        :attr:`vote_weight_`, each of the tree's root models with its weight
-        (:attr:`model_weight_`, :attr:`gaussian_weight_`,
+        :attr:`vote_weight_`, each further expert with its weight (the
+        tree's root models: :attr:`model_weight_`, :attr:`gaussian_weight_`,
+        :attr:`linear_weight_`; the disjunct learner's linear model:
         :attr:`linear_weight_`), else the draw: AdaHedge's weights from the
         predictions' losses on the stream, so that it is never much worse
         than the best of them (the user guide derives the bound,

@@ -115,14 +115,24 @@ class OnlineRounds:
         for lo in range(0, X.shape[0], batch):
             hi = lo + batch
             with lock:  # readers in other threads see complete rounds
-                if hedging:  # pi's predictions of the round, before it is learnt
+                if hedging:  # the experts' predictions, before it is learnt
                     proba = self._remembered_proba(X[lo:hi])
                     if proba is None:
                         proba = self._predict_proba_encoded(X[lo:hi])
+                    extra = self._expert_losses(X[lo:hi], y[lo:hi], weight[lo:hi])
                 wrong = self._play_round(X[lo:hi], y[lo:hi], weight[lo:hi])
                 if hedging:
-                    self._score_predictions(proba, y[lo:hi], weight[lo:hi])
+                    self._score_predictions(proba, y[lo:hi], weight[lo:hi], extra)
+                self._learn_experts(X[lo:hi], y[lo:hi], weight[lo:hi])
                 self._count_rounds(weight[lo:hi], wrong)
+
+    def _expert_losses(self, X, y, weight) -> list | None:
+        """The losses of the hedge's experts after the vote and the play on a
+        round's rows, before it is learnt (None: it has no further expert)."""
+        return None
+
+    def _learn_experts(self, X, y, weight) -> None:
+        """The hedge's further experts learn a round's rows (after the round)."""
 
     def _hedging(self) -> bool:
         """Whether the rounds score the vote and the play (the hedged predict)."""

@@ -168,36 +168,6 @@ class RootModelExpert:
     def _expert_proba(self, k: int, block: np.ndarray) -> np.ndarray:
         return self._root_expert_proba(self._expert_names()[2 + k], block, None)
 
-    def pi_proba(self, X):
-        """Probability of each class under the current distribution pi over trees.
-
-        What the vote and the play predict from, exact (or within
-        ``predict_tolerance``, or from ``n_predict_trees`` draws, as set).
-        :meth:`predict_proba` gives these too, except for the rows whose
-        hedged prediction a root model makes (:attr:`model_weight_`,
-        :attr:`gaussian_weight_`): there it gives that model's posterior.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Columns follow ``classes_``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_localregret import LocalRegretTreeClassifier
-        >>> X = np.array([[0.0], [1.0]] * 20)
-        >>> y = np.array([0, 1] * 20)
-        >>> tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
-        >>> tree.pi_proba([[1.0]]).shape
-        (1, 2)
-        """
-        return self._predict_proba_checked(self._validate_for_predict(X), False)
-
     def _named_weight(self, name: str) -> float:
         check_is_fitted(self)
         names = self._expert_names()

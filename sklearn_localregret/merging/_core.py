@@ -117,9 +117,12 @@ class Merger:
             return []
         from .._hedge import PLAY_HANDICAP
 
-        # The vote starts at 0; the play (and the root model) at the handicap.
-        initial = [0.0] + [PLAY_HANDICAP] * (hedge.n_experts - 1)
-        return [(hedge, np.array(initial))]
+        # The vote starts at 0; the play (and the root models) at the
+        # handicap, unless the learner says otherwise.
+        initial = getattr(est, "_initial_hedge_losses", None)
+        if initial is None:
+            return [(hedge, np.array([0.0] + [PLAY_HANDICAP] * (hedge.n_experts - 1)))]
+        return [(hedge, np.array(initial()))]
 
     def refresh(self, est) -> None:
         """Renew what the learner derives from its tables (its caches)."""
