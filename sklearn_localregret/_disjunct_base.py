@@ -41,6 +41,7 @@ __all__ = ["BaseDisjunctClassifier"]
 # wide rows, and a unit's fixed cost (a few ms) stays small against its work.
 _BULK_ROUNDS = 256
 _BULK_SECONDS = 0.05
+_MAX_BULK_ROUNDS = 1 << 20
 
 
 class BaseDisjunctClassifier(BaseLocalRegretClassifier):
@@ -126,8 +127,13 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
             with self._model_lock():  # readers see complete units of rounds
                 self._play_bulk(X[rows], y[rows], weight[rows])
             took = max(time.perf_counter() - start, 1e-6)
+            # The rounds this unit played at its rate fill _BULK_SECONDS; a
+            # short unit (a small call) says little, so growth is at most 4x
+            # a unit and never past _MAX_BULK_ROUNDS.
+            played = -(-len(y[rows]) // batch)
             rounds = max(
-                _BULK_ROUNDS, min(4 * rounds, int(rounds * _BULK_SECONDS / took))
+                _BULK_ROUNDS,
+                min(4 * rounds, _MAX_BULK_ROUNDS, int(played * _BULK_SECONDS / took)),
             )
             lo = rows.stop
         self._bulk_rounds = rounds

@@ -440,3 +440,23 @@ def test_binarize_that_keeps_information_is_silent(case):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         LocalRegretDisjunctClassifier(random_state=0, **params).fit(X, y)
+
+
+def test_many_small_bulk_calls_keep_the_unit_bounded():
+    # Calls of a few rounds each took the bulk path and grew its unit 4x a
+    # call from its size, not from the rounds played: after ~500 calls the
+    # size overflowed a float (OverflowError in the stream of calls).
+    from sklearn_localregret import _disjunct_base
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (3000, 8))
+    y = X[:, 0] | X[:, 5]
+    clf = LocalRegretDisjunctClassifier(prediction="vote", random_state=0)
+    clf.partial_fit(X[:5], y[:5], classes=[0, 1])
+    for lo in range(5, 3000, 5):
+        clf.partial_fit(X[lo : lo + 5], y[lo : lo + 5])
+    assert clf.n_samples_seen_ == 3000
+    assert 0 < clf._bulk_rounds <= _disjunct_base._MAX_BULK_ROUNDS
+    # Five rounds a call at well over a round per microsecond would be
+    # tens of thousands of rounds for 50 ms: far below the 4**599 of before.
+    assert clf._bulk_rounds < 1 << 20
