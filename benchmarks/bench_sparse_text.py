@@ -73,11 +73,13 @@ def learners():
         "SGDClassifier (1 epoch)": lambda: SGDClassifier(
             max_iter=1, tol=None, random_state=0
         ),
-        "disjunct (default: removal sets, vote)": lambda: LocalRegretDisjunctClassifier(
-            random_state=0
+        # The default hedges the vote and the play (no linear model at this
+        # width: it is kept up to 4,096 features).
+        "disjunct (default: removal sets, hedge)": lambda: (
+            LocalRegretDisjunctClassifier(random_state=0)
         ),
-        "disjunct (prediction='hedge')": lambda: LocalRegretDisjunctClassifier(
-            prediction="hedge", random_state=0
+        "disjunct (prediction='vote')": lambda: LocalRegretDisjunctClassifier(
+            prediction="vote", random_state=0
         ),
         "disjunct (graph='hypercube')": lambda: LocalRegretDisjunctClassifier(
             graph="hypercube", random_state=0

@@ -295,6 +295,11 @@ def disjunct_section(n_rows: int, seed: int) -> None:
     def ours():
         return LocalRegretDisjunctClassifier(batch_size=1, random_state=seed)
 
+    def vote():  # the default before the hedge, which also scores each round
+        return LocalRegretDisjunctClassifier(
+            batch_size=1, prediction="vote", random_state=seed
+        )
+
     def hypercube():
         return LocalRegretDisjunctClassifier(
             graph="hypercube", batch_size=1, random_state=seed
@@ -310,6 +315,7 @@ def disjunct_section(n_rows: int, seed: int) -> None:
     loops = {
         "ours": lambda: ours_loop(ours, X, y, 1),
         "full validation": full,
+        "vote": lambda: ours_loop(vote, X, y, 1),
         "hypercube": lambda: ours_loop(hypercube, X, y, 1),
         "SGDClassifier": lambda: ours_loop(sgd, X, y, 1),
     }
