@@ -34,11 +34,12 @@ __all__ = ["INITIAL_LOSSES", "MAX_LINEAR_COLUMNS", "LinearExpert"]
 #: The widest input (features) that gets the linear expert.
 MAX_LINEAR_COLUMNS = 4096
 
-#: The hedge's initial losses of the vote, the play and the linear model. The
+#: The hedge's initial losses of the vote, the play and the linear model: the
 #: linear model starts level with the vote, the other deterministic
-#: prediction; the play alone carries the handicap. On the leaderboard's
-#: binary streams that never cost more than 0.003 against the vote, and where
-#: the model leads (kr-vs-kp, alternating) the hedge reaches it sooner.
+#: prediction, and the play alone carries the handicap (as in the tree's
+#: hedge). On the leaderboard's binary streams that never cost more than
+#: 0.003 against the vote, and where the model leads (kr-vs-kp, alternating)
+#: the hedge reaches it sooner.
 INITIAL_LOSSES = (0.0, PLAY_HANDICAP, 0.0)
 
 # Sparse rows densified at a time for the linear model (bounded memory).
@@ -59,12 +60,6 @@ class LinearExpert:
         if self._hedging() and n_classes == 2 and n_features <= MAX_LINEAR_COLUMNS:
             self._linear_expert = RootLinear(n_classes, n_features)
             self._hedge = AdaHedge(INITIAL_LOSSES)
-
-    def _initial_hedge_losses(self) -> tuple:
-        """The losses the hedge's experts started with (for merging)."""
-        if "_linear_expert" in self.__dict__:
-            return INITIAL_LOSSES
-        return (0.0, PLAY_HANDICAP)
 
     def _expert_names(self) -> tuple:
         """The hedge's experts by name."""

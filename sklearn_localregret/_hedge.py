@@ -30,11 +30,15 @@ import numpy as np
 
 __all__ = ["PLAY_HANDICAP", "AdaHedge"]
 
-#: The loss (in sample weight: rows at unit weight) the play starts with. A
-#: model predicts as the vote, scikit-learn's most probable class, until the
-#: play has made that many fewer mistakes (the first rounds and the small fits
-#: of scikit-learn's checks are all vote); it costs at most as much against
-#: the play on an adversarial stream.
+#: The loss (in sample weight: rows at unit weight) the randomised experts
+#: start with (the play; a forest's members). A model predicts as the vote,
+#: scikit-learn's most probable class, or as another deterministic expert,
+#: until the play has made that many fewer mistakes (the first rounds and the
+#: small fits of scikit-learn's checks draw no class); it costs at most as
+#: much against the play on an adversarial stream. The deterministic experts
+#: (the vote, the root models, the disjunct learner's linear model) start at
+#: 0: on the stream leaderboard a handicap for the root models only slowed
+#: the hedge down where they lead.
 PLAY_HANDICAP = 10.0
 
 
@@ -55,7 +59,8 @@ class AdaHedge:
     ----------
     initial_losses : sequence of float
         The losses the experts start with: a handicap for the experts that
-        must do better than the others before they get weight.
+        must do better than the others before they get weight
+        (:meth:`initial_losses` keeps them, for merges).
 
     Examples
     --------
@@ -72,6 +77,7 @@ class AdaHedge:
         # Plain floats: a few experts, updated every round (numpy's per-call
         # cost would be most of the hedge's time).
         self._losses = [float(v) for v in initial_losses]
+        self.initial = tuple(self._losses)  # counted once by a merge
         self.gap = 0.0  # Delta, the cumulative mixability gap
         self.hedge_loss = 0.0  # the hedge's cumulative expected loss
 
@@ -79,6 +85,15 @@ class AdaHedge:
     def losses(self) -> np.ndarray:
         """The experts' cumulative losses, initial losses included."""
         return np.array(self._losses)
+
+    def initial_losses(self) -> np.ndarray:
+        """The losses the experts started with (a hedge saved before it kept
+        them started every expert but the first, the vote, at
+        :data:`PLAY_HANDICAP`)."""
+        initial = self.__dict__.get("initial")
+        if initial is None:
+            return np.array([0.0] + [PLAY_HANDICAP] * (len(self._losses) - 1))
+        return np.array(initial)
 
     @property
     def n_experts(self) -> int:

@@ -79,7 +79,10 @@ def test_merged_forests_add_their_root_models():
     b = LocalRegretForestClassifier(n_estimators=2, random_state=0, binarize=5.0)
     a.fit(stream.X[:300], stream.y[:300])
     b.fit(stream.X[300:], stream.y[300:])
-    initial = np.array([0.0] + [PLAY_HANDICAP] * 4)
+    # The members start with the handicap, the vote and the root models at
+    # 0: counted once.
+    initial = np.array([0.0, PLAY_HANDICAP, PLAY_HANDICAP, 0.0, 0.0])
+    np.testing.assert_array_equal(b._hedge.initial_losses(), initial)
     losses = a._hedge.losses + b._hedge.losses - initial
     coef = a._root_linear.coef + b._root_linear.coef
     total = a._root_gaussian.total + b._root_gaussian.total

@@ -97,7 +97,7 @@ def test_tree_distribution_is_a_read_only_view():
     trees, probs = external.tree_distribution()
     assert np.all(np.isclose(probs * 50, np.round(probs * 50)))  # frequencies
     expected = _average_over(trees, probs, _outcomes(external, X[:20]), 3)
-    np.testing.assert_allclose(external.predict_proba(X[:20]), expected, atol=1e-12)
+    np.testing.assert_allclose(external.pi_proba(X[:20]), expected, atol=1e-12)
 
 
 def test_predict_proba_external_is_exact_and_matches_many_draws():

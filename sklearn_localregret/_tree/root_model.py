@@ -53,7 +53,9 @@ class RootModelExpert:
         """The hedge's experts: the vote and the play, then (a hedging tree
         but a forest member, whose forest scores their vote and play) the
         root's naive Bayes model where the sites keep models, the root's
-        Gaussian model and its linear model."""
+        Gaussian model and its linear model. Only the play starts with the
+        handicap: the root models, deterministic as the vote, start level
+        with it."""
         names = ["vote", "play"]
         if self._hedging() and self.__dict__.get("_root_model_expert", True):
             if self._player.table.models:
@@ -64,7 +66,7 @@ class RootModelExpert:
             self._root_linear = RootLinear(n_classes, n_features)
         if len(names) > 2:
             self._experts = tuple(names)
-            self._hedge = AdaHedge((0.0,) + (PLAY_HANDICAP,) * (len(names) - 1))
+            self._hedge = AdaHedge((0.0, PLAY_HANDICAP) + (0.0,) * (len(names) - 2))
 
     def _expert_names(self) -> tuple:
         """The hedge's experts by name (models saved with a three-expert hedge

@@ -17,13 +17,14 @@ the weighted mixture of the experts' prediction distributions
 hedge's, so its cumulative expected mistakes exceed the best expert's by at
 most the hedge's ``2 Delta`` (the user guide, "The forest"). The members
 start with the handicap :data:`~sklearn_localregret._hedge.PLAY_HANDICAP`:
-until one of them makes that many fewer mistakes than the vote, the forest
-predicts its vote, deterministically.
+until one of them makes that many fewer mistakes than the vote (or a root
+model), the forest predicts deterministically.
 
 The forest's root models (``_root_models.py``) are experts after the
 members, scored and drawn as the vote is (the class first most probable
-under the model's posterior); the functions here take the vote's and the
-members' part of the weights, the forest adds theirs.
+under the model's posterior) and, deterministic as it is, start level with
+it; the functions here take the vote's and the members' part of the
+weights, the forest adds theirs.
 
 Why both kinds of expert: the vote averages the members' probabilities and
 is the better guess on a stationary stream, but it is deterministic and an

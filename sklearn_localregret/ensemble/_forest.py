@@ -134,14 +134,14 @@ class LocalRegretForestClassifier(
         self._bagging_rngs = [np.random.default_rng(int(s)) for s in seeds[1]]
         self._detectors = [make_detector(self.drift_detector) for _ in range(k)]
         self.n_drifts_ = np.zeros(k, dtype=np.int64)
-        # Experts: the vote, then each member, then the root models (all
-        # but the vote handicapped: see _combination; a private switch, as
-        # the tree's, leaves the root models out).
+        # Experts: the vote, then each member (handicapped: see
+        # _combination), then the root models (deterministic, level with
+        # the vote; a private switch, as the tree's, leaves them out).
         roots = 0
         if self.__dict__.get("_root_model_expert", True):
             self._start_root_models(n_features, n_classes)
             roots = len(self._root_models())
-        self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * (k + roots))
+        self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k + [0.0] * roots)
 
     # -- persistence ------------------------------------------------------
     def __getstate__(self):

@@ -110,19 +110,12 @@ class Merger:
 
     def hedges(self, est) -> list[tuple[Any, np.ndarray]]:
         """``(AdaHedge, initial losses)`` of every hedge: the hedge of the
-        hedged prediction (the vote, the play and any root model), if the
-        learner has one."""
+        hedged prediction (the vote, the play and any further expert), if
+        the learner has one."""
         hedge = est.__dict__.get("_hedge")
         if hedge is None:
             return []
-        from .._hedge import PLAY_HANDICAP
-
-        # The vote starts at 0; the play (and the root models) at the
-        # handicap, unless the learner says otherwise.
-        initial = getattr(est, "_initial_hedge_losses", None)
-        if initial is None:
-            return [(hedge, np.array([0.0] + [PLAY_HANDICAP] * (hedge.n_experts - 1)))]
-        return [(hedge, np.array(initial()))]
+        return [(hedge, hedge.initial_losses())]
 
     def refresh(self, est) -> None:
         """Renew what the learner derives from its tables (its caches)."""

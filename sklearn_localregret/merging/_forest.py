@@ -56,7 +56,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._hedge import PLAY_HANDICAP
 from ._copies import copy_model, dumps
 from ._core import Merger, check_same_task
 from ._sums import (
@@ -100,11 +99,6 @@ class ForestMerger(Merger):
     # -- the forest's own sums (its members' are the tree's) --------------
     def parts(self, est) -> list:
         return []  # the tables are the members'
-
-    def hedges(self, est) -> list:
-        # The vote, the members and the root models (if any).
-        k = est._hedge.n_experts - 1
-        return [(est._hedge, np.array([0.0] + [PLAY_HANDICAP] * k))]
 
     def counter_groups(self, est) -> list:
         # The root models' statistics and weights are sums too (the tree's).

@@ -107,8 +107,9 @@ def add_counters(merger: Merger, dst, src, coef: int) -> None:
 def add_hedge(hedge, other, coef: float, initial) -> None:
     """The hedge's cumulative losses and mixability gap are sums over rounds.
 
-    ``initial`` are the losses the experts start with, counted once. Its
-    bound ``hedge_loss - L_k <= 2 gap`` holds for each side, hence for the sum.
+    ``initial`` are the losses ``other``'s experts started with: ``hedge``
+    keeps its own, so each expert's is counted once. Its bound ``hedge_loss
+    - L_k <= 2 gap`` holds for each side, hence for the sum.
     """
     hedge._losses = [
         float(a + coef * (b - c))
@@ -119,7 +120,7 @@ def add_hedge(hedge, other, coef: float, initial) -> None:
 
 
 def _add_hedges(merger: Merger, dst, src, coef: float) -> None:
-    for (hedge, initial), (other, _) in zip(merger.hedges(dst), merger.hedges(src)):
+    for (hedge, _), (other, initial) in zip(merger.hedges(dst), merger.hedges(src)):
         add_hedge(hedge, other, coef, initial)
 
 
