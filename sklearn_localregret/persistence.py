@@ -277,11 +277,9 @@ def _check_classifier(model) -> None:
             raise _Inconsistent(
                 f"the hedge weighs {len(model._hedge.losses)} experts, not {experts}"
             )
-        if linear is not None and np.shape(linear.coef) != (2, n):
-            raise _Inconsistent(
-                f"the linear expert has weights of shape {np.shape(linear.coef)} "
-                f"for 2 classes and n_features_in_={n}"
-            )
+        wrong = None if linear is None else linear.shape_error(2, n)
+        if wrong is not None:
+            raise _Inconsistent(f"the linear expert: {wrong}")
     elif isinstance(model, LocalRegretForestClassifier):
         _check_forest(model, n, classes)
     else:
@@ -343,11 +341,13 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         if not np.array_equal(member.classes_, classes):
             raise _Inconsistent(f"member {i} has other classes than the forest")
         _check_classifier(member)
-    for root in roots:  # per class (the linear model: its coef) and column
+    for root in roots:  # per class and column (the linear model: and slot)
         shape = (len(classes), n)
-        if root.count.shape[-1] != n or root.total.shape != root.count.shape:
-            raise _Inconsistent(f"a root model's statistics are not of {shape}")
-        if getattr(root, "coef", root.count).shape != shape:
+        if isinstance(root, RootLinear):
+            wrong = root.shape_error(len(classes), n)
+            if wrong is not None:
+                raise _Inconsistent(wrong)
+        elif root.count.shape != shape or root.total.shape != shape:
             raise _Inconsistent(f"a root model's statistics are not of {shape}")
 
 

@@ -143,7 +143,7 @@ def test_a_saved_learner_keeps_its_linear_model_and_refuses_a_forged_one():
         assert pickle.dumps(mine[name]) == pickle.dumps(theirs[name]), name
     check_consistency(clf)
     clf._linear_expert.coef = np.zeros((2, 3))
-    with pytest.raises(ValueError, match="linear expert has weights of shape"):
+    with pytest.raises(ValueError, match="linear expert: the linear model.s weights"):
         check_consistency(clf)
     del clf.__dict__["_linear_expert"]
     with pytest.raises(ValueError, match="the hedge weighs 3 experts, not 2"):

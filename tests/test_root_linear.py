@@ -70,3 +70,58 @@ def test_the_linear_model_takes_the_weight_after_abrupt_drifts():
     model, errors = hedge_and_vote_errors("stagger")
     assert model.linear_weight_ > 0.9
     assert errors[0] < errors[1] - 0.05
+
+
+def test_categorical_columns_are_read_one_hot():
+    # A column of codes next to a numeric one: the model equals scikit-learn's
+    # PA-I on the rows one-hot encoded over max_categories slots, then
+    # standardised (the codes themselves are not read as numbers).
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, 300).astype(float)
+    numeric = rng.normal(size=300)
+    X = np.column_stack([numeric, codes])
+    y = ((codes == 1) | (codes == 3)).astype(int) ^ (numeric > 1.5)
+    ours = RootLinear(2, 2, categorical=[False, True], max_categories=5)
+    expanded = np.column_stack([numeric, np.eye(5)[codes.astype(int)]])
+    scaler = StandardScaler()
+    theirs = SGDClassifier(
+        loss="hinge", penalty=None, learning_rate="pa1", eta0=1.0, shuffle=False
+    )
+    for lo in range(0, 300, 3):
+        rows = slice(lo, lo + 3)
+        ours.learn(X[rows], y[rows], np.ones(3))
+        scaler.partial_fit(expanded[rows])
+        theirs.partial_fit(scaler.transform(expanded[rows]), y[rows], classes=[0, 1])
+    # Ours: the numeric column, the code column (left out: 0 weight), slots.
+    assert ours.coef.shape == (2, 2 + 5)
+    assert np.all(ours.coef[:, 1] == 0.0)
+    kept = [0, 2, 3, 4, 5, 6]
+    np.testing.assert_allclose(
+        ours.coef[1, kept], theirs.coef_[0], rtol=1e-9, atol=1e-12
+    )
+    np.testing.assert_allclose(ours.intercept[1], theirs.intercept_[0], rtol=1e-9)
+    np.testing.assert_array_equal(
+        ours.labels(X), theirs.predict(scaler.transform(expanded))
+    )
+    # An unseen category (NaN) is missing: every slot at its mean.
+    proba = ours.proba(np.array([[0.0, np.nan]]))
+    rows, mask = ours.inputs(np.array([[0.0, np.nan]]))
+    assert np.isnan(rows[0, 2:]).all() and not mask[1] and mask[2:].all()
+    np.testing.assert_allclose(proba.sum(), 1.0)
+
+
+def test_the_tree_reads_raw_categories_in_its_linear_model():
+    # Label "colour is red or blue" from strings: no order of the codes is
+    # linear in it, one-hot is. The tree's root linear model learns it.
+    pd = pytest.importorskip("pandas")
+    from sklearn_localregret import LocalRegretTreeClassifier
+
+    rng = np.random.default_rng(1)
+    colours = np.array(["red", "green", "blue", "black"])[rng.integers(0, 4, 600)]
+    X = pd.DataFrame({"colour": colours, "size": rng.normal(size=600)})
+    y = np.isin(colours, ["red", "blue"]).astype(int)
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    linear = tree._root_linear
+    assert linear.coef.shape == (2, 2 + tree.max_categories)
+    encoded = tree._encode_columns(X, learning=False)
+    assert np.mean(linear.labels(encoded, tree._numeric_columns()) == y) == 1.0

@@ -155,7 +155,7 @@ Online decision-tree learner minimising local external or swap regret.
         the row, as the randomised plays predict (the guarantee's side).
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, the root
         models (the root site's naive Bayes model; Gaussian naive Bayes and a
-        passive-aggressive linear model of the numeric columns) with theirs,
+        passive-aggressive linear model of the columns) with theirs,
         else the draw: AdaHedge's weights from the experts' losses on each
         round before it is learnt, never much worse than the best of them
         (:attr:`hedge_regret_bound_`; user guide, "The hedged prediction").

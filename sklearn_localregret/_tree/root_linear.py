@@ -6,14 +6,19 @@ regrow its splits: on the leaderboard's STAGGER and inverted streams
 scikit-learn's passive-aggressive classifier on standardised features is
 the best of every learner. :class:`RootLinear` keeps that model (PA-I, one
 class against the rest; :mod:`~sklearn_localregret.engine.compiled.passive_aggressive`)
-over the numeric columns of every row learnt, for the hedge to weigh.
+over the numeric columns of every row learnt, and the categorical ones read
+one-hot, for the hedge to weigh.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..engine.compiled.passive_aggressive import pa_learn, pa_posteriors
+from ..engine.compiled.passive_aggressive import (
+    one_hot_columns,
+    pa_learn,
+    pa_posteriors,
+)
 
 __all__ = ["RootLinear"]
 
@@ -26,6 +31,13 @@ class RootLinear:
     n_classes, n_features : int
     C : float, default=1.0
         The largest step (scikit-learn's ``eta0`` for ``"pa1"``).
+    categorical : array-like of bool of shape (n_features,), default=None
+        The columns that hold category codes (``0, 1, ...``; NaN for a
+        category unseen or past the bound). Each is read one-hot, over
+        ``max_categories`` slots after the columns, as a ``OneHotEncoder``
+        would give it; a code read as a number means nothing.
+    max_categories : int, default=16
+        Slots per categorical column (the learner's bound on its categories).
 
     Examples
     --------
@@ -35,51 +47,95 @@ class RootLinear:
     >>> model.learn(X, np.array([0, 1] * 5), np.ones(10))
     >>> model.labels(np.array([[0.0, 1.0], [1.0, 0.0]])).tolist()
     [0, 1]
+
+    A column of codes: category 1 is the positive class, 0 and 2 are not
+    (no order of the codes could say so).
+
+    >>> model = RootLinear(2, 1, categorical=[True], max_categories=3)
+    >>> codes = np.array([[0.0], [1.0], [2.0]] * 5)
+    >>> model.learn(codes, np.array([0, 1, 0] * 5), np.ones(15))
+    >>> model.labels(np.array([[0.0], [1.0], [2.0]])).tolist()
+    [0, 1, 0]
     """
 
-    def __init__(self, n_classes: int, n_features: int, C: float = 1.0):
+    def __init__(
+        self,
+        n_classes: int,
+        n_features: int,
+        C: float = 1.0,
+        categorical=None,
+        max_categories: int = 16,
+    ):
         self.C = float(C)
-        self.coef = np.zeros((n_classes, n_features))
+        kinds = np.zeros(n_features, dtype=bool)
+        if categorical is not None:
+            kinds = np.asarray(categorical, dtype=bool)
+        self.n_slots = int(max_categories)
+        self.slot_start = np.where(
+            kinds, (np.cumsum(kinds) - 1) * self.n_slots, -1
+        ).astype(np.int64)
+        width = n_features + int(kinds.sum()) * self.n_slots
+        self.coef = np.zeros((n_classes, width))
         self.intercept = np.zeros(n_classes)
-        # The columns' known values: weight, sum, sum of squares.
-        self.count = np.zeros(n_features)
-        self.total = np.zeros(n_features)
-        self.squares = np.zeros(n_features)
+        # The inputs' known values (columns, then one-hot slots): weight,
+        # sum, sum of squares.
+        self.count = np.zeros(width)
+        self.total = np.zeros(width)
+        self.squares = np.zeros(width)
 
-    def _columns(self, columns) -> np.ndarray:
-        if columns is None:
-            return np.ones(self.coef.shape[1], dtype=bool)
-        return np.ascontiguousarray(columns, dtype=bool)
+    @property
+    def n_features(self) -> int:
+        """Columns of the rows it reads (before the one-hot slots)."""
+        slots = self.__dict__.get("slot_start")  # (models saved before: none)
+        return self.coef.shape[1] if slots is None else len(slots)
+
+    def inputs(self, X, columns=None) -> tuple:
+        """The rows and the mask of inputs the model reads: ``X`` and
+        ``columns`` (default all), and for categorical columns their
+        one-hot slots instead of the codes."""
+        X = np.asarray(X, dtype=np.float64)
+        n = self.n_features
+        mask = np.ones(n, dtype=bool) if columns is None else np.asarray(columns)
+        mask = np.ascontiguousarray(mask, dtype=bool)
+        slots = self.__dict__.get("slot_start")
+        if slots is None or self.coef.shape[1] == n:
+            return X, mask
+        rows = np.empty((X.shape[0], self.coef.shape[1]))
+        one_hot_columns(X, slots, self.n_slots, rows)
+        full = np.ones(self.coef.shape[1], dtype=bool)
+        full[:n] = mask & (slots < 0)
+        return rows, full
 
     def learn(self, X, y, weight, columns=None) -> None:
         """Learn rows ``X`` (NaN where missing) of class indices ``y`` at
         ``weight``, from the columns where ``columns`` is true (default all)."""
+        rows, mask = self.inputs(X, columns)
         pa_learn(
             self.coef,
             self.intercept,
             self.count,
             self.total,
             self.squares,
-            np.asarray(X, dtype=np.float64),
+            rows,
             np.asarray(y, dtype=np.int64),
             np.asarray(weight, dtype=np.float64),
-            self._columns(columns),
+            mask,
             self.C,
         )
 
     def proba(self, X, columns=None) -> np.ndarray:
         """Each class's probability, shape (n, K): ``expit`` of its score,
         normalised."""
-        X = np.asarray(X, dtype=np.float64)
-        out = np.empty((X.shape[0], self.coef.shape[0]))
+        rows, mask = self.inputs(X, columns)
+        out = np.empty((rows.shape[0], self.coef.shape[0]))
         pa_posteriors(
             self.coef,
             self.intercept,
             self.count,
             self.total,
             self.squares,
-            X,
-            self._columns(columns),
+            rows,
+            mask,
             out,
         )
         return out
@@ -87,3 +143,25 @@ class RootLinear:
     def labels(self, X, columns=None) -> np.ndarray:
         """The first most probable class of each row (from :meth:`proba`)."""
         return np.argmax(self.proba(X, columns), axis=1)
+
+    def shape_error(self, n_classes: int, n_features: int) -> str | None:
+        """What is wrong with its arrays for ``n_classes`` and ``n_features``
+        (a loaded file's check), or None."""
+        width = self.coef.shape[1] if self.coef.ndim == 2 else -1
+        slots = np.asarray(self.__dict__.get("slot_start", np.full(width, -1)))
+        n_cat = int((slots >= 0).sum())
+        expected = n_features + n_cat * int(self.__dict__.get("n_slots", 0))
+        sums = (self.count, self.total, self.squares)
+        last_slot = slots.max(initial=-1) + self.__dict__.get("n_slots", 0)
+        if (
+            self.coef.shape != (n_classes, expected)
+            or slots.shape != (n_features,)
+            or self.intercept.shape != (n_classes,)
+            or any(a.shape != (expected,) for a in sums)
+            or (n_cat and last_slot > expected - n_features)
+        ):
+            return (
+                f"the linear model's weights have shape {self.coef.shape} for "
+                f"{n_classes} classes and {n_features} columns"
+            )
+        return None

@@ -12,7 +12,8 @@ the best of them on the stream (the user guide, "The hedged prediction"):
 * ``"gaussian"``: Gaussian naive Bayes over the numeric columns
   (:class:`~sklearn_localregret._tree.root_gaussian.RootGaussian`), which
   smooth class boundaries favour;
-* ``"linear"``: a passive-aggressive linear model of the numeric columns
+* ``"linear"``: a passive-aggressive linear model of the columns (the
+  categorical ones one-hot)
   (:class:`~sklearn_localregret._tree.root_linear.RootLinear`), which
   linear concepts and abrupt drifts favour.
 
@@ -63,7 +64,12 @@ class RootModelExpert:
             names += ["gaussian", "linear"]
             discount = resolve_discounts(self.discount)[0]
             self._root_gaussian = RootGaussian(n_classes, n_features, discount)
-            self._root_linear = RootLinear(n_classes, n_features)
+            self._root_linear = RootLinear(
+                n_classes,
+                n_features,
+                categorical=self._columns.categorical,
+                max_categories=self._columns.max_categories,
+            )
         if len(names) > 2:
             self._experts = tuple(names)
             self._hedge = AdaHedge((0.0, PLAY_HANDICAP) + (0.0,) * (len(names) - 2))
@@ -132,6 +138,10 @@ class RootModelExpert:
         columns = self._numeric_columns()
         if columns is None:
             columns = np.ones(X.shape[1], dtype=bool)
+        if linear is not None:
+            X_linear, columns_linear = linear.inputs(X, columns)
+        else:
+            X_linear, columns_linear = X, columns
         out = np.zeros(len(names))
         root_model_losses(
             np.array([_CODES[name] for name in names], dtype=np.int64),
@@ -146,6 +156,8 @@ class RootModelExpert:
             ),
             np.ascontiguousarray(X, dtype=np.float64),
             np.ascontiguousarray(columns, dtype=bool),
+            np.ascontiguousarray(X_linear, dtype=np.float64),
+            np.ascontiguousarray(columns_linear, dtype=bool),
             np.asarray(y, dtype=np.int64),
             np.asarray(weight, dtype=np.float64),
             out,

@@ -23,7 +23,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["pa_learn", "pa_posteriors"]
+__all__ = ["one_hot_columns", "pa_learn", "pa_posteriors"]
 
 
 @kernel
@@ -92,3 +92,28 @@ def pa_posteriors(coef, intercept, count, total, squares, X, columns, out) -> No
             norm += out[i, c]
         for c in range(k):
             out[i, c] = out[i, c] / norm if norm > 0.0 else 1.0 / k
+
+
+@kernel
+def one_hot_columns(X, slot_start, n_slots, out) -> None:
+    """Rows ``X`` with their categorical columns also read one-hot.
+
+    ``out[:, :d]`` is ``X``; a column ``j`` with ``slot_start[j] >= 0``
+    holds category codes, and ``out[i, d + slot_start[j] + c]`` is 1 where
+    row ``i``'s code is ``c``, 0 for its other ``n_slots`` slots, and NaN in
+    all of them where the code is NaN (a category unseen or past the bound:
+    missing, so the column's mean).
+    """
+    n, d = X.shape
+    for i in range(n):
+        for j in range(d):
+            out[i, j] = X[i, j]
+            start = slot_start[j]
+            if start < 0:
+                continue
+            v = X[i, j]
+            known = not math.isnan(v) and 0.0 <= v < n_slots
+            for c in range(n_slots):
+                out[i, d + start + c] = 0.0 if known else math.nan
+            if known:
+                out[i, d + start + int(v)] = 1.0

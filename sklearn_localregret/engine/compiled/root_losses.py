@@ -50,6 +50,8 @@ def root_model_losses(
     linear,
     X,
     columns,
+    X_linear,
+    columns_linear,
     y,
     w,
     out,
@@ -60,7 +62,9 @@ def root_model_losses(
     row if ``root`` < 0, before the root has a site); ``GAUSSIAN``:
     ``gaussian`` = its weight, count, total and squares; ``LINEAR``:
     ``linear`` = its coef, intercept, count, total and squares. ``columns``:
-    the columns the last two read."""
+    the columns the Gaussian model reads; ``X_linear`` and
+    ``columns_linear``: the linear model's inputs (categorical columns
+    one-hot: :meth:`~sklearn_localregret._tree.root_linear.RootLinear.inputs`)."""
     n_classes = linear[0].shape[0]
     posterior = np.empty((X.shape[0], n_classes))
     for e in range(min(experts.shape[0], out.shape[0])):
@@ -74,5 +78,14 @@ def root_model_losses(
             gaussian_posteriors(weight, count, total, squares, X, columns, posterior)
         else:
             coef, intercept, count, total, squares = linear
-            pa_posteriors(coef, intercept, count, total, squares, X, columns, posterior)
+            pa_posteriors(
+                coef,
+                intercept,
+                count,
+                total,
+                squares,
+                X_linear,
+                columns_linear,
+                posterior,
+            )
         out[e] = _mistakes(posterior, y, w)
