@@ -148,11 +148,15 @@ for stream_name, learners in fitted.items():
 # and its error comes down close to the noise level, as does averaged SGD;
 # Winnow2, whose weights move after every mistake, including the ones the
 # noise causes, stays clearly above it. On the Winnow killer the local regret
-# learner settles on the disjunction of all 20 features, the best one, while
-# Winnow2 is wrong on most rows. SGDClassifier is not restricted to
-# disjunctions: the Winnow killer is linearly separable (negative weights and
-# a positive intercept separate it), so it can do better than any disjunction
-# there.
+# learner's plays settle on the disjunction of all 20 features, the best one
+# (``online_error_`` near its 1/21), while Winnow2 is wrong on most rows.
+# The Winnow killer is linearly separable (negative weights and a positive
+# intercept separate it), so SGDClassifier, which is not restricted to
+# disjunctions, does better than any disjunction there; so does the local
+# regret learner's ``predict``, whose default hedge weighs a linear model of
+# the features beside the disjunctions' vote and play and follows the one
+# that errs least on the stream (``linear_weight_``;
+# ``prediction="vote"`` predicts with the disjunctions alone).
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
 for ax, (stream_name, by_learner) in zip(axes, curves.items()):
