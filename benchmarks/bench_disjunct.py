@@ -13,6 +13,11 @@ It also breaks one streaming call down: ``validate_data``, the ``_fit_context``
 wrapper and the learning itself. Run::
 
     python benchmarks/bench_disjunct.py [--rows 100000] [--stream-rows 5000]
+        [--prediction vote]
+
+The learner runs at its default ``prediction`` (the hedge, which scores
+every round, so bulk calls play round by round) unless ``--prediction``
+says otherwise.
 """
 
 from __future__ import annotations
@@ -112,6 +117,12 @@ def main(argv=None) -> None:
     parser.add_argument("--features", type=int, nargs="+", default=[20, 200])
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--prediction",
+        default="auto",
+        help="the learner's prediction rule (default: its default, the hedge, "
+        "which scores every round; 'vote' keeps the bulk path)",
+    )
     args = parser.parse_args(argv)
 
     header = (
@@ -127,7 +138,9 @@ def main(argv=None) -> None:
 
             def local(batch=batch):
                 return LocalRegretDisjunctClassifier(
-                    batch_size=batch, random_state=args.seed
+                    batch_size=batch,
+                    prediction=args.prediction,
+                    random_state=args.seed,
                 )
 
             def sgd():

@@ -39,10 +39,13 @@ if "wide" in name or name == "winnow2":
 makers = {
     "tree": lambda: LocalRegretTreeClassifier(random_state=0),
     "tree swap L=3": lambda: LocalRegretTreeClassifier("swap", L=3, random_state=0),
-    "disjunct (bulk)": lambda: LocalRegretDisjunctClassifier(random_state=0),
-    "disjunct wide (bulk)": lambda: LocalRegretDisjunctClassifier(random_state=0),
-    "disjunct hedge": lambda: LocalRegretDisjunctClassifier(
-        prediction="hedge", random_state=0),
+    # The vote keeps many-round calls on the bulk path; the default hedge
+    # plays them round by round.
+    "disjunct (bulk)": lambda: LocalRegretDisjunctClassifier(
+        prediction="vote", random_state=0),
+    "disjunct wide (bulk)": lambda: LocalRegretDisjunctClassifier(
+        prediction="vote", random_state=0),
+    "disjunct hedge": lambda: LocalRegretDisjunctClassifier(random_state=0),
     "disjunct hypercube wide": lambda: LocalRegretDisjunctClassifier(
         graph="hypercube", random_state=0),
     "disjunct swap": lambda: LocalRegretDisjunctClassifier("swap", random_state=0),
