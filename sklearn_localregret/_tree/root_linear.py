@@ -83,6 +83,18 @@ class RootLinear:
         self.total = np.zeros(width)
         self.squares = np.zeros(width)
 
+    @classmethod
+    def of_columns(cls, n_classes: int, columns) -> RootLinear:
+        """The model of a learner's columns (its
+        :class:`~sklearn_localregret.thresholds.columns.ColumnEncoder`):
+        the columns categorical so far read one-hot."""
+        return cls(
+            n_classes,
+            columns.n_features,
+            categorical=columns.categorical,
+            max_categories=columns.max_categories,
+        )
+
     @property
     def n_features(self) -> int:
         """Columns of the rows it reads (before the one-hot slots)."""

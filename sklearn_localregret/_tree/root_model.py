@@ -64,12 +64,7 @@ class RootModelExpert:
             names += ["gaussian", "linear"]
             discount = resolve_discounts(self.discount)[0]
             self._root_gaussian = RootGaussian(n_classes, n_features, discount)
-            self._root_linear = RootLinear(
-                n_classes,
-                n_features,
-                categorical=self._columns.categorical,
-                max_categories=self._columns.max_categories,
-            )
+            self._root_linear = RootLinear.of_columns(n_classes, self._columns)
         if len(names) > 2:
             self._experts = tuple(names)
             self._hedge = AdaHedge((0.0, PLAY_HANDICAP) + (0.0,) * (len(names) - 2))

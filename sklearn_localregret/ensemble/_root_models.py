@@ -38,12 +38,7 @@ class ForestRootModels:
     def _start_root_models(self, n_features: int, n_classes: int) -> None:
         discount = resolve_discounts(self.discount)[0]
         self._root_gaussian = RootGaussian(n_classes, n_features, discount)
-        self._root_linear = RootLinear(
-            n_classes,
-            n_features,
-            categorical=self._columns.categorical,
-            max_categories=self._columns.max_categories,
-        )
+        self._root_linear = RootLinear.of_columns(n_classes, self._columns)
 
     def _root_models(self) -> list:
         """The root models the forest has (none if saved before them)."""
