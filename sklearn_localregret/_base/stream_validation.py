@@ -271,7 +271,8 @@ class StreamValidation:
     def _validate_for_predict(self, X) -> np.ndarray:
         if self._is_clean_row(X):
             return self._encode_features(X)
-        check_is_fitted(self)
+        if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
+            check_is_fitted(self)
         check_feature_dtypes(X, type(self).__name__, self._reads_categories)
         encoded = self._encode_columns(X, learning=False)
         if encoded is not X and self._is_plain_rows(encoded):

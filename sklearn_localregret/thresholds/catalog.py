@@ -118,13 +118,26 @@ class ThresholdTests:
             grown[:, : self._coded.shape[1]] = self._coded
             self._coded = grown
         self._coded[features, codes] = True
+        # Per column, how many codes from 0 up have their test (codes come in
+        # order of first appearance, so usually all of its codes).
+        coded = self._coded
+        first_missing = np.argmin(coded, axis=1) if coded.shape[1] else 0
+        self._coded_prefix = np.where(
+            coded.all(axis=1), coded.shape[1], first_missing
+        ).astype(float)
 
     # Saved packed; the indexes are rebuilt from the arrays.
     def __getstate__(self):
         state = self.__dict__.copy()
         for name in ("feature", "threshold", "kind", "missing"):
             state[name] = pack(state[name])
-        for name in ("_by_feature", "_coded", "_feature_kind", "_thresholds_only"):
+        for name in (
+            "_by_feature",
+            "_coded",
+            "_coded_prefix",
+            "_feature_kind",
+            "_thresholds_only",
+        ):
             del state[name]
         return state
 
@@ -187,6 +200,8 @@ class ThresholdTests:
         """Whether a categorical column of ``X`` holds a code without a test."""
         columns = np.flatnonzero(categorical)
         codes = X[:, columns]
+        if not (codes >= self._coded_prefix[columns]).any():
+            return False  # every code (NaN aside) in its column's coded prefix
         present = ~np.isnan(codes)
         codes = codes[present].astype(np.intp)
         if codes.size and codes.max() >= self._coded.shape[1]:

@@ -156,6 +156,21 @@ def test_catalogue_saves_and_loads_with_its_kinds():
     assert loaded.observe(X[:5, :], CATEGORICAL) == tests.observe(X[:5], CATEGORICAL)
 
 
+def test_may_grow_sees_every_code_without_its_test():
+    """A code past the coded ones, or in a gap between them, may bring a test;
+    codes with theirs and missing values do not."""
+    tests = ThresholdTests(FixedThresholds(0.5), n_features=2)
+    categorical = np.array([False, True])
+    tests.observe(np.array([[0.0, 0.0], [1.0, 2.0]]), categorical)  # codes 0, 2
+    assert tests.complete
+    assert not tests.may_grow(np.array([[1.0, 0.0], [0.0, 2.0]]), categorical)
+    assert not tests.may_grow(np.array([[1.0, np.nan]]), categorical)
+    assert tests.may_grow(np.array([[1.0, 1.0]]), categorical)  # the gap
+    assert tests.may_grow(np.array([[1.0, 3.0]]), categorical)  # past them
+    assert tests.observe(np.array([[1.0, 1.0]]), categorical) == 1
+    assert not tests.may_grow(np.array([[1.0, 1.0]]), categorical)
+
+
 # -- the column encoder ---------------------------------------------------------
 
 
@@ -173,6 +188,28 @@ def test_codes_follow_first_appearance_up_to_the_bound():
     )
     assert same is encoder
     np.testing.assert_array_equal(again, [[np.nan, 0.0], [1, 1.0]])
+
+
+def test_rows_of_known_categories_keep_the_encoder():
+    """All-categorical object rows: known values (the missing category
+    included) read their codes and keep the encoder; a value without a code
+    is NaN when predicting and a new code when learning, in a new encoder."""
+    X = np.array([["b", "x"], ["a", None], ["b", "y"]], object)
+    encoded, encoder = ColumnEncoder().encode(X, learning=True)
+    np.testing.assert_array_equal(encoded, [[0, 0], [1, 1], [0, 2]])
+    rows = np.array([["a", "y"], ["b", None], ["a", "x"]], object)
+    for learning in (False, True):
+        again, kept = encoder.encode(rows, learning=learning)
+        assert kept is encoder
+        np.testing.assert_array_equal(again, [[1, 2], [0, 1], [1, 0]])
+    unseen = np.array([["a", "z"], [None, "x"]], object)
+    again, kept = encoder.encode(unseen, learning=False)
+    assert kept is encoder
+    np.testing.assert_array_equal(again, [[1, np.nan], [np.nan, 0]])
+    again, grown = encoder.encode(unseen, learning=True)
+    assert grown is not encoder and encoder.categories == [["b", "a"], ["x", None, "y"]]
+    assert grown.categories == [["b", "a", None], ["x", None, "y", "z"]]
+    np.testing.assert_array_equal(again, [[1, 3], [2, 0]])
 
 
 def test_a_failed_encoding_changes_nothing():

@@ -27,22 +27,41 @@ __all__ = ["one_hot_columns", "pa_learn", "pa_posteriors"]
 
 
 @kernel
-def _standardized(X, i, count, total, squares, columns, x) -> float:
-    """Row ``i`` of ``X`` standardised into ``x`` (0 outside ``columns``
-    and where missing); returns its squared norm."""
+def _scaling(count, total, squares, columns, mean, sd) -> None:
+    """Each column's mean and standard deviation from its statistics
+    (``sd`` 0 for a column not read: outside ``columns`` or never known; 1
+    for a column of no spread, which is centred only)."""
+    for j in range(mean.shape[0]):
+        mean[j] = 0.0
+        sd[j] = 0.0
+        if columns[j] and count[j] > 0.0:
+            m = total[j] / count[j]
+            var = squares[j] / count[j] - m * m
+            s = math.sqrt(var) if var > 0.0 else 0.0
+            if s <= 1e-8 * max(1.0, abs(m)):  # no spread: centre only
+                s = 1.0
+            mean[j] = m
+            sd[j] = s
+
+
+@kernel
+def _standardized(X, i, mean, sd, x, nonzero) -> tuple:
+    """Row ``i`` of ``X`` standardised into ``x`` (0 where ``sd`` is 0 and
+    where missing); returns its squared norm and how many entries are not
+    0, whose indices go to ``nonzero`` (the others add nothing to a score
+    or a step: a one-hot slot never met, a column at its mean)."""
     norm = 0.0
+    n_nonzero = 0
     for j in range(x.shape[0]):
         v = X[i, j]
         x[j] = 0.0
-        if columns[j] and not math.isnan(v) and count[j] > 0.0:
-            mean = total[j] / count[j]
-            var = squares[j] / count[j] - mean * mean
-            sd = math.sqrt(var) if var > 0.0 else 0.0
-            if sd <= 1e-8 * max(1.0, abs(mean)):  # no spread: centre only
-                sd = 1.0
-            x[j] = (v - mean) / sd
-            norm += x[j] * x[j]
-    return norm
+        if sd[j] > 0.0 and not math.isnan(v):
+            x[j] = (v - mean[j]) / sd[j]
+            if x[j] != 0.0:
+                norm += x[j] * x[j]
+                nonzero[n_nonzero] = j
+                n_nonzero += 1
+    return norm, n_nonzero
 
 
 @kernel
@@ -57,20 +76,26 @@ def pa_learn(coef, intercept, count, total, squares, X, y, w, columns, C) -> Non
                 count[j] += w[i]
                 total[j] += w[i] * v
                 squares[j] += w[i] * v * v
+    mean = np.empty(d)
+    sd = np.empty(d)
+    _scaling(count, total, squares, columns, mean, sd)
     x = np.empty(d)
+    nonzero = np.empty(d, dtype=np.int64)
     for i in range(X.shape[0]):
-        norm = _standardized(X, i, count, total, squares, columns, x)
+        norm, n_nonzero = _standardized(X, i, mean, sd, x, nonzero)
         if norm == 0.0:
             continue
         for c in range(coef.shape[0]):
             s = 1.0 if y[i] == c else -1.0
             p = intercept[c]
-            for j in range(d):
+            for r in range(n_nonzero):
+                j = nonzero[r]
                 p += coef[c, j] * x[j]
             loss = 1.0 - s * p
             if loss > 0.0:
                 step = s * min(C, loss / norm) * w[i]
-                for j in range(d):
+                for r in range(n_nonzero):
+                    j = nonzero[r]
                     coef[c, j] += step * x[j]
                 intercept[c] += step
 
@@ -80,13 +105,18 @@ def pa_posteriors(coef, intercept, count, total, squares, X, columns, out) -> No
     """``out[i, c]``: ``expit`` of class ``c``'s score for row ``i``,
     normalised over the classes (the same for every class if all are 0)."""
     k, d = coef.shape
+    mean = np.empty(d)
+    sd = np.empty(d)
+    _scaling(count, total, squares, columns, mean, sd)
     x = np.empty(d)
+    nonzero = np.empty(d, dtype=np.int64)
     for i in range(min(X.shape[0], out.shape[0])):
-        _standardized(X, i, count, total, squares, columns, x)
+        _, n_nonzero = _standardized(X, i, mean, sd, x, nonzero)
         norm = 0.0
         for c in range(k):
             p = intercept[c]
-            for j in range(d):
+            for r in range(n_nonzero):
+                j = nonzero[r]
                 p += coef[c, j] * x[j]
             out[i, c] = 1.0 / (1.0 + math.exp(-p)) if p > -700.0 else 0.0
             norm += out[i, c]
