@@ -241,13 +241,17 @@ class LocalRegretTreeClassifier(
         hedging = self._hedging()
         expert = hedging and self._has_model_expert()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
-        # categories); a block that can bring none is not looked at per round.
+        # categories); a block of rounds that can bring none is not looked at
+        # per round (asked again every block: a long call's source completes).
         categorical = self._columns.categorical
-        watch = tests.may_grow(X, categorical)
+        watch, watched = False, 0
         try:
             for lo in range(0, X.shape[0], batch):
                 with lock:
                     hi = lo + batch
+                    if lo >= watched:
+                        watched = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
+                        watch = tests.may_grow(X[lo:watched], categorical)
                     if watch:
                         added = tests.observe(X[lo:hi], categorical, self._shares)
                         if added:

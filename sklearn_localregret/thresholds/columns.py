@@ -319,30 +319,19 @@ class ColumnEncoder:
         return [np.nan] * len(values)  # all missing so far
 
     def _codes(self, j, values, mutable, learning, name) -> list:
-        get = self._index[j].get
-        try:  # the usual case: known categories
-            codes = [get(value) for value in values]
-        except TypeError:  # an unhashable value: _code says so
-            codes = [None] * len(values)
-        if None in codes:
-            # The others, in order (new codes follow first appearance), each
-            # distinct value once.
-            done: dict = {}
-            for i, code in enumerate(codes):
-                if code is not None:
-                    continue
-                value = values[i]
-                try:
-                    codes[i] = done[value]
-                    continue
-                except (KeyError, TypeError):
-                    pass
-                codes[i] = self._code(j, value, mutable, learning, name)
-                try:
-                    done[value] = codes[i]
-                except TypeError:
-                    pass
-        return codes
+        index = self._index[j]
+        try:  # each distinct value once, in order of first appearance
+            distinct = dict.fromkeys(values)
+        except TypeError:  # an unhashable value: _code says which
+            distinct = None
+        if distinct is None:
+            return [self._code(j, value, mutable, learning, name) for value in values]
+        for value in distinct:
+            code = index.get(value)
+            if code is None:  # missing, of another type, or new
+                code = self._code(j, value, mutable, learning, name)
+            distinct[value] = code
+        return list(map(distinct.__getitem__, values))
 
     def _code(self, j, value, mutable, learning, name) -> float:
         """The code of a value not found as it is: missing, another type, new."""
