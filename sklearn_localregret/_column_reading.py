@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from .thresholds import ColumnEncoder
+from .thresholds.columns import UNKNOWN
 
 __all__ = ["ReadsColumns"]
+
+# A DataFrame of at most this many rows (a streaming call) is read as one
+# object array: a column at a time costs pandas tens of microseconds each.
+_FRAME_ROWS = 64
 
 
 class ReadsColumns:
@@ -49,3 +54,22 @@ class ReadsColumns:
 
     def _numeric_rows_read_as_is(self) -> bool:
         return not self._columns.has_categories
+
+    def _frame_rows(self, X) -> np.ndarray | None:
+        """A streaming call's DataFrame as an object array (``to_numpy``),
+        when that is all that matters of it: a fitted model whose encoder has
+        typed every column (a frame's dtypes only type an untyped column:
+        the array's values code as the frame's do) and a frame whose columns
+        are the fitted feature names, in order (the check validation would
+        make; ``check_feature_dtypes`` has refused dates). None otherwise."""
+        names = self.__dict__.get("feature_names_in_")
+        if (
+            names is None
+            or not (hasattr(X, "iloc") and hasattr(X, "columns"))
+            or not 0 < X.shape[0] <= _FRAME_ROWS
+            or X.shape[1] != len(names)
+            or UNKNOWN in self._columns.kinds.tolist()
+            or X.columns.tolist() != names.tolist()
+        ):
+            return None
+        return X.to_numpy(dtype=object)

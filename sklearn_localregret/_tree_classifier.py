@@ -227,29 +227,25 @@ class LocalRegretTreeClassifier(
 
     # -- rounds -----------------------------------------------------------
     def _play_rounds(self, X, y, weight) -> None:
-        # The same rounds as the base's loop. Before each round the threshold
-        # source sees the round's features (never its labels) and may add
-        # tests; the rows' test outcomes are computed for many rounds at once.
+        # The base's rounds; the threshold source sees a round's features (not
+        # its labels) first; test outcomes are computed for many rounds at once.
         batch, tests = self.batch_size, self._tests
         reads_rows = PLAYERS[self.regret].reads_rows
         outcomes: np.ndarray | None = None
         rows: list = []  # both are set in the first round
-        start = end = 0
-        # Readers of the model (predict_proba in other threads) wait for the
-        # round under way: they see complete rounds.
+        start = end = watched = 0
+        # Readers (predict_proba in other threads) see complete rounds.
         lock = self._model_lock()
         hedging = self._hedging()
         expert = hedging and self._has_model_expert()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
-        # categories); a block of rounds that can bring none is not looked at
-        # per round (asked again every block: a long call's source completes).
-        categorical = self._columns.categorical
-        watch, watched = False, 0
+        # categories); a block of rounds that can bring none is not watched.
+        categorical, watch = self._columns.categorical, False
         try:
             for lo in range(0, X.shape[0], batch):
                 with lock:
                     hi = lo + batch
-                    if lo >= watched:
+                    if lo >= watched:  # the next block
                         watched = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
                         watch = tests.may_grow(X[lo:watched], categorical)
                     if watch:

@@ -147,6 +147,49 @@ def test_categories_in_chunks_equal_one_fit_and_object_arrays():
     assert plain.categories_ == whole.categories_
 
 
+def test_small_frames_read_as_object_rows_give_the_frame_model(monkeypatch):
+    """A streaming call's DataFrame (a few rows, the fitted names) is read as
+    one object array, not column by column: the same model and predictions
+    as the frame's own path, no warning, a Series of labels taken, and the
+    names and values still checked."""
+    import warnings
+
+    import sklearn_localregret._column_reading as reading
+
+    pd = pytest.importorskip("pandas")
+    frame, y = table_stream(n=200, seed=5)
+    labels = pd.Series(y)
+
+    def stream(clf):
+        predicted = []
+        for lo in range(0, 200, 5):
+            rows = frame.iloc[lo : lo + 5]
+            if lo:
+                predicted.append(clf.predict_proba(rows))
+            clf.partial_fit(rows, labels.iloc[lo : lo + 5], classes=[0, 1])
+        return clf, np.vstack(predicted)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fast, fast_proba = stream(model())
+    assert fast._frame_rows(frame.iloc[:5]) is not None  # the path was taken
+    monkeypatch.setattr(reading, "_FRAME_ROWS", 0)
+    slow, slow_proba = stream(model())
+    assert slow._frame_rows(frame.iloc[:5]) is None
+    np.testing.assert_array_equal(fast_proba, slow_proba)
+    same_model(fast, slow, frame)
+    monkeypatch.undo()
+    before = pickle.dumps(fast)
+    swapped = frame.iloc[:5][["shape", "colour", "size"]]
+    with pytest.raises(ValueError, match="feature names"):
+        fast.partial_fit(swapped, y[:5])
+    with pytest.raises(ValueError, match="feature names"):
+        fast.predict(swapped)
+    with pytest.raises(ValueError, match="infinity"):
+        fast.predict(frame.iloc[:5].assign(size=np.inf))
+    assert pickle.dumps(fast) == before
+
+
 def test_grouped_prediction_walk_is_exact_with_variants_and_categories():
     """The walk bisects groups of tests passed as prefixes: with both variants
     and equality tests it still gives the probabilities of the plain walk."""

@@ -38,6 +38,14 @@ from .input_checks import (
 __all__ = ["StreamValidation"]
 
 
+def _series_values(y) -> np.ndarray | None:
+    """A pandas Series of labels as ``check_X_y`` reads it (``np.asarray``
+    of its values), None for anything else."""
+    if not (hasattr(y, "to_numpy") and hasattr(y, "index")) or y.ndim != 1:
+        return None
+    return np.asarray(y)
+
+
 class StreamValidation:
     """Input validation and its fast paths (a mixin of the classifiers' base)."""
 
@@ -128,6 +136,12 @@ class StreamValidation:
             )
         check_feature_dtypes(X, type(self).__name__, self._reads_categories)
         check_labels_present(y)
+        named = False  # whether X was a frame whose names are checked here
+        if not first_call:
+            rows = self._frame_rows(X)
+            labels = y if type(y) is np.ndarray else _series_values(y)
+            if rows is not None and labels is not None:
+                X, y, named = rows, labels, True
         X = self._encode_columns(X, learning=True, first_call=first_call)
         with clear_input_errors(self):
             if not first_call and is_plain_stream_chunk(X, y):
@@ -143,7 +157,7 @@ class StreamValidation:
                         input_name="X",
                         estimator_name=type(self).__name__,
                     )
-                if not self._plain_width(X):
+                if not self._plain_width(X, named):
                     X, y = validate_data(self, X, y, reset=False, skip_check_array=True)
             else:
                 X, y = validate_data(
@@ -249,23 +263,34 @@ class StreamValidation:
         names (the full validation would pass them unchanged)."""
         return self._is_plain_rows(X) and self._numeric_rows_read_as_is()
 
-    def _is_plain_rows(self, X) -> bool:
+    def _is_plain_rows(self, X, named: bool = False) -> bool:
         """:meth:`_is_clean_row` but for rows whose columns are numbers already
-        (what :meth:`_encode_columns` gives a learner that codes categories)."""
+        (what :meth:`_encode_columns` gives a learner that codes categories);
+        ``named``: rows of a frame whose column names were checked
+        (:meth:`_frame_rows`)."""
         return (
             type(X) is np.ndarray
             and X.ndim == 2
             and X.shape[0] > 0
             and X.dtype.kind in "biuf"
-            and self._plain_width(X)
+            and self._plain_width(X, named)
             and (X.dtype.kind != "f" or self._finite_enough(X))
         )
 
-    def _plain_width(self, X: np.ndarray) -> bool:
+    def _frame_rows(self, X) -> np.ndarray | None:
+        """A small DataFrame's rows as an object array, where coding them
+        gives what coding the frame gives and its column names are the
+        fitted ones (checked): a learner that codes categories says so
+        (:class:`~sklearn_localregret._column_reading.ReadsColumns`). By
+        default None: the frame takes the full validation."""
+        return None
+
+    def _plain_width(self, X: np.ndarray, named: bool = False) -> bool:
         """Whether validate_data's feature checks pass an ndarray ``X`` silently:
-        the fitted width, and no feature names on either side."""
-        return X.shape[1] == getattr(self, "n_features_in_", None) and not hasattr(
-            self, "feature_names_in_"
+        the fitted width, and no feature names on either side (or ``named``:
+        the rows of a frame whose names :meth:`_frame_rows` checked)."""
+        return X.shape[1] == getattr(self, "n_features_in_", None) and (
+            named or not hasattr(self, "feature_names_in_")
         )
 
     def _validate_for_predict(self, X) -> np.ndarray:
@@ -274,6 +299,11 @@ class StreamValidation:
         if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
             check_is_fitted(self)
         check_feature_dtypes(X, type(self).__name__, self._reads_categories)
+        rows = self._frame_rows(X)
+        if rows is not None:  # a small frame of the fitted names
+            encoded = self._encode_columns(rows, learning=False)
+            if self._is_plain_rows(encoded, named=True):
+                return self._encode_features(encoded)
         encoded = self._encode_columns(X, learning=False)
         if encoded is not X and self._is_plain_rows(encoded):
             return self._encode_features(encoded)  # categories, coded
