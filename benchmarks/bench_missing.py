@@ -22,6 +22,8 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    (leaves are labels). A third input is what a user with raw strings would
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
+   A fourth (with pandas installed) is the raw strings as a DataFrame of
+   named columns, each call a slice of it.
 3. **What missing cells cost offline.** scikit-learn's
    ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
    cross-validated on the complete rows and on the masked rows of part 1:
@@ -167,11 +169,18 @@ def raw_categories(batch, n_seeds, params):
     # What a user with raw strings would do instead: an encoder fitted on
     # every row beforehand (it knows all categories), transforming each call.
     encoder = OneHotEncoder(handle_unknown="ignore", sparse_output=False).fit(raw)
-    inputs = (
+    inputs = [
         ("raw strings", raw, None),
         ("one-hot 0/1", onehot, None),
         ("raw, OneHotEncoder", raw, encoder.transform),
-    )
+    ]
+    try:  # the same strings as a pandas DataFrame (named columns)
+        import pandas as pd
+
+        names = [f"c{j}" for j in range(raw.shape[1])]
+        inputs.append(("raw, DataFrame", pd.DataFrame(raw, columns=names), None))
+    except ImportError:
+        pass
     for config in (params, {**params, "leaf_model": None}):
         label = "" if config is params else ", labels"
         # Seed by seed, the three inputs one after the other: the machine's
@@ -179,15 +188,16 @@ def raw_categories(batch, n_seeds, params):
         # goal), where a whole input's seeds in a row could meet another load.
         runs: dict = {name: [] for name, _, _ in inputs}
         for _, X, transform in inputs:  # untimed: load the compiled kernels
-            ours(X[:200], y[:200], batch, 0, config, transform)
+            ours(_rows(X, np.arange(200)), y[:200], batch, 0, config, transform)
         for seed in range(n_seeds):
             order = np.random.default_rng(seed).permutation(len(y))
             for name, X, transform in inputs:
+                shuffled = _rows(X, order)
                 error, seconds = ours(
-                    X[order], y[order], batch, seed, config, transform
+                    shuffled, y[order], batch, seed, config, transform
                 )
                 start = time.perf_counter()
-                rows = X[order] if transform is None else transform(X[order])
+                rows = shuffled if transform is None else transform(shuffled)
                 LocalRegretTreeClassifier(random_state=seed, **config).fit(
                     rows, y[order]
                 )
@@ -203,9 +213,9 @@ def raw_categories(batch, n_seeds, params):
                 f"{name + label:<26}{X.shape[1]:>8}{error:>8.4f}{speed:>10,.0f}"
                 f"{fit:>8.2f}   (by seed: {errors})"
             )
-        (e_raw, s_raw, f_raw), (e_hot, s_hot, f_hot), (_, s_enc, f_enc) = (
-            results.values()
-        )
+        e_raw, s_raw, f_raw = results["raw strings"]
+        e_hot, s_hot, f_hot = results["one-hot 0/1"]
+        _, s_enc, f_enc = results["raw, OneHotEncoder"]
         print(
             f"goal: raw error <= one-hot's: {e_raw:.5f} vs {e_hot:.5f} "
             f"({'met' if e_raw <= e_hot else 'not met'}); raw as fast: rows/s "
@@ -214,6 +224,13 @@ def raw_categories(batch, n_seeds, params):
             f"against encoding each call: rows/s x{s_raw / s_enc:.2f}, one fit "
             f"x{f_enc / f_raw:.2f}"
         )
+
+
+def _rows(X, order):
+    """Rows ``order`` of an array or a DataFrame (renumbered)."""
+    if hasattr(X, "iloc"):
+        return X.iloc[order].reset_index(drop=True)
+    return X[order]
 
 
 def offline_cost(n_seeds):
