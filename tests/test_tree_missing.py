@@ -187,6 +187,10 @@ def test_small_frames_read_as_object_rows_give_the_frame_model(monkeypatch):
         fast.predict(swapped)
     with pytest.raises(ValueError, match="infinity"):
         fast.predict(frame.iloc[:5].assign(size=np.inf))
+    with warnings.catch_warnings():  # labels it cannot take: the frame's path
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="inconsistent numbers"):
+            fast.partial_fit(frame.iloc[:5], y[:4])
     assert pickle.dumps(fast) == before
 
 

@@ -140,7 +140,13 @@ class StreamValidation:
         if not first_call:
             rows = self._frame_rows(X)
             labels = y if type(y) is np.ndarray else _series_values(y)
-            if rows is not None and labels is not None:
+            if (
+                rows is not None
+                and labels is not None
+                and labels.ndim == 1
+                and labels.shape[0] == rows.shape[0]
+                and labels.dtype.kind in "biuUSO"
+            ):  # what is_plain_stream_chunk asks of labels (else: the frame)
                 X, y, named = rows, labels, True
         X = self._encode_columns(X, learning=True, first_call=first_call)
         with clear_input_errors(self):
