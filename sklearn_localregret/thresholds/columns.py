@@ -230,7 +230,7 @@ class ColumnEncoder:
         whose every value has its code already (what :meth:`_codes` gives
         them, the encoder unchanged); None otherwise. The streaming case of
         raw categories: one dictionary lookup a cell, no per-column
-        bookkeeping (a fifth of the general path's time)."""
+        bookkeeping (about a third of the general path's time)."""
         kinds = self.kinds.tolist()
         if kinds.count(CATEGORICAL) != len(kinds):
             return None
