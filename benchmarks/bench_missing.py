@@ -183,7 +183,7 @@ def raw_categories(batch, n_seeds, params):
         pass
     for config in (params, {**params, "leaf_model": None}):
         label = "" if config is params else ", labels"
-        # Seed by seed, the three inputs one after the other: the machine's
+        # Seed by seed, the inputs one after the other: the machine's
         # drift over the run then moves them alike (their ratios are the
         # goal), where a whole input's seeds in a row could meet another load.
         runs: dict = {name: [] for name, _, _ in inputs}
