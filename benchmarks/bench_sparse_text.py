@@ -1,26 +1,24 @@
-"""Hashed text at 2**20 features: the disjunct learner against SGDClassifier.
+"""Hashed text at 2**20 features: the disjunct and tree learners against SGDClassifier.
 
 Issue 31's goal: on 5,000 hashed-text rows at 2**20 features each learner adds
-at most 500 MB of peak memory and the disjunct learner learns at least as many
-rows per second as ``SGDClassifier``. Winnow2, the paper's baseline, runs too
-(it reads the rows' nonzeros as the disjunct learner does). The corpus is
-synthetic (offline, seeded): documents of 40-160 words drawn from a Zipf
-vocabulary of pseudo-words; a document is positive when it holds one of 12
-topic words (a disjunction of words), with 2% of the labels flipped.
+at most 500 MB of peak memory, the disjunct learner learns at least as many
+rows per second as ``SGDClassifier`` and the tree learner at least half as
+many. Winnow2, the paper's baseline, runs too (it reads the rows' nonzeros as
+the disjunct learner does). The corpus is synthetic (offline, seeded):
+documents of 40-160 words drawn from a Zipf vocabulary of pseudo-words; a
+document is positive when it holds one of 12 topic words (a disjunction of
+words), with 2% of the labels flipped.
 ``HashingVectorizer(n_features=2**20, alternate_sign=False, binary=True)``
 turns it into a CSR matrix.
 
 Each learner makes one pass over the 5,000 rows (``fit``; SGD with
 ``max_iter=1``), timed on its own, then again under ``tracemalloc`` for the
-peak memory the pass adds. Accuracy is on 2,000 held-out rows.
+peak memory the pass adds. Accuracy is on 2,000 held-out rows. The tree reads
+such an input through 1,024 columns admitted by their evidence (user guide,
+"Wide input"); its rows are line "tree (default)", and "tree, predict by the
+vote" is the same model predicting by its vote (``prediction="vote"``).
 
-``--tree-features N``: also the tree learner (default parameters), on the
-same documents hashed into ``N`` columns (its tests are every column's, so
-2**20 is beyond it), against SGD on the same columns: its rows/s and the peak
-memory of its pass (sparse rows are densified a chunk of at most 32 MiB at a
-time).
-
-Run: ``python benchmarks/bench_sparse_text.py [--rows 5000] [--tree-features N]``.
+Run: ``python benchmarks/bench_sparse_text.py [--rows 5000]``.
 """
 
 from __future__ import annotations
@@ -88,6 +86,7 @@ def learners():
             batch_size=10, random_state=0
         ),
         "Winnow2 (the paper's baseline)": Winnow2Classifier,
+        "tree (default)": lambda: LocalRegretTreeClassifier(random_state=0),
     }
 
 
@@ -108,7 +107,6 @@ def one_pass(make, X, y):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5000)
-    parser.add_argument("--tree-features", type=int, default=0)
     args = parser.parse_args(argv)
     X, y = hashed_corpus(args.rows + 2000)
     X_train, y_train, X_test, y_test = (
@@ -122,6 +120,7 @@ def main(argv=None):
         f"({(X_train.data.nbytes + X_train.indices.nbytes) / 2**20:.1f} MiB CSR)"
     )
     LocalRegretDisjunctClassifier(random_state=0).fit(X_train[:50], y_train[:50])
+    LocalRegretTreeClassifier(random_state=0).fit(X_train[:50], y_train[:50])
     print(f"{'learner':42s} {'rows/s':>9s} {'peak MB':>8s} {'test acc':>8s}")
     results = {}
     for name, make in learners().items():
@@ -130,35 +129,26 @@ def main(argv=None):
         accuracy = float((model.predict(X_test) == y_test).mean())
         results[name] = rate, peak
         print(f"{name:42s} {rate:9.0f} {peak / 1e6:8.1f} {accuracy:8.3f}")
+        if name.startswith("tree"):
+            model.set_params(prediction="vote")
+            accuracy = float((model.predict(X_test) == y_test).mean())
+            print(
+                f"{'tree, predict by the vote':42s} {'':>9s} {'':>8s} {accuracy:8.3f}"
+            )
     sgd_rate, sgd_peak = results["SGDClassifier (1 epoch)"]
-    print("\ngoal (issue 31): <= 500 MB added, rows/s >= SGDClassifier's")
+    print(
+        "\ngoal (issue 31): <= 500 MB added; rows/s >= SGDClassifier's "
+        "(disjunct), >= 0.5x (tree)"
+    )
     for name, (rate, peak) in results.items():
-        if name.startswith(("disjunct", "Winnow2")):
+        if name.startswith(("disjunct", "Winnow2", "tree")):
             memory = "met" if peak <= 500e6 else "MISSED"
-            speed = "met" if rate >= sgd_rate else "MISSED"
+            share = 0.5 if name.startswith("tree") else 1.0
+            speed = "met" if rate >= share * sgd_rate else "MISSED"
             print(
                 f"  {name:42s} memory {memory} ({peak / 1e6:.0f} MB), "
-                f"speed {speed} ({rate / sgd_rate:.2f}x SGD)"
+                f"speed {speed} ({rate / sgd_rate:.3f}x SGD)"
             )
-    if args.tree_features:
-        tree(args.rows, args.tree_features)
-
-
-def tree(n_rows: int, n_features: int) -> None:
-    """The tree learner and SGD on the documents hashed into ``n_features``."""
-    X, y = hashed_corpus(n_rows + 2000, n_features=n_features)
-    X_train, y_train, X_test, y_test = X[:n_rows], y[:n_rows], X[n_rows:], y[n_rows:]
-    LocalRegretTreeClassifier(random_state=0).fit(X_train[:50], y_train[:50])
-    print(f"\nthe tree: {n_rows} rows x {n_features} features")
-    print(f"{'learner':42s} {'rows/s':>9s} {'peak MB':>8s} {'test acc':>8s}")
-    makes = {
-        "SGDClassifier (1 epoch)": learners()["SGDClassifier (1 epoch)"],
-        "tree (default)": lambda: LocalRegretTreeClassifier(random_state=0),
-    }
-    for name, make in makes.items():
-        model, seconds, peak = one_pass(make, X_train, y_train)
-        accuracy = float((model.predict(X_test) == y_test).mean())
-        print(f"{name:42s} {n_rows / seconds:9.0f} {peak / 1e6:8.1f} {accuracy:8.3f}")
 
 
 if __name__ == "__main__":

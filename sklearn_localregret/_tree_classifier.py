@@ -19,15 +19,10 @@ from ._tree.persistence import take_players_of_old_layout
 from ._tree.refining import FeatureRefining
 from ._tree.root_model import RootModelExpert
 from ._tree.views import TreeViews
+from ._tree.wide_input import WideInput
 from .locality.recent_rows import RecentRows
 from .merging import merge_into
-from .thresholds import (
-    ColumnEncoder,
-    FixedThresholds,
-    QuantileThresholds,
-    ThresholdSource,
-    ThresholdTests,
-)
+from .thresholds import ColumnEncoder, ThresholdTests
 
 __all__ = ["LocalRegretTreeClassifier"]
 
@@ -36,6 +31,7 @@ _OUTCOME_BLOCK_ROWS = 250
 
 
 class LocalRegretTreeClassifier(
+    WideInput,
     RootModelExpert,
     FeatureRefining,
     TreeViews,
@@ -132,14 +128,8 @@ class LocalRegretTreeClassifier(
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
         discounts = resolve_discounts(self.discount)
-        source: ThresholdSource
-        if self.binarize is None:
-            source = QuantileThresholds(
-                self.max_thresholds,
-                refined_features=self._refined_features(n_features),
-            )
-        else:
-            source = FixedThresholds(self.binarize)
+        # A wide input is read through its admitted columns (WideInput).
+        source, n_features = self._threshold_source(n_features, n_classes)
         self._tests = ThresholdTests(source, n_features)
         self._window = RecentRows(self.warm_start, n_features)
         # One player per discount (_discount_players): the same tests and
@@ -226,9 +216,10 @@ class LocalRegretTreeClassifier(
         return super()._blas_context()
 
     # -- rounds -----------------------------------------------------------
-    def _play_rounds(self, X, y, weight) -> None:
-        # The base's rounds; the threshold source sees a round's features (not
-        # its labels) first; test outcomes are computed for many rounds at once.
+    def _play_block_rounds(self, X, y, weight) -> None:
+        # The base's rounds (_play_rounds: WideInput); the threshold source
+        # sees a round's features (not its labels) first; test outcomes are
+        # computed for many rounds at once.
         batch, tests = self.batch_size, self._tests
         reads_rows = PLAYERS[self.regret].reads_rows
         outcomes: np.ndarray | None = None

@@ -52,6 +52,7 @@ from .locality.tree_coloring import TreeColoring
 from .locality.tree_rate_graph import TreeRateGraph
 from .maxsat import OnlineMaxSAT
 from .thresholds import (
+    AdmittedColumns,
     ColumnEncoder,
     FixedThresholds,
     QuantileThresholds,
@@ -82,6 +83,7 @@ _OUR_TYPES = (
     ThresholdTests,
     QuantileThresholds,
     FixedThresholds,
+    AdmittedColumns,
     ColumnEncoder,
     FiniteChainSampler,
     HierarchicalLabels,
@@ -243,6 +245,22 @@ def _count(value, what: str, low: int = 0) -> int:
     return int(value)
 
 
+def _check_admitted(wide, n: int, slots: int) -> None:
+    columns = np.asarray(wide.columns)
+    if (
+        wide.n_columns != n
+        or wide.n_slots != slots
+        or columns.ndim != 1
+        or len(columns) > slots
+        or (len(columns) and (columns.min() < 0 or columns.max() >= n))
+        or np.asarray(wide._hits).shape[0] != n
+    ):
+        raise _Inconsistent(
+            f"the admitted columns ({len(columns)} of {wide.n_slots} slots, "
+            f"over {wide.n_columns} columns) do not fit n_features_in_={n}"
+        )
+
+
 def _check_classifier(model) -> None:
     n = _count(model.n_features_in_, "n_features_in_", low=1)
     classes = model.classes_
@@ -285,7 +303,11 @@ def _check_classifier(model) -> None:
     else:
         tests, table = model._tests, model._player.table
         features = np.asarray(tests.feature)
-        if tests.n_features != n or (len(features) and features.max() >= n):
+        read, wide = n, model._wide_columns()
+        if wide is not None:  # a wide input read through its admitted columns
+            _check_admitted(wide, n, tests.n_features)
+            read = wide.n_slots
+        if tests.n_features != read or (len(features) and features.max() >= read):
             raise _Inconsistent(
                 f"the tree's tests read {tests.n_features} features (up to "
                 f"feature {int(features.max(initial=-1))}) but n_features_in_={n}"

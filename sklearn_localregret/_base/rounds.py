@@ -77,7 +77,7 @@ class OnlineRounds:
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
         itemsize = max(X.dtype.itemsize, np.dtype(self._block_dtype).itemsize)
-        chunk = chunk_rows(X.shape[1], itemsize, batch)
+        chunk = chunk_rows(self._dense_width(X), itemsize, batch)
         sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
         if sparse_blocks:
             X = canonical_csr(X, self._block_dtype)
@@ -93,6 +93,11 @@ class OnlineRounds:
                 with self._blas_context():
                     self._play_rounds(block, y[rows], weight[rows])
                 interrupt.deliver()
+
+    def _dense_width(self, X) -> int:
+        """Columns of the dense rows a block of ``X`` becomes (what bounds
+        the rows of a chunk): its own, unless a learner reads it projected."""
+        return X.shape[1]
 
     def _blas_context(self):
         """The context learning and predicting run in: BLAS on one thread

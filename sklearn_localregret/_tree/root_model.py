@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._discount_players import resolve_discounts
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from ..engine.compiled.root_losses import GAUSSIAN, LINEAR, MODEL, root_model_losses
+from ..thresholds import ColumnEncoder
 from .root_gaussian import RootGaussian
 from .root_linear import RootLinear
 
@@ -64,7 +65,10 @@ class RootModelExpert:
             names += ["gaussian", "linear"]
             discount = resolve_discounts(self.discount)[0]
             self._root_gaussian = RootGaussian(n_classes, n_features, discount)
-            self._root_linear = RootLinear.of_columns(n_classes, self._columns)
+            columns = self._columns
+            if columns.n_features != n_features:  # a wide input's slots
+                columns = ColumnEncoder.numeric(n_features)
+            self._root_linear = RootLinear.of_columns(n_classes, columns)
         if len(names) > 2:
             self._experts = tuple(names)
             self._hedge = AdaHedge((0.0, PLAY_HANDICAP) + (0.0,) * (len(names) - 2))
@@ -108,7 +112,10 @@ class RootModelExpert:
     def _numeric_columns(self):
         """Which columns the Gaussian and linear models read (not the
         categorical ones); None: all."""
-        categorical = self._columns.categorical
+        columns = self._columns
+        if columns.n_features != self._tests.n_features:  # a wide input's slots
+            return None
+        categorical = columns.categorical
         return None if categorical is None else ~categorical
 
     def _round_expert_losses(self, X, outcomes, y, weight) -> list:

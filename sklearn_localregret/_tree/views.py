@@ -36,6 +36,7 @@ class TreeViews:
     classes_: np.ndarray
     _player: TreePlayer
     _tests: ThresholdTests
+    _test_columns: Any
     _columns: ColumnEncoder
     _players: DiscountPlayers | None
     _model_lock: Callable[[], threading.RLock]
@@ -153,11 +154,14 @@ class TreeViews:
             class_names = [*class_names, "naive Bayes"]  # label K: the model
         tests, columns = self._tests, self._columns
         descriptions = [
-            tests.description(
-                v, columns.category(j, t) if columns.categorical[j] else None
+            (
+                j,
+                *tests.description(
+                    v, columns.category(j, t) if columns.categorical[j] else None
+                )[1:],
             )
             for v, (j, t) in enumerate(
-                zip(tests.feature.tolist(), tests.threshold.tolist())
+                zip(self._test_columns().tolist(), tests.threshold.tolist())
             )
         ]
         return export_text(tree, feature_names, class_names, tests=descriptions)
@@ -260,7 +264,7 @@ class TreeViews:
     def test_features_(self) -> np.ndarray:
         """Feature of each threshold test ``x_j > t``, in order of entry."""
         check_is_fitted(self)
-        return self._tests.feature.copy()
+        return self._test_columns().copy()
 
     @property
     def test_thresholds_(self) -> np.ndarray:

@@ -73,6 +73,7 @@ class TreeMerger(Merger):
     def check(self, dst, src) -> None:
         check_same_task(dst, src)
         _check_same_tests(dst._tests, src._tests)
+        _check_same_admitted(dst._wide_columns(), src._wide_columns())
         check_same_columns(dst._columns, src._columns)
         mine, theirs = tree_players(dst), tree_players(src)
         if len(mine) != len(theirs):  # pragma: no cover - the same discount
@@ -204,6 +205,18 @@ def check_same_columns(mine, theirs) -> None:
         raise ValueError(
             "the learners' categorical columns differ (their categories or "
             "the codes of them): merge learners that grew from one model"
+        )
+
+
+def _check_same_admitted(mine, theirs) -> None:
+    """A wide input's tests read the same columns (``ValueError``)."""
+    if mine is None and theirs is None:
+        return
+    same = mine is not None and theirs is not None
+    if not same or not np.array_equal(mine.columns, theirs.columns):
+        raise ValueError(
+            "the learners' admitted columns differ (wide input): merge learners "
+            "grown from one model once its slots are all filled"
         )
 
 

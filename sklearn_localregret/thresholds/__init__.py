@@ -12,6 +12,8 @@ catalogue of the tests that have entered so far, numbered in order of entry.
   at growing checkpoints (the default).
 * :class:`FixedThresholds` -- one fixed threshold for every feature (the tree
   learner's ``binarize``).
+* :class:`AdmittedColumns` -- wide input (hashed text): a bounded number of
+  columns, admitted as the rows show they separate the labels, one test each.
 
 Missing values and categories are the catalogue's part: a numeric column that
 has shown a missing value (NaN) gets each threshold twice, missing rows failing
@@ -23,12 +25,14 @@ This package knows no estimator: it maps rows to test outcomes.
 """
 
 from ._base import ThresholdSource
+from .admitted import AdmittedColumns
 from .catalog import EQUALS, GREATER, GREATER_OR_MISSING, ThresholdTests
 from .columns import ColumnEncoder
 from .fixed import FixedThresholds
 from .quantile import QuantileThresholds
 
 __all__ = [
+    "AdmittedColumns",
     "EQUALS",
     "GREATER",
     "GREATER_OR_MISSING",

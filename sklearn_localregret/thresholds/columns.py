@@ -92,17 +92,18 @@ class ColumnEncoder:
         # Categorical columns: whether their categories are numbers (a pandas
         # category of numbers) or labels; None until the first one.
         self.numbers: list = []
-        self._index: list[dict] = []
+        self._index: list[dict | None] = []
 
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_index"]  # rebuilt from the categories
+        state.pop("_n_categorical", None)  # a cache (has_categories)
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._index = [
-            {value: code for code, value in enumerate(values or ())}
+            None if values is None else {value: c for c, value in enumerate(values)}
             for values in self.categories
         ]
 
@@ -116,9 +117,12 @@ class ColumnEncoder:
     def _start(self, n_features: int, kind: int = UNKNOWN) -> None:
         self.n_features = int(n_features)
         self.kinds = np.full(n_features, kind, dtype=np.int8)
+        self.__dict__.pop("_n_categorical", None)
         self.categories = [None] * n_features
         self.numbers = [None] * n_features
-        self._index = [{} for _ in range(n_features)]
+        # A categorical column's code of each value (None for the others:
+        # hashed text has a million numeric columns).
+        self._index = [None] * n_features
 
     @property
     def categorical(self) -> np.ndarray:
@@ -127,9 +131,14 @@ class ColumnEncoder:
 
     @property
     def has_categories(self) -> bool:
-        # A list's search: numpy's comparison and any() cost more on a row's
-        # prediction than the rest of its validation.
-        return CATEGORICAL in self.kinds.tolist()
+        # Counted once (a row's prediction asks, and hashed text has a million
+        # columns); forgotten when a column turns categorical (_column).
+        count = self.__dict__.get("_n_categorical")
+        if count is None:
+            count = self._n_categorical = int(
+                np.count_nonzero(self.kinds == CATEGORICAL)
+            )
+        return count > 0
 
     def category(self, feature: int, code: float):
         """The value of the category with ``code`` (None: missing)."""
@@ -141,7 +150,7 @@ class ColumnEncoder:
         new.kinds = self.kinds.copy()
         new.categories = [None if c is None else list(c) for c in self.categories]
         new.numbers = list(self.numbers)
-        new._index = [dict(index) for index in self._index]
+        new._index = [None if index is None else dict(index) for index in self._index]
         return new
 
     # -- encoding ------------------------------------------------------------
@@ -236,7 +245,7 @@ class ColumnEncoder:
             return None
         try:
             codes = [
-                list(map(index.get, column))
+                list(map((index or {}).get, column))
                 for index, column in zip(self._index, array.T.tolist())
             ]
         except TypeError:  # an unhashable value: the general path says so
@@ -312,6 +321,8 @@ class ColumnEncoder:
                 self.kinds[j] = kind
                 if kind == CATEGORICAL:
                     self.categories[j] = []
+                    self._index[j] = {}
+                    self.__dict__.pop("_n_categorical", None)
         if kind == NUMERIC:
             return _numbers(values, name)
         if kind == CATEGORICAL:

@@ -1,0 +1,173 @@
+"""Wide input: the tree reads a bounded number of admitted columns (issue 31)."""
+
+from __future__ import annotations
+
+import pickle
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._tree import wide_input
+from sklearn_localregret.persistence import check_consistency
+from sklearn_localregret.thresholds import AdmittedColumns
+
+N_COLUMNS, INFORMATIVE = 40, (3, 17)
+
+
+@pytest.fixture
+def narrow_limits(monkeypatch):
+    """Inputs of more than 16 columns are wide, read through 6 slots."""
+    monkeypatch.setattr(wide_input, "WIDE_COLUMNS", 16)
+    monkeypatch.setattr(wide_input, "WIDE_SLOTS", 6)
+
+
+def words(n_rows=400, seed=0, n_columns=N_COLUMNS):
+    """Sparse 0/1 rows labelled by a disjunction of two columns (2% flipped)."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n_rows, n_columns)) < 0.12).astype(float)
+    y = X[:, list(INFORMATIVE)].any(axis=1).astype(int)
+    y ^= rng.random(n_rows) < 0.02
+    return sp.csr_matrix(X), y
+
+
+def same_model(a, b, X) -> None:
+    assert np.array_equal(a.test_features_, b.test_features_)
+    assert np.array_equal(a.test_thresholds_, b.test_thresholds_)
+    np.testing.assert_array_equal(a.pi_proba(X), b.pi_proba(X))
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_wide_input_admits_the_informative_columns(narrow_limits):
+    X, y = words()
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    wide = tree._wide_columns()
+    assert wide is not None and wide.n_slots == 6
+    assert tree._tests.n_features == 6  # the model reads the slots
+    assert set(INFORMATIVE) <= set(tree.test_features_.tolist())
+    assert tree.test_features_.max() < N_COLUMNS
+    X_test, y_test = words(seed=1)
+    assert tree.score(X_test, y_test) > 0.9
+    # The printed tree names input columns, not slots.
+    names = [f"word{j}" for j in range(N_COLUMNS)]
+    text = tree.export_text(feature_names=names)
+    assert "word3" in text or "word17" in text
+
+
+def test_inputs_up_to_the_limit_are_read_as_they_are(narrow_limits, monkeypatch):
+    monkeypatch.setattr(wide_input, "WIDE_COLUMNS", N_COLUMNS)
+    X, y = words()
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    assert tree._wide_columns() is None
+    assert tree._tests.n_features == N_COLUMNS
+
+
+def test_sparse_dense_and_chunked_input_learn_the_same_model(narrow_limits):
+    X, y = words()
+    params = dict(random_state=3)
+    whole = LocalRegretTreeClassifier(**params).fit(X, y)
+    dense = LocalRegretTreeClassifier(**params).fit(X.toarray(), y)
+    same_model(whole, dense, X)
+    chunked = LocalRegretTreeClassifier(**params)
+    for start in range(0, X.shape[0], 35):  # chunks of whole rounds
+        chunked.partial_fit(X[start : start + 35], y[start : start + 35], [0, 1])
+    same_model(whole, chunked, X)
+    # Prediction reads sparse and dense rows, alone or in blocks, alike.
+    one = np.vstack([chunked.predict_proba(X[i]) for i in range(5)])
+    np.testing.assert_array_equal(one, chunked.predict_proba(X[:5].toarray()))
+
+
+def test_saved_wide_models_learn_on_alike_and_forged_ones_are_refused(narrow_limits):
+    X, y = words(600)
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X[:300], y[:300])
+    loaded = pickle.loads(pickle.dumps(tree))
+    check_consistency(loaded)
+    tree.partial_fit(X[300:], y[300:])
+    loaded.partial_fit(X[300:], y[300:])
+    same_model(tree, loaded, X)
+    forged = pickle.loads(pickle.dumps(tree))
+    forged._wide_columns().columns[0] = N_COLUMNS + 5
+    with pytest.raises(ValueError, match="admitted columns"):
+        check_consistency(forged)
+
+
+def test_merge_refuses_different_admitted_columns(narrow_limits):
+    X, y = words(300)
+    a = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    b = LocalRegretTreeClassifier(random_state=0).fit(X[:, ::-1], y)
+    with pytest.raises(ValueError, match="admitted columns differ|tests differ"):
+        a.merge(b)
+
+
+def test_hashed_text_width_costs_memory_in_the_slots_not_the_columns():
+    # 2**20 columns, default limits: densifying 200 rows would take 1.7 GB.
+    rng = np.random.default_rng(0)
+    columns = rng.integers(0, 2**20, size=(200, 30))
+    columns[:100, 0] = 77  # the word of class 1
+    X = sp.csr_matrix(
+        (np.ones(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 30)),
+        shape=(200, 2**20),
+    )
+    X.sum_duplicates()
+    X.data[:] = 1.0
+    y = np.repeat([1, 0], 100)
+    order = rng.permutation(200)
+    X, y = X[order], y[order]
+    LocalRegretTreeClassifier(random_state=0).fit(X[:20], y[:20])  # kernels
+    tracemalloc.start()
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    tree.predict(X)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert tree._wide_columns() is not None and 77 in tree.test_features_
+    # The evidence (2 classes x 2**20 float64 and a row count per column:
+    # 20 MiB), the slot map (4 MiB), chunks of projected rows and the table.
+    assert peak < 150e6
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, -0.5])
+def test_scores_are_the_gini_decrease_of_each_columns_split(threshold):
+    rng = np.random.default_rng(int(10 * threshold) + 5)
+    X = np.where(rng.random((60, 9)) < 0.3, rng.normal(size=(60, 9)), 0.0)
+    X[5, 2] = np.nan
+    y = rng.integers(0, 3, 60)
+    w = rng.random(60) + 0.5
+    sparse = AdmittedColumns(9, 3, n_slots=4, threshold=threshold, min_rows=1)
+    dense = AdmittedColumns(9, 3, n_slots=4, threshold=threshold, min_rows=1)
+    sparse.learn(sp.csr_matrix(X), y, w)
+    dense.learn(X, y, w)
+
+    def gini(weights):
+        total = weights.sum()
+        return 0.0 if total == 0 else total - (weights**2).sum() / total
+
+    expected = []
+    for j in range(9):
+        with np.errstate(invalid="ignore"):
+            above = X[:, j] > threshold
+        by_class = [np.bincount(y[m], w[m], minlength=3) for m in (above, ~above)]
+        expected.append(gini(np.bincount(y, w)) - gini(by_class[0]) - gini(by_class[1]))
+    np.testing.assert_allclose(dense.scores(), expected, atol=1e-12)
+    np.testing.assert_allclose(sparse.scores(), expected, atol=1e-12)
+
+
+def test_admission_halves_the_free_slots_at_each_checkpoint():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(64, 30))
+    y = (X[:, :20] > 0).sum(axis=1) % 2
+    source = AdmittedColumns(30, 2, n_slots=8, first_checkpoint=16)
+    source.start(8)
+    admitted = []
+    for start in range(0, 64, 16):
+        source.learn(X[start : start + 16], y[start : start + 16], np.ones(16))
+        admitted.append(source.admit_if_due())
+    # 16 rows: 4 of 8; 32: 2 of 4; 48: none due; 64: 1 of 2.
+    assert admitted == [4, 2, 0, 1]
+    assert len(set(source.columns.tolist())) == 7
+    assert source.observe(np.zeros((1, 8))) == [(s, 0.0) for s in range(7)]
+    projected = source.project(sp.csr_matrix(X))
+    np.testing.assert_array_equal(projected[:, :7], X[:, source.columns])
+    np.testing.assert_array_equal(projected[:, 7], 0.0)
+    np.testing.assert_array_equal(projected, source.project(X))
