@@ -12,9 +12,11 @@ local regret guarantee that needs no i.i.d. assumption.
 The disjunct learner and Winnow2 (the paper's baseline) read sparse rows in
 their nonzeros: a round costs the words of its documents, never the
 ``2**20`` columns, and memory holds the model, never a dense copy of the
-rows. Here they learn one pass over a stream of synthetic documents, in
-rounds of 10 predicted then learnt, next to
-:class:`~sklearn.linear_model.SGDClassifier` fed the same rounds.
+rows. :class:`~sklearn_localregret.LocalRegretTreeClassifier` reads such a
+wide input through 1,024 columns it admits as the labels show they matter,
+one test ``x > 0`` each (user guide, "Wide input"). Here they learn one pass
+over a stream of synthetic documents, in rounds of 10 predicted then learnt,
+next to :class:`~sklearn.linear_model.SGDClassifier` fed the same rounds.
 """
 
 # %%
@@ -31,7 +33,7 @@ import numpy as np
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
 
-from sklearn_localregret import LocalRegretDisjunctClassifier
+from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 from sklearn_localregret.evaluate import progressive_score
 
@@ -71,6 +73,7 @@ print(
 learners = {
     "local regret disjunction": LocalRegretDisjunctClassifier(random_state=0),
     "Winnow2": Winnow2Classifier(),
+    "local regret tree": LocalRegretTreeClassifier(random_state=0),
     "SGDClassifier (hinge)": SGDClassifier(random_state=0),
 }
 scores = {}
@@ -104,6 +107,19 @@ print(
     f"{len(used):,} columns used by the stream; {len(kept)} kept with "
     f"probability > 0.5, {len(topic_columns & set(kept.tolist()))} of them "
     f"the columns of the {len(topic)} topic words"
+)
+
+# %%
+# Which words the tree reads
+# --------------------------
+# The tree admitted at most 1,024 columns, those whose split ``x > 0``
+# separated the labels learnt so far best; ``test_features_`` names the
+# column of each test.
+tree = scores["local regret tree"].estimator
+tested = set(tree.test_features_.tolist())
+print(
+    f"the tree tests {len(tested)} columns, "
+    f"{len(topic_columns & tested)} of them the topic words' columns"
 )
 
 # %%
