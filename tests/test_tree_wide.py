@@ -1,15 +1,17 @@
-"""Wide input: the tree reads a bounded number of admitted columns (issue 31)."""
+"""Wide input: trees read a bounded number of admitted columns (issue 31)."""
 
 from __future__ import annotations
 
 import pickle
+import signal
 import tracemalloc
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret import LocalRegretForestClassifier, LocalRegretTreeClassifier
+from sklearn_localregret._base import rounds
 from sklearn_localregret._tree import wide_input
 from sklearn_localregret.persistence import check_consistency
 from sklearn_localregret.thresholds import AdmittedColumns
@@ -25,9 +27,11 @@ def narrow_limits(monkeypatch):
 
 
 def words(n_rows=400, seed=0, n_columns=N_COLUMNS):
-    """Sparse 0/1 rows labelled by a disjunction of two columns (2% flipped)."""
+    """Sparse rows (12% of the cells in (0.1, 2)) labelled by whether one of
+    two columns is nonzero (2% flipped)."""
     rng = np.random.default_rng(seed)
-    X = (rng.random((n_rows, n_columns)) < 0.12).astype(float)
+    present = rng.random((n_rows, n_columns)) < 0.12
+    X = np.where(present, rng.uniform(0.1, 2.0, (n_rows, n_columns)), 0.0)
     y = X[:, list(INFORMATIVE)].any(axis=1).astype(int)
     y ^= rng.random(n_rows) < 0.02
     return sp.csr_matrix(X), y
@@ -101,30 +105,45 @@ def test_merge_refuses_different_admitted_columns(narrow_limits):
         a.merge(b)
 
 
-def test_hashed_text_width_costs_memory_in_the_slots_not_the_columns():
-    # 2**20 columns, default limits: densifying 200 rows would take 1.7 GB.
-    rng = np.random.default_rng(0)
-    columns = rng.integers(0, 2**20, size=(200, 30))
-    columns[:100, 0] = 77  # the word of class 1
+def hashed_rows(n_rows=200, width=2**20, seed=0):
+    """Sparse 0/1 rows of 30 random columns; column 77 marks class 1."""
+    rng = np.random.default_rng(seed)
+    columns = rng.integers(0, width, size=(n_rows, 30))
+    columns[: n_rows // 2, 0] = 77
     X = sp.csr_matrix(
         (np.ones(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 30)),
-        shape=(200, 2**20),
+        shape=(n_rows, width),
     )
     X.sum_duplicates()
     X.data[:] = 1.0
-    y = np.repeat([1, 0], 100)
-    order = rng.permutation(200)
-    X, y = X[order], y[order]
-    LocalRegretTreeClassifier(random_state=0).fit(X[:20], y[:20])  # kernels
+    y = np.repeat([1, 0], [n_rows // 2, n_rows - n_rows // 2])
+    order = rng.permutation(n_rows)
+    return X[order], y[order]
+
+
+@pytest.mark.parametrize(
+    "make, most_mb",
+    [
+        (lambda: LocalRegretTreeClassifier(random_state=0), 150),
+        (lambda: LocalRegretForestClassifier(n_estimators=3, random_state=0), 300),
+    ],
+    ids=["tree", "forest"],
+)
+def test_hashed_text_width_costs_memory_in_the_slots_not_the_columns(make, most_mb):
+    # 2**20 columns, default limits: densifying 200 rows would take 1.7 GB.
+    X, y = hashed_rows()
+    make().fit(X[:20], y[:20])  # the kernels' first compilation or load
     tracemalloc.start()
-    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
-    tree.predict(X)
+    model = make().fit(X, y)
+    model.predict(X)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert tree._wide_columns() is not None and 77 in tree.test_features_
-    # The evidence (2 classes x 2**20 float64 and a row count per column:
-    # 20 MiB), the slot map (4 MiB), chunks of projected rows and the table.
-    assert peak < 150e6
+    trees = getattr(model, "estimators_", [model])
+    assert all(77 in tree.test_features_ for tree in trees)
+    # Each tree's evidence (2 classes x 2**20 float64 and a row count per
+    # column: 20 MiB), its slot map (4 MiB), chunks of projected rows and
+    # its table: 68 MB (tree) and 152 MB (forest) when written.
+    assert peak < most_mb * 1e6
 
 
 @pytest.mark.parametrize("threshold", [0.0, 0.5, -0.5])
@@ -171,3 +190,55 @@ def test_admission_halves_the_free_slots_at_each_checkpoint():
     np.testing.assert_array_equal(projected[:, :7], X[:, source.columns])
     np.testing.assert_array_equal(projected[:, 7], 0.0)
     np.testing.assert_array_equal(projected, source.project(X))
+
+
+def test_a_forest_reads_wide_input_through_its_members_slots(narrow_limits):
+    X, y = words(500)
+    params = dict(n_estimators=3, random_state=0)
+    forest = LocalRegretForestClassifier(**params).fit(X, y)
+    assert forest._accepts_sparse_blocks and not forest._root_models()
+    assert all(m._wide_columns() is not None for m in forest.estimators_)
+    assert forest.score(*words(seed=1)) > 0.85
+    # Dense and sparse rows: the same forest, the same predictions.
+    dense = LocalRegretForestClassifier(**params).fit(X.toarray(), y)
+    np.testing.assert_array_equal(forest.predict_proba(X), dense.predict_proba(X))
+    np.testing.assert_array_equal(forest.predict(X), dense.predict(X.toarray()))
+    alone = np.concatenate([forest.predict(X[i]) for i in range(10)])
+    np.testing.assert_array_equal(alone, forest.predict(X[:10]))
+    loaded = pickle.loads(pickle.dumps(forest))
+    check_consistency(loaded)
+    forest.partial_fit(*words(100, seed=2))
+    loaded.partial_fit(*words(100, seed=2))
+    np.testing.assert_array_equal(forest.predict_proba(X), loaded.predict_proba(X))
+
+
+def test_an_interrupted_wide_call_keeps_the_evidence_of_the_rounds_learnt(
+    narrow_limits, monkeypatch
+):
+    # Ctrl-C in the 3rd block of 60 rows (a round of 5 completes, then it
+    # acts): the model is byte for byte that of the rows learnt, evidence
+    # included (the admissions after it depend on it).
+    monkeypatch.setattr(rounds, "DENSE_CHUNK_ROWS", 60)
+    monkeypatch.setattr(wide_input, "wide_chunk_rows", lambda: 60)
+    X, y = words(500)
+    interrupted = LocalRegretTreeClassifier(random_state=0).fit(X[:10], y[:10])
+    play, calls = LocalRegretTreeClassifier._play_block_rounds, []
+
+    def play_rounds(self, X, y, weight):
+        calls.append(len(calls))
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGINT)
+        return play(self, X, y, weight)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(LocalRegretTreeClassifier, "_play_block_rounds", play_rounds)
+        with pytest.raises(KeyboardInterrupt):
+            interrupted.partial_fit(X[10:], y[10:])
+    learnt = interrupted.n_samples_seen_
+    assert 10 < learnt < 500
+    reference = LocalRegretTreeClassifier(random_state=0).fit(X[:10], y[:10])
+    reference.partial_fit(X[10:learnt], y[10:learnt])
+    assert pickle.dumps(interrupted) == pickle.dumps(reference)
+    interrupted.partial_fit(X[learnt:], y[learnt:])
+    reference.partial_fit(X[learnt:], y[learnt:])
+    assert pickle.dumps(interrupted) == pickle.dumps(reference)

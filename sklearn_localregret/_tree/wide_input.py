@@ -16,7 +16,7 @@ from ..thresholds import (
     ThresholdSource,
 )
 
-__all__ = ["WIDE_COLUMNS", "WIDE_SLOTS", "WideInput"]
+__all__ = ["WIDE_COLUMNS", "WIDE_SLOTS", "WideInput", "is_wide", "wide_chunk_rows"]
 
 # Inputs of more numeric columns than WIDE_COLUMNS are read through at most
 # WIDE_SLOTS columns (AdmittedColumns); narrower ones give every column its
@@ -26,6 +26,18 @@ __all__ = ["WIDE_COLUMNS", "WIDE_SLOTS", "WideInput"]
 # a peak of 0.45 GB with 1,024 slots, 1.15 GB with 2,048, 2.3 GB with 4,096).
 WIDE_COLUMNS = 2**14
 WIDE_SLOTS = 2**10
+
+
+def is_wide(n_features: int, columns) -> bool:
+    """Whether rows of ``n_features`` columns (``columns``: their encoder)
+    are read through admitted columns: more than ``WIDE_COLUMNS``, none
+    categorical."""
+    return n_features > WIDE_COLUMNS and not columns.has_categories
+
+
+def wide_chunk_rows() -> int:
+    """Rows of a block of a wide input (its projection is a chunk)."""
+    return rounds.chunk_rows(WIDE_SLOTS, 8)
 
 
 class WideInput:
@@ -41,6 +53,7 @@ class WideInput:
     max_thresholds: Any
     _accepts_sparse_blocks: bool
     batch_size: Any
+    n_samples_seen_: int
     _columns: Any
     _refined_features: Any
     _play_block_rounds: Any
@@ -50,10 +63,8 @@ class WideInput:
     ) -> tuple[ThresholdSource, int]:
         """The source of the tests and the width of the rows the model reads:
         ``n_features``, or the slots of a wide input's admitted columns."""
-        categorical = self._columns.categorical
-        has_categories = categorical is not None and bool(np.any(categorical))
         # Sparse rows of a wide input reach the rounds as CSR (projected here).
-        self._accepts_sparse_blocks = n_features > WIDE_COLUMNS and not has_categories
+        self._accepts_sparse_blocks = is_wide(n_features, self._columns)
         if self._accepts_sparse_blocks:
             threshold = 0.0 if self.binarize is None else self.binarize
             source = AdmittedColumns(n_features, n_classes, WIDE_SLOTS, threshold)
@@ -93,9 +104,12 @@ class WideInput:
             hi = X.shape[0]
             if ahead is not None:  # up to the round at the checkpoint
                 hi = min(hi, lo + batch * max(1, -(-ahead // batch)))
-            rows = X[lo:hi]
-            self._play_block_rounds(wide.project(rows), y[lo:hi], weight[lo:hi])
-            wide.learn(rows, y[lo:hi], weight[lo:hi])
+            rows, seen = X[lo:hi], self.n_samples_seen_
+            try:
+                self._play_block_rounds(wide.project(rows), y[lo:hi], weight[lo:hi])
+            finally:  # the evidence of the rounds played (all, or up to a Ctrl-C)
+                done = lo + self.n_samples_seen_ - seen
+                wide.learn(X[lo:done], y[lo:done], weight[lo:done])
             lo = hi
 
     def _row_blocks(self, X):
@@ -105,7 +119,7 @@ class WideInput:
             return
         if sp.issparse(X):
             X = canonical_csr(X, np.float64)
-        chunk = rounds.chunk_rows(wide.n_slots, 8)
+        chunk = wide_chunk_rows()
         for start in range(0, X.shape[0], chunk):
             yield wide.project(X[start : start + chunk])
 

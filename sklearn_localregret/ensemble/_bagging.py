@@ -116,6 +116,12 @@ def subspace_encoder(encoder: ColumnEncoder, columns: np.ndarray) -> ColumnEncod
     (2, [False, True], [None, ['x', None]])
     """
     columns = np.asarray(columns)
+    if not encoder.has_categories:  # no categories to name: no lists to copy
+        if len(columns) == encoder.n_features:  # all of them, in order
+            return encoder  # read only (hashed text: a million columns)
+        part = ColumnEncoder.numeric(len(columns), encoder.max_categories)
+        part.kinds = encoder.kinds[columns].copy()  # numeric or not typed yet
+        return part
     part = ColumnEncoder.__new__(ColumnEncoder)
     part.__setstate__(
         {

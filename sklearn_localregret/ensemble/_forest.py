@@ -21,6 +21,7 @@ from .._base import BaseOnlineClassifier
 from .._column_reading import ReadsColumns
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
+from .._tree.wide_input import is_wide
 from .._tree_classifier import LocalRegretTreeClassifier
 from ..merging import merge_into
 from ..thresholds.columns import ColumnEncoder
@@ -138,7 +139,10 @@ class LocalRegretForestClassifier(
         # _combination), then the root models (deterministic, level with
         # the vote; a private switch, as the tree's, leaves them out).
         roots = 0
-        if self.__dict__.get("_root_model_expert", True):
+        # A wide input (hashed text) reaches the members as CSR, read through
+        # their admitted columns; no root models (dense in the columns).
+        wide = self._accepts_sparse_blocks = is_wide(n_features, self._columns)
+        if self.__dict__.get("_root_model_expert", True) and not wide:
             self._start_root_models(n_features, n_classes)
             roots = len(self._root_models())
         self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k + [0.0] * roots)

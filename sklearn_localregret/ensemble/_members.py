@@ -11,6 +11,7 @@ tree, and running a task over all the members in threads.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._tree_classifier import LocalRegretTreeClassifier
 from .._weights import MAX_WEIGHT
@@ -132,6 +133,8 @@ class ForestMembers:
         """Member ``k``'s columns of ``X`` (``X`` itself when it has them all,
         the default: no copy per member)."""
         features = self.estimators_features_[k]
+        if sp.issparse(X):  # a wide input's CSR rows
+            return X if len(features) == X.shape[1] else X[:, features]
         if len(features) == X.shape[1]:  # sorted and distinct: all, in order
             return np.ascontiguousarray(X)
         return np.ascontiguousarray(X[:, features])

@@ -19,6 +19,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import rounds
 from .._hedge import AdaHedge
+from .._sparse_blocks import canonical_csr, nonzero_row_uniforms
+from .._tree.wide_input import wide_chunk_rows
 from ..engine.compiled.row_uniforms import row_uniforms
 from ._combination import draw_classes, mixture_proba, prediction_distribution
 from ._members import ForestMembers
@@ -41,8 +43,15 @@ class ForestPrediction(ForestMembers):
     _model_lock: Callable[[], threading.RLock]
     _validate_for_predict: Callable[[Any], np.ndarray]
     _root_posteriors: Callable[[np.ndarray], list]
+    _accepts_sparse_blocks: bool
 
     def _dense_blocks(self, X):
+        if self._accepts_sparse_blocks:  # a wide input: CSR, never dense
+            X = canonical_csr(X, np.float64)
+            chunk = wide_chunk_rows()
+            for lo in range(0, X.shape[0], chunk):
+                yield X[lo : lo + chunk]
+            return
         chunk = rounds.chunk_rows(X.shape[1])  # read here: tests shrink it
         for lo in range(0, X.shape[0], chunk):
             block = X[lo : lo + chunk]
@@ -128,5 +137,9 @@ class ForestPrediction(ForestMembers):
             n_classes = probas.shape[2]
             for weight, posterior in zip(weights[k:], roots):
                 q += weight * np.eye(n_classes)[np.argmax(posterior, axis=1)]
-            out.append(draw_classes(q, row_uniforms(block, key)))
+            if sp.issparse(block):
+                uniforms = nonzero_row_uniforms(block, key)
+            else:
+                uniforms = row_uniforms(block, key)
+            out.append(draw_classes(q, uniforms))
         return out[0] if len(out) == 1 else np.concatenate(out)

@@ -218,7 +218,10 @@ class AdmittedColumns(ThresholdSource):
         impurity (in weight: ``N gini(all) - P gini(above) - A gini(rest)``);
         0 for the columns admitted or with fewer than ``min_rows`` rows of
         evidence."""
-        hits, total = self._hits, self._class_weight
+        scores = np.zeros(self.n_columns)
+        # The columns with evidence (on text, the words met: a small part).
+        candidates = np.flatnonzero(self._hit_rows >= self.min_rows)
+        hits, total = self._hits[candidates], self._class_weight
         if self.threshold < 0:  # a 0 is above: the hits are the rows below
             above, rest = total - hits, hits
         else:
@@ -229,7 +232,6 @@ class AdmittedColumns(ThresholdSource):
             purity += (rest**2).sum(axis=1) / rest.sum(axis=1)
         purity = np.nan_to_num(purity, nan=0.0)
         whole = (total**2).sum() / total.sum() if total.sum() > 0 else 0.0
-        scores = np.maximum(purity - whole, 0.0)
-        scores[self._hit_rows < self.min_rows] = 0.0
+        scores[candidates] = np.maximum(purity - whole, 0.0)
         scores[self.columns] = 0.0
         return scores
