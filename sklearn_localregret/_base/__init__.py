@@ -157,6 +157,7 @@ class BaseOnlineClassifier(
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
+        state.pop("_unchecked", None)
         return state
 
     def __setstate__(self, state):
@@ -164,6 +165,26 @@ class BaseOnlineClassifier(
         # Made now, not by the first predict: predicting changes no attribute.
         self._model_lock()
         self._call_lock()
+        # A loaded model is checked at its first use (_check_loaded), however
+        # it was loaded (pickle, skops.io.load): a forged file is a clear
+        # ValueError, not an IndexError deep in a kernel.
+        self._unchecked = [True]
+
+    def _check_loaded(self) -> None:
+        """Check a loaded model once, before its first prediction or
+        learning call (:func:`~sklearn_localregret.persistence.
+        check_consistency`); until it passes, every call raises its error."""
+        holder = self.__dict__.get("_unchecked")
+        if holder is None or not holder[0]:
+            return
+        from ..persistence import check_consistency
+
+        holder[0] = False  # its probe rows predict
+        try:
+            check_consistency(self)
+        except BaseException:
+            holder[0] = True
+            raise
 
     # -- fitting ----------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -234,6 +255,7 @@ class BaseOnlineClassifier(
             The estimator, updated.
         """
         with self._call_lock():  # one learning call at a time
+            self._check_loaded()
             if getattr(self, "classes_", None) is not None:
                 row = self._clean_rows(X, y, classes, sample_weight)
                 if row is not None:

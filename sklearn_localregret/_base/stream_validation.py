@@ -49,6 +49,8 @@ def _series_values(y) -> np.ndarray | None:
 class StreamValidation:
     """Input validation and its fast paths (a mixin of the classifiers' base)."""
 
+    _check_loaded: Any
+
     # What validation reads of the estimator (the base's class attributes).
     _allow_nan: Any
     _reads_categories: Any
@@ -300,6 +302,7 @@ class StreamValidation:
         )
 
     def _validate_for_predict(self, X) -> np.ndarray:
+        self._check_loaded()
         if self._is_clean_row(X):
             return self._encode_features(X)
         if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)

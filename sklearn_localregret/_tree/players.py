@@ -23,13 +23,16 @@ import threading
 import numpy as np
 
 from ..engine import StumpRegretTable
-from ..locality.decision_tree import Leaf, Tree, predict_tree
+from ..locality.decision_tree import Leaf, Tree, TreeLayout, compile_tree, predict_tree
 from ..locality.flat_tree import FlatTree
 from ..locality.recent_rows import RecentRows
 from ..locality.tree_coloring import TreeColoring
 from ..thresholds import ThresholdTests
 
 __all__ = ["TreePlayer"]
+
+# Compiled trees a player keeps (tree_labels); all are dropped past it.
+_LAYOUTS_KEPT = 4096
 
 
 class TreePlayer:
@@ -134,7 +137,11 @@ class TreePlayer:
 
     # -- persistence ------------------------------------------------------
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in self.rebuilt}
+        return {
+            k: v
+            for k, v in self.__dict__.items()
+            if k not in self.rebuilt and k != "_layouts"
+        }
 
     def rebuild(self, lock: threading.RLock) -> None:
         """Make the attributes of :attr:`rebuilt` around the saved state
@@ -226,7 +233,7 @@ class TreePlayer:
         """Class indices a tree gives the rows: a model leaf its model's; with
         ``reads`` (and a table with model reads), any leaf whose site's model
         has got more weight right than its majority label, that model's."""
-        labels = predict_tree(tree, outcomes)
+        labels = predict_tree(self._layout_of(tree), outcomes)
         table = self.table
         model = labels == table.n_classes
         reads = bool(reads) and table.model_reads
@@ -240,6 +247,18 @@ class TreePlayer:
             if model.any():
                 labels[model] = table.model_labels(sites[model], outcomes[model])
         return labels
+
+    def _layout_of(self, tree: Tree) -> TreeLayout:
+        """``tree`` compiled, kept for the next rounds: a distribution's trees
+        come back every round (several swap players score each round with
+        every tree of theirs; compiling was a third of that time)."""
+        layouts = self.__dict__.setdefault("_layouts", {})
+        layout = layouts.get(tree)
+        if layout is None:
+            if len(layouts) >= _LAYOUTS_KEPT:
+                layouts.clear()
+            layout = layouts[tree] = compile_tree(tree)
+        return layout
 
     def representative_tree(self) -> Tree:
         """One tree that summarises pi (see the estimator's method)."""

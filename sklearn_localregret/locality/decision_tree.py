@@ -300,12 +300,17 @@ def route_rows(
     return reach, np.array(prediction, dtype=np.intp)
 
 
+# Up to this many rows a prediction walks each row (a round's rows).
+_FEW_ROWS = 8
+
+
 def predict_tree(tree: Tree | TreeLayout, X: np.ndarray) -> np.ndarray:
     """Class index predicted for every row of the 0/1 test outcomes ``X`` (vectorised).
 
     The row index set of every internal node is split in two with one numpy
     operation, so the cost is O(n_rows x depth) numpy work plus O(n_nodes)
-    Python steps.
+    Python steps; up to ``_FEW_ROWS`` rows (a round's) are walked one by one
+    instead, which costs no numpy call per node.
 
     Examples
     --------
@@ -315,6 +320,16 @@ def predict_tree(tree: Tree | TreeLayout, X: np.ndarray) -> np.ndarray:
     """
     layout = tree if isinstance(tree, TreeLayout) else compile_tree(tree)
     X = np.asarray(X)
+    if X.shape[0] <= _FEW_ROWS:  # each row walked: no numpy call per node
+        test, label = layout.test, layout.label
+        true_child, false_child = layout.true_child, layout.false_child
+        classes = []
+        for x in X.tolist():
+            i = 0
+            while test[i] >= 0:
+                i = true_child[i] if x[test[i]] else false_child[i]
+            classes.append(label[i])
+        return np.array(classes, dtype=np.intp)
     out = np.empty(X.shape[0], dtype=np.intp)
     rows_at = {0: np.arange(X.shape[0])}
     for i in range(layout.n_nodes):

@@ -6,6 +6,8 @@ model predicts as the saved one, and learning on from it is learning on from
 the saved one (same seed, same stream).
 """
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -268,11 +270,27 @@ def test_a_forged_model_is_refused_with_a_clear_error(name, forged, match, tmp_p
     X, y = _stream()
     path = _forge(CLASSIFIERS[name]().fit(X, y), tmp_path, **forged)
     # skops loads it: every type is trusted ...
-    sio.load(path, trusted=trusted_types())
+    plain = sio.load(path, trusted=trusted_types())
     # ... and load() refuses it before a predict can fail inside.
     with pytest.raises(ValueError, match="inconsistent .*forged or damaged") as exc:
         load(path)
     assert match in str(exc.value)
+    # Loaded by skops alone, it refuses its first use, and every one after.
+    for use in (lambda: plain.predict(X[:2]), lambda: plain.partial_fit(X, y)) * 2:
+        with pytest.raises(ValueError, match="inconsistent .*forged or damaged"):
+            use()
+
+
+@pytest.mark.parametrize("name", ["tree-external", "forest", "disjunct-external"])
+def test_a_sound_loaded_model_is_checked_once_and_saves_as_it_was(name):
+    X, y = _stream()
+    model = CLASSIFIERS[name]().fit(X, y)
+    loaded = pickle.loads(pickle.dumps(model))
+    saved = pickle.dumps(loaded)
+    assert loaded._unchecked == [True]
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert loaded._unchecked == [False]
+    assert pickle.dumps(loaded) == saved  # the check leaves no trace
 
 
 def test_load_checks_unless_told_not_to(tmp_path):

@@ -214,6 +214,9 @@ def test_predict_and_route_match_a_row_by_row_walk():
     X = rng.integers(0, 2, size=(300, 4))
     expected = [walk(TREE, x) for x in X]
     assert predict_tree(TREE, X).tolist() == expected
+    # A few rows are walked one by one, more split at each node: both agree.
+    for rows in (1, 3, 8, 9):
+        assert predict_tree(TREE, X[:rows] == 1).tolist() == expected[:rows]
     reach, pred = route_rows(compile_tree(TREE), X[:7])
     assert pred.tolist() == expected[:7]
     for i, (path, _) in enumerate(nodes_of(TREE)):
