@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import signal
+import threading
 import tracemalloc
 
 import numpy as np
@@ -242,3 +243,32 @@ def test_an_interrupted_wide_call_keeps_the_evidence_of_the_rounds_learnt(
     interrupted.partial_fit(X[learnt:], y[learnt:])
     reference.partial_fit(X[learnt:], y[learnt:])
     assert pickle.dumps(interrupted) == pickle.dumps(reference)
+
+
+def test_readers_in_threads_leave_a_learning_wide_tree_alone(narrow_limits):
+    X, y = words(400)
+    model = LocalRegretTreeClassifier(random_state=0).fit(X[:10], y[:10])
+    stop, errors, answers = threading.Event(), [], []
+
+    def read():
+        try:
+            while not stop.is_set():
+                answers.append(model.predict_proba(X[:7]))
+                model.predict(X[:30])
+        except BaseException as exc:  # pragma: no cover - what the test catches
+            errors.append(repr(exc))
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    for lo in range(10, 400, 5):  # admissions happen while they read
+        model.partial_fit(X[lo : lo + 5], y[lo : lo + 5])
+    stop.set()
+    for reader in readers:
+        reader.join()
+    assert not errors and answers
+    assert all(np.allclose(a.sum(axis=1), 1.0) for a in answers)
+    alone = LocalRegretTreeClassifier(random_state=0).fit(X[:10], y[:10])
+    for lo in range(10, 400, 5):
+        alone.partial_fit(X[lo : lo + 5], y[lo : lo + 5])
+    same_model(model, alone, X)

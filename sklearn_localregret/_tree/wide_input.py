@@ -99,7 +99,8 @@ class WideInput:
             return
         batch, lo = self.batch_size, 0
         while lo < X.shape[0]:
-            wide.admit_if_due()
+            with self._model_lock():  # readers project with the slots they read
+                wide.admit_if_due()
             ahead = wide.rows_to_checkpoint()
             hi = X.shape[0]
             if ahead is not None:  # up to the round at the checkpoint
@@ -121,7 +122,12 @@ class WideInput:
             X = canonical_csr(X, np.float64)
         chunk = wide_chunk_rows()
         for start in range(0, X.shape[0], chunk):
-            yield wide.project(X[start : start + chunk])
+            # Projected and predicted under one hold of the model lock (the
+            # reader's re-entry is its own): a learning thread admits no
+            # column in between, so a block is read with the slots of the
+            # model that predicts it.
+            with self._model_lock():
+                yield wide.project(X[start : start + chunk])
 
     def _predict_proba_checked(self, X, experts: bool = True) -> np.ndarray:
         if self._wide_columns() is None:
@@ -140,3 +146,4 @@ class WideInput:
     _tests: Any
     classes_: Any
     _block_proba: Any
+    _model_lock: Any
