@@ -231,7 +231,8 @@ class LocalRegretTreeClassifier(
         expert = hedging and self._has_model_expert()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
         # categories); a block of rounds that can bring none is not watched.
-        categorical, watch = self._columns.categorical, False
+        columns, watch = self._columns, False
+        categorical = columns.categorical if columns.has_categories else None
         try:
             for lo in range(0, X.shape[0], batch):
                 with lock:

@@ -102,7 +102,7 @@ def test_merge_refuses_different_admitted_columns(narrow_limits):
     X, y = words(300)
     a = LocalRegretTreeClassifier(random_state=0).fit(X, y)
     b = LocalRegretTreeClassifier(random_state=0).fit(X[:, ::-1], y)
-    with pytest.raises(ValueError, match="admitted columns differ|tests differ"):
+    with pytest.raises(ValueError, match="admitted columns differ"):
         a.merge(b)
 
 

@@ -97,7 +97,8 @@ class ColumnEncoder:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_index"]  # rebuilt from the categories
-        state.pop("_n_categorical", None)  # a cache (has_categories)
+        state.pop("_n_categorical", None)  # caches (has_categories,
+        state.pop("_all_typed", None)  # _has_untyped)
         return state
 
     def __setstate__(self, state):
@@ -118,6 +119,7 @@ class ColumnEncoder:
         self.n_features = int(n_features)
         self.kinds = np.full(n_features, kind, dtype=np.int8)
         self.__dict__.pop("_n_categorical", None)
+        self.__dict__.pop("_all_typed", None)
         self.categories = [None] * n_features
         self.numbers = [None] * n_features
         # A categorical column's code of each value (None for the others:
@@ -301,9 +303,19 @@ class ColumnEncoder:
             result[:, j] = array[:, j] if values is None else values
         return result
 
+    def _has_untyped(self) -> bool:
+        """Whether a column has no type yet (kept once every column has one:
+        a column never loses its type; hashed text has a million)."""
+        if self.__dict__.get("_all_typed"):
+            return False
+        untyped = UNKNOWN in self.kinds
+        if not untyped:
+            self._all_typed = True
+        return bool(untyped)
+
     def _numeric_input(self, n_features: int, learning: bool) -> ColumnEncoder:
         """The encoder to keep after numeric input: its columns are numeric."""
-        if not learning or not (self.n_features is None or 0 in self.kinds):
+        if not learning or not (self.n_features is None or self._has_untyped()):
             return self
         if self.n_features is None:
             return ColumnEncoder.numeric(n_features, self.max_categories)
