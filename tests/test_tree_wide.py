@@ -272,3 +272,34 @@ def test_readers_in_threads_leave_a_learning_wide_tree_alone(narrow_limits):
     for lo in range(10, 400, 5):
         alone.partial_fit(X[lo : lo + 5], y[lo : lo + 5])
     same_model(model, alone, X)
+
+
+def test_sparse_rows_skip_validation_only_where_it_would_pass_them(
+    narrow_limits, monkeypatch
+):
+    X, y = words(300)
+    fast = LocalRegretTreeClassifier(random_state=0).fit(X[:20], y[:20])
+    full = LocalRegretTreeClassifier(random_state=0).fit(X[:20], y[:20])
+    assert fast._is_plain_sparse(X[20]) and fast._is_plain_sparse(sp.csr_array(X[20]))
+    assert not fast._is_plain_sparse(X[20].tocsc())
+    assert not fast._is_plain_sparse(X[20][:, :-1])  # the wrong width
+    probas = []
+    for i in range(20, 300):
+        probas.append(fast.predict_proba(X[i]))
+        fast.partial_fit(X[i], y[i : i + 1])
+    with monkeypatch.context() as patch:  # the same calls, fully validated
+        patch.setattr(LocalRegretTreeClassifier, "_is_plain_sparse", lambda s, X: False)
+        for i in range(20, 300):
+            np.testing.assert_array_equal(full.predict_proba(X[i]), probas[i - 20])
+            full.partial_fit(X[i], y[i : i + 1])
+    same_model(fast, full, X)
+    # What validation refuses still raises, and changes nothing.
+    bad = X[:1].copy()
+    bad.data[0] = np.inf
+    before = pickle.dumps(fast)
+    for call in (lambda: fast.predict(bad), lambda: fast.partial_fit(bad, y[:1])):
+        with pytest.raises(ValueError, match="infinity"):
+            call()
+    with pytest.raises(ValueError, match="features"):
+        fast.partial_fit(X[:1, :-1], y[:1])
+    assert pickle.dumps(fast) == before

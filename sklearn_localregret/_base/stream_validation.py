@@ -37,6 +37,10 @@ from .input_checks import (
 
 __all__ = ["StreamValidation"]
 
+# The CSR types a one-row fast path takes as they are (other sparse formats
+# take the full validation).
+_CSR_TYPES = (sp.csr_matrix, sp.csr_array)
+
 
 def _series_values(y) -> np.ndarray | None:
     """A pandas Series of labels as ``check_X_y`` reads it (``np.asarray``
@@ -54,6 +58,8 @@ class StreamValidation:
     # What validation reads of the estimator (the base's class attributes).
     _allow_nan: Any
     _reads_categories: Any
+    _accepts_sparse_blocks: Any
+    _block_dtype: Any
 
     def _clean_rows(self, X, y, classes, sample_weight):
         """The fast path of a streaming call: ``(X, y_encoded, weight)``.
@@ -70,7 +76,8 @@ class StreamValidation:
         validation, which raises the errors.
         """
         n_features = getattr(self, "n_features_in_", None)
-        if (
+        sparse = sample_weight is None and self._is_plain_sparse(X)
+        if not sparse and (
             sample_weight is not None
             or type(X) is not np.ndarray
             or X.ndim != 2
@@ -88,7 +95,7 @@ class StreamValidation:
                 return None
         elif not same_kind_labels(y, X.shape[0], known):
             return None
-        if X.dtype.kind == "f" and not self._finite_enough(X):
+        if not sparse and X.dtype.kind == "f" and not self._finite_enough(X):
             return None
         if not self._numeric_rows_read_as_is():
             return None
@@ -269,7 +276,23 @@ class StreamValidation:
         a chunk: a test-then-train loop predicts every round's rows) of a
         plain numeric ndarray, of the width of a model fitted without feature
         names (the full validation would pass them unchanged)."""
-        return self._is_plain_rows(X) and self._numeric_rows_read_as_is()
+        return (
+            self._is_plain_rows(X) or self._is_plain_sparse(X)
+        ) and self._numeric_rows_read_as_is()
+
+    def _is_plain_sparse(self, X) -> bool:
+        """:meth:`_is_plain_rows` for CSR rows, for a learner that reads them
+        as CSR blocks of real values (a tree on a wide input): the full
+        validation would pass them unchanged, at ~1.5 ms a call."""
+        return (
+            type(X) in _CSR_TYPES
+            and self._accepts_sparse_blocks
+            and self._block_dtype is np.float64
+            and X.shape[0] > 0
+            and X.dtype.kind in "biuf"
+            and self._plain_width(X)
+            and (X.dtype.kind != "f" or self._finite_enough(X.data))
+        )
 
     def _is_plain_rows(self, X, named: bool = False) -> bool:
         """:meth:`_is_clean_row` but for rows whose columns are numbers already
