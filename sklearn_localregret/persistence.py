@@ -245,7 +245,7 @@ def _count(value, what: str, low: int = 0) -> int:
     return int(value)
 
 
-def _check_admitted(wide, n: int, slots: int) -> None:
+def _check_admitted(wide, n: int, slots: int, n_classes: int) -> None:
     columns = np.asarray(wide.columns)
     if (
         wide.n_columns != n
@@ -253,7 +253,10 @@ def _check_admitted(wide, n: int, slots: int) -> None:
         or columns.ndim != 1
         or len(columns) > slots
         or (len(columns) and (columns.min() < 0 or columns.max() >= n))
-        or np.asarray(wide._hits).shape[0] != n
+        or len(np.unique(columns)) != len(columns)
+        or np.shape(wide._hits) != (n, n_classes)
+        or np.shape(wide._hit_rows) != (n,)
+        or np.shape(wide._class_weight) != (n_classes,)
     ):
         raise _Inconsistent(
             f"the admitted columns ({len(columns)} of {wide.n_slots} slots, "
@@ -305,7 +308,7 @@ def _check_classifier(model) -> None:
         features = np.asarray(tests.feature)
         read, wide = n, model._wide_columns()
         if wide is not None:  # a wide input read through its admitted columns
-            _check_admitted(wide, n, tests.n_features)
+            _check_admitted(wide, n, tests.n_features, len(classes))
             read = wide.n_slots
         if tests.n_features != read or (len(features) and features.max() >= read):
             raise _Inconsistent(

@@ -92,10 +92,15 @@ def test_saved_wide_models_learn_on_alike_and_forged_ones_are_refused(narrow_lim
     tree.partial_fit(X[300:], y[300:])
     loaded.partial_fit(X[300:], y[300:])
     same_model(tree, loaded, X)
-    forged = pickle.loads(pickle.dumps(tree))
-    forged._wide_columns().columns[0] = N_COLUMNS + 5
-    with pytest.raises(ValueError, match="admitted columns"):
-        check_consistency(forged)
+    for forge in (
+        lambda wide: wide.columns.__setitem__(0, N_COLUMNS + 5),  # out of range
+        lambda wide: wide.columns.__setitem__(1, wide.columns[0]),  # twice
+        lambda wide: setattr(wide, "_hits", wide._hits[:, :1]),  # one class
+    ):
+        forged = pickle.loads(pickle.dumps(tree))
+        forge(forged._wide_columns())
+        with pytest.raises(ValueError, match="admitted columns"):
+            check_consistency(forged)
 
 
 def test_merge_refuses_different_admitted_columns(narrow_limits):

@@ -97,8 +97,8 @@ class ColumnEncoder:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_index"]  # rebuilt from the categories
-        state.pop("_n_categorical", None)  # caches (has_categories,
-        state.pop("_all_typed", None)  # _has_untyped)
+        for cache in ("_n_categorical", "_all_typed"):  # has_categories, _has_untyped
+            state.pop(cache, None)
         return state
 
     def __setstate__(self, state):
