@@ -105,7 +105,7 @@ def solve_formula(
     time the walk left alone is never beaten by the learner's help on the
     benchmark's instances (``benchmarks/bench_solve.py --compare``): a pass
     of the learner costs time in the number of clauses times the number of
-    variables, a flip some microseconds.
+    variables, a compiled flip under a microsecond.
 
     Parameters
     ----------

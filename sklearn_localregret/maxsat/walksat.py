@@ -17,6 +17,7 @@ from .._checks import check_positive_int
 from .._random import check_generator
 from .clause_matrix import ClauseMatrix, satisfied
 from .reading import as_formula
+from .walk_kernel import walk_flips
 
 __all__ = ["FLIP_BLOCK", "Walk", "WalkSATClauses", "WalkSATResult", "walksat"]
 
@@ -155,38 +156,35 @@ def walksat(
 
 
 class WalkSATClauses:
-    """Incremental WalkSAT state for positive-weight clauses over ``n`` variables.
+    """Positive-weight clauses over ``n`` variables as WalkSAT's flat arrays.
 
     Literal ``2 * v + s`` (``s = 1`` positive, ``0`` negated) indexes the clauses
-    it occurs in; a tautology's ``v`` occurs in neither list, since flipping
-    ``v`` leaves that clause's true-literal count unchanged. scipy builds these
-    lists and the first counts, but the flip loop runs on Python lists: an
-    occurrence list holds some tens of clauses, where a numpy call costs more
-    than the work it does (three times slower on the paper's 3-SAT instances).
+    it occurs in (``occ_ptr``, ``occ``); a tautology's ``v`` occurs in neither
+    list, since flipping ``v`` leaves that clause's true-literal count
+    unchanged. ``var_ptr``, ``clause_vars`` list each clause's variables.
     """
 
     def __init__(self, clauses, weights: np.ndarray, n: int):
-        self.w, self.m = weights.tolist(), len(clauses)
+        self.w = np.ascontiguousarray(weights, dtype=np.float64)
+        self.m, self.n = len(clauses), n
         self.uniform = self.m == 0 or bool(np.all(weights == weights[0]))
-        self.occurs: list[list[int]] = [[] for _ in range(2 * n)]
+        self.occ_ptr = np.zeros(2 * n + 1, dtype=np.int64)
+        self.occ = np.zeros(0, dtype=np.int64)
         if not self.m:
             return
         matrix = ClauseMatrix(clauses, n, weights)
         self.signed, self.n_neg = matrix.signed, matrix.n_neg
-        ptr, idx = self.signed.indptr, self.signed.indices
-        self.clause_vars = [idx[ptr[c] : ptr[c + 1]].tolist() for c in range(self.m)]
+        self.var_ptr = self.signed.indptr.astype(np.int64)
+        self.clause_vars = self.signed.indices.astype(np.int64)
+        self.widest = int(np.diff(self.var_ptr).max())
+        # Each literal's clauses in the order of the variable's column.
         by_var = self.signed.T.tocsr()
-        for v in range(n):
-            lo, hi = by_var.indptr[v], by_var.indptr[v + 1]
-            rows, signs = by_var.indices[lo:hi], by_var.data[lo:hi]
-            self.occurs[2 * v] = rows[signs < 0].tolist()
-            self.occurs[2 * v + 1] = rows[signs > 0].tolist()
-
-    def run(self, start: np.ndarray, noise: float, max_flips: int, rng):
-        """One try from ``start``: (best assignment, its cost, flips made)."""
-        walk = Walk(self, start, noise, rng)
-        made = walk.step(max_flips)
-        return walk.best_assignment(), walk.best_cost, made
+        var = np.repeat(np.arange(n), np.diff(by_var.indptr))
+        signs = by_var.data
+        lits = (2 * var + (signs > 0))[signs != 0]
+        order = np.argsort(lits, kind="stable")
+        self.occ = by_var.indices[signs != 0][order].astype(np.int64)
+        self.occ_ptr[1:] = np.cumsum(np.bincount(lits, minlength=2 * n))
 
 
 class Walk:
@@ -196,101 +194,69 @@ class Walk:
     can check a clock between calls without restarting the walk (restarting
     from the best assignment every 2,000 flips, as ``solve`` did, ended worse
     on 50,000 random 3-clauses). ``best_cost`` and :meth:`best_assignment`
-    are the best seen since the start.
+    are the best seen since the start. The flips are compiled
+    (:func:`~.walk_kernel.walk_flips`); the uniforms come from ``rng`` a block
+    of :data:`FLIP_BLOCK` flips at a time.
     """
 
     def __init__(self, search: WalkSATClauses, start: np.ndarray, noise: float, rng):
         self.search, self.noise, self.rng = search, noise, rng
-        self.a = start.astype(int).tolist()
-        self.best, self.best_cost, self.n_flips = list(self.a), np.inf, 0
-        self.u: list[list[float]] = []
+        self.a = start.astype(np.int64)
+        self.best, self.best_cost, self.n_flips = self.a.copy(), np.inf, 0
+        self.u = np.empty((0, 3))
         self.next_u = 0
         if not search.m:
             self.best_cost = 0.0
             return
-        count = search.signed @ start.astype(np.int64) + search.n_neg
-        self.count = count.tolist()
-        self.unsat = np.flatnonzero(count == 0).tolist()
-        self.where = {c: i for i, c in enumerate(self.unsat)}
-        self._note_best()
-
-    def _cost(self) -> float:
-        w = self.search.w
-        return (
-            len(self.unsat) * w[0]
-            if self.search.uniform
-            else sum([w[c] for c in self.unsat])
+        self.count = np.ascontiguousarray(
+            search.signed @ self.a + search.n_neg, dtype=np.int64
+        )
+        self.where = np.full(search.m, -1, dtype=np.int64)
+        self.unsat = np.zeros(search.m, dtype=np.int64)
+        false = np.flatnonzero(self.count == 0)
+        self.n_unsat = len(false)
+        self.unsat[: self.n_unsat] = false
+        self.where[false] = np.arange(self.n_unsat)
+        self.breaks = np.zeros(search.widest)
+        w = search.w
+        self.best_cost = float(
+            self.n_unsat * w[0] if search.uniform else sum(w[false].tolist())
         )
 
-    def _note_best(self) -> None:
-        cost = self._cost()
-        if cost < self.best_cost:
-            self.best, self.best_cost = self.a.copy(), float(cost)
-
     def best_assignment(self) -> np.ndarray:
-        return np.array(self.best, dtype=bool)
+        return self.best.astype(bool)
 
     def step(self, max_flips: int) -> int:
         """Up to ``max_flips`` flips (fewer once nothing is unsatisfied)."""
         search = self.search
-        if not search.m:
-            return 0
-        w, occurs, clause_vars = search.w, search.occurs, search.clause_vars
-        uniform, noise, rng = search.uniform, self.noise, self.rng
-        a, count, unsat, where = self.a, self.count, self.unsat, self.where
-        u, next_u = self.u, self.next_u
-        best_cost, flips = self.best_cost, 0
-        cost = self._cost()
-        while unsat and flips < max_flips:
-            if next_u == len(u):
-                u = rng.random((min(FLIP_BLOCK, max_flips - flips), 3)).tolist()
-                next_u = 0
-            u_clause, u_noise, u_var = u[next_u]
-            next_u += 1
-            if uniform:
-                c = unsat[int(u_clause * len(unsat))]
-            else:
-                target, total = u_clause * cost, 0.0
-                for c in unsat:
-                    total += w[c]
-                    if total > target:
-                        break
-            cvars = clause_vars[c]
-            if uniform:
-                breaks = [
-                    sum([count[k] == 1 for k in occurs[2 * v + a[v]]]) for v in cvars
-                ]
-            else:
-                breaks = [
-                    sum([w[k] for k in occurs[2 * v + a[v]] if count[k] == 1])
-                    for v in cvars
-                ]
-            least = min(breaks)
-            if least > 0 and u_noise < noise:
-                v = cvars[int(u_var * len(cvars))]
-            else:
-                ties = [v for v, b in zip(cvars, breaks) if b == least]
-                v = ties[int(u_var * len(ties))]
-            was = a[v]
-            a[v] = 1 - was
-            for k in occurs[2 * v + 1 - was]:
-                count[k] += 1
-                if count[k] == 1:
-                    # Swap-remove keeps the unsatisfied list dense for O(1) picks.
-                    i, last = where.pop(k), unsat.pop()
-                    if last != k:
-                        unsat[i], where[last] = last, i
-            for k in occurs[2 * v + was]:
-                count[k] -= 1
-                if count[k] == 0:
-                    where[k] = len(unsat)
-                    unsat.append(k)
-            flips += 1
-            cost = len(unsat) * w[0] if uniform else sum([w[k] for k in unsat])
-            if cost < best_cost:
-                best_cost = cost
-                self.best = a.copy()
-        self.best_cost, self.u, self.next_u = float(best_cost), u, next_u
+        flips = 0
+        while search.m and self.n_unsat and flips < max_flips:
+            if self.next_u == len(self.u):
+                self.u = self.rng.random((min(FLIP_BLOCK, max_flips - flips), 3))
+                self.next_u = 0
+            made, self.n_unsat, self.best_cost = walk_flips(
+                self.u,
+                self.next_u,
+                min(len(self.u) - self.next_u, max_flips - flips),
+                self.noise,
+                search.uniform,
+                search.w,
+                search.occ_ptr,
+                search.occ,
+                search.var_ptr,
+                search.clause_vars,
+                self.a,
+                self.count,
+                self.unsat,
+                self.where,
+                self.n_unsat,
+                self.best,
+                self.best_cost,
+                self.breaks,
+            )
+            self.next_u += made
+            flips += made
+        self.best_cost = float(self.best_cost)
         self.n_flips += flips
         return flips
 
