@@ -26,7 +26,15 @@ ROOT = Path(sklearn_localregret.__file__).parent
 FLOORS = [
     (
         "helpers",
-        {"_weights", "_checks", "_interrupts", "_arguments", "_moved", "_hedge"},
+        {
+            "_weights",
+            "_checks",
+            "_interrupts",
+            "_arguments",
+            "_moved",
+            "_hedge",
+            "_loaded_check",
+        },
     ),
     ("engine", {"engine"}),
     ("random numbers", {"_pcg64_skip", "_random", "_sparse_blocks"}),

@@ -46,6 +46,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 
 from .._hedge import PLAY_HANDICAP, AdaHedge
+from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
 from .concurrency import lock_of, one_blas_thread
@@ -78,7 +79,7 @@ _single_label = single_label
 
 
 class BaseOnlineClassifier(
-    StreamValidation, OnlineRounds, ClassifierMixin, BaseEstimator
+    ChecksWhenLoaded, StreamValidation, OnlineRounds, ClassifierMixin, BaseEstimator
 ):
     """Common base of the package's online classifiers (not public).
 
@@ -157,7 +158,6 @@ class BaseOnlineClassifier(
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
-        state.pop("_unchecked", None)
         return state
 
     def __setstate__(self, state):
@@ -165,26 +165,6 @@ class BaseOnlineClassifier(
         # Made now, not by the first predict: predicting changes no attribute.
         self._model_lock()
         self._call_lock()
-        # A loaded model is checked at its first use (_check_loaded), however
-        # it was loaded (pickle, skops.io.load): a forged file is a clear
-        # ValueError, not an IndexError deep in a kernel.
-        self._unchecked = [True]
-
-    def _check_loaded(self) -> None:
-        """Check a loaded model once, before its first prediction or
-        learning call (:func:`~sklearn_localregret.persistence.
-        check_consistency`); until it passes, every call raises its error."""
-        holder = self.__dict__.get("_unchecked")
-        if holder is None or not holder[0]:
-            return
-        from ..persistence import check_consistency
-
-        holder[0] = False  # its probe rows predict
-        try:
-            check_consistency(self)
-        except BaseException:
-            holder[0] = True
-            raise
 
     # -- fitting ----------------------------------------------------------
     def fit(self, X, y, sample_weight=None):

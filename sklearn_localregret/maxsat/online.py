@@ -8,6 +8,7 @@ import numpy as np
 
 from .._checks import check_positive_int
 from .._interrupts import deferred_interrupt
+from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator
 from ..engine.bias import paper_bias
 from ..locality.hypercube import HypercubeColoring
@@ -20,7 +21,7 @@ from .rounds import formula_rounds, one_clause, round_score
 __all__ = ["OnlineMaxSAT"]
 
 
-class OnlineMaxSAT:
+class OnlineMaxSAT(ChecksWhenLoaded):
     """Online weighted Max-SAT solver minimising local regret on the hypercube.
 
     Each round the solver commits to a truth assignment of ``n_vars`` variables
@@ -222,6 +223,7 @@ class OnlineMaxSAT:
         -------
         ndarray of bool of shape (n_vars,)
         """
+        self._check_loaded()
         if self._pending is None:
             self._pending = self._graph.sample(self._rng)
         return self._pending.astype(bool)
@@ -325,6 +327,7 @@ class OnlineMaxSAT:
     def _play(self, score, weight: float) -> float:
         """One round: the assignment, its ``score(a) -> (gains, satisfied)`` on
         the round's clauses of total ``weight``, the update."""
+        self._check_loaded()
         if self._pending is None:
             self._pending = self._graph.sample(self._rng)
         a = self._pending
@@ -339,6 +342,7 @@ class OnlineMaxSAT:
     # -- reading the distribution ---------------------------------------------
     def _mixture(self):
         """``pi`` as (support, probabilities), or None when it is a product."""
+        self._check_loaded()
         return self._graph.mixture([self._estimate_seed, self.n_rounds_])
 
     @property

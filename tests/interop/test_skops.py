@@ -307,8 +307,17 @@ def test_a_forged_maxsat_learner_and_pipeline_are_refused(tmp_path):
     from sklearn.preprocessing import FunctionTransformer
 
     solver = OnlineMaxSAT(8, random_state=0).partial_fit([[1, -2, 3], [-4, 5]] * 5)
+    path = _forge(solver, tmp_path, n_vars=12)
     with pytest.raises(ValueError, match="hypercube has 8 variables but n_vars=12"):
-        load(_forge(solver, tmp_path, n_vars=12))
+        load(path)
+    # Loaded by skops alone, it refuses to play, learn or be read, every time.
+    plain = sio.load(path, trusted=trusted_types())
+    uses = (plain.assignment, lambda: plain.observe([1, -2]), plain.best_assignment)
+    for use in uses * 2:
+        with pytest.raises(ValueError, match="hypercube has 8 variables"):
+            use()
+    assert plain.n_rounds_ == 10  # nothing learnt
+
     X, y = _stream()
     model = make_pipeline(FunctionTransformer(), Winnow2Classifier()).fit(X, y)
     model[-1].coef_ = model[-1].coef_[:3]
@@ -316,3 +325,16 @@ def test_a_forged_maxsat_learner_and_pipeline_are_refused(tmp_path):
     sio.dump(model, path)
     with pytest.raises(ValueError, match="Winnow2Classifier .*coef_ has shape"):
         load(path)
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_a_sound_loaded_maxsat_learner_is_checked_once(regret):
+    clauses = [[1, -2, 3], [-4, 5], [2, -6]] * 20
+    solver = OnlineMaxSAT(6, regret=regret, random_state=0).partial_fit(clauses)
+    loaded = pickle.loads(pickle.dumps(solver))
+    assert loaded._unchecked == [True]
+    assert "_unchecked" not in loaded.__getstate__()  # never saved
+    np.testing.assert_array_equal(loaded.best_assignment(), solver.best_assignment())
+    assert loaded._unchecked == [False]
+    # The check drew nothing: both play and learn alike from here.
+    assert loaded.run(clauses).tolist() == solver.run(clauses).tolist()
