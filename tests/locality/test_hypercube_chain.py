@@ -60,3 +60,44 @@ def test_the_out_rate_is_summed_as_numpy_sums():
     for n in [0, 1, 7, 8, 9, 15, 16, 17, 127, 128, 129, 300, 1001]:
         a = rng.random(n) * 10.0 ** rng.integers(-8, 8, n)
         assert _pairwise_sum(a, 0, n) == np.sum(a), n
+
+
+@pytest.mark.parametrize("kind", ["removal-sets", "hypercube"])
+def test_the_remembered_estimate_follows_the_chains_inputs(kind):
+    graph = _learnt_graph(kind, 1)
+    rng = np.random.default_rng(7)
+    rates = graph.table.rates
+    rates[...] = rng.normal(size=rates.shape) * (rng.random(rates.shape) < 0.6)
+    if kind == "removal-sets":
+        graph.sets[...] = rng.random(graph.sets.shape) < 0.3
+
+    def fresh(seed):
+        graph.__dict__.pop("_estimate_memo", None)
+        return graph.estimate_distribution(64, seed)
+
+    support, probs = graph.estimate_distribution(64, [3, 1])
+    support[...], probs[...] = 0, 0.0  # the caller's copy: the memo keeps its own
+    for got, want in zip(graph.estimate_distribution(64, [3, 1]), fresh([3, 1])):
+        np.testing.assert_array_equal(got, want)
+    # Each input the chain reads changes the estimate, and the memo follows.
+    if kind == "removal-sets":
+        rates[graph.n_vars, 0] = 50.0  # slot 0 rings loudly: its literals matter
+        graph.sets[0] = 0
+        graph.sets[0, :2] = 1
+    changes = {
+        "seed": lambda: None,
+        "rate": lambda: rates.__setitem__((0, 1), rates[0, 1] + 5.0),
+    }
+    if kind == "removal-sets":
+        changes["sets"] = lambda: graph.sets.__setitem__(0, 1)
+
+    def same(a, b):
+        return all(x.shape == y.shape and (x == y).all() for x, y in zip(a, b))
+
+    for what, change in changes.items():
+        before = graph.estimate_distribution(64, [4, 1])
+        change()
+        seed = [5, 1] if what == "seed" else [4, 1]
+        after, want = graph.estimate_distribution(64, seed), fresh(seed)
+        assert not same(before, want), what  # the change matters ...
+        assert same(after, want), what  # ... and the memo saw it
