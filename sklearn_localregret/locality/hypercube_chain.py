@@ -7,9 +7,9 @@ edges in the same order, the same geometric skip of the self-loops and the
 same pick from the same generator, so that a draw is the Python sampler's
 draw (``tests/locality/test_hypercube_chain.py`` checks both graphs step for
 step). The out-rate is summed as ``numpy.sum`` sums (pairwise), the pick's
-cumulative rates as ``numpy.cumsum`` does. A Python step cost tens of
-microseconds in numpy calls on a few elements, and an estimate of ``pi``
-takes ``512 x n_mcmc_steps`` of them.
+cumulative rates as ``numpy.cumsum`` does. In Python a step was several
+numpy calls on a handful of elements, and an estimate of ``pi`` (read every
+round by the hedged prediction) runs ``512 x n_mcmc_steps`` steps.
 """
 
 from __future__ import annotations
