@@ -280,11 +280,7 @@ class EstimatedByChain(HypercubeGraph):
                 state = sampler.sample(state, bound, rng)
                 rows.append(vertex_bits(state))
             return np.array(rows, dtype=np.uint8).reshape(n_draws, self.n_vars)
-        sets = self.__dict__.get("sets")
-        if sets is None:  # the plain hypercube: bit flips alone
-            set_rates, sets = np.zeros(0), np.zeros((0, self.n_vars), np.uint8)
-        else:  # removal sets: their colours' rates follow the bits' rows
-            set_rates = np.maximum(rates[self.n_vars :, 0], 0.0)
+        set_rates, sets = self._removal_sets()
         draws = np.empty((n_draws, self.n_vars), dtype=np.uint8)
         chain_draws(
             vertex_bits(start).copy(),
@@ -300,8 +296,12 @@ class EstimatedByChain(HypercubeGraph):
         )
         return draws
 
+    def _removal_sets(self) -> tuple[np.ndarray, np.ndarray]:
+        """The chain's moves besides the bit flips: the removal sets' rates
+        (``Rtilde+``) and literals. None on the plain hypercube."""
+        return np.zeros(0), np.zeros((0, self.n_vars), dtype=np.uint8)
+
     def _chain_inputs(self) -> bytes:
         """What the chain's moves read besides its state: the rates, and the
-        removal sets' literals where there are sets (a slot may be reused)."""
-        sets = self.__dict__.get("sets")
-        return self.table.rates.tobytes() + (b"" if sets is None else sets.tobytes())
+        removal sets' literals (a slot may be reused)."""
+        return self.table.rates.tobytes() + self._removal_sets()[1].tobytes()

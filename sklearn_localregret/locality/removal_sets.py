@@ -14,14 +14,13 @@ the slot of the set with the lowest regret, if that regret is not positive
 (a colour at or below zero has no rate, so ``pi`` does not change); otherwise
 it is not tracked.
 
-The guarantee (:ref:`the guarantee with removal sets
-<removal-sets-guarantee>`): colored regret matching bounds
-the regret of every colour tracked, counted from its entry, hence both the
-paper's local external regret on the hypercube and, for every tracked set, the
-regret for not having dropped it. The colouring is not admissible for the
-enlarged graph (one colour's edges can be on a shortest path to a target from
-one disjunction and not from another), so no local external bound on the
-enlarged graph is claimed.
+The guarantee (:ref:`the guarantee with removal sets <removal-sets-guarantee>`):
+colored regret matching bounds the regret of every colour tracked, counted from
+its entry, hence both the paper's local external regret on the hypercube and,
+for every tracked set, the regret for not having dropped it. The colouring is
+not admissible for the enlarged graph (one colour's edges can be on a shortest
+path to a target from one disjunction and not from another), so no local
+external bound on the enlarged graph is claimed.
 
 With ``L = None`` (or ``L >= n``) the stationary distribution is drawn exactly
 by the clock construction of
@@ -172,6 +171,9 @@ class RemovalSetColoring(EstimatedByChain):
     def _set_rates(self) -> np.ndarray:
         """``Rtilde+`` of every slot's colour, in the table's stored units."""
         return np.maximum(self.table.rates[self.n_vars :, 0], 0.0)
+
+    def _removal_sets(self):
+        return self._set_rates(), self.sets
 
     def _bit_rates(self):
         rates = np.maximum(self.table.rates[: self.n_vars], 0.0)
