@@ -23,7 +23,10 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
    A fourth (with pandas installed) is the raw strings as a DataFrame of
-   named columns, each call a slice of it.
+   named columns, each call a slice of it. With more than one seed, raw
+   against one-hot seed by seed, with 95% t intervals over the seeds (the
+   two inputs learn different trees: their speed differs by the trees'
+   sizes as well as by the code).
 3. **What missing cells cost offline.** scikit-learn's
    ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
    cross-validated on the complete rows and on the masked rows of part 1:
@@ -224,6 +227,34 @@ def raw_categories(batch, n_seeds, params):
             f"against encoding each call: rows/s x{s_raw / s_enc:.2f}, one fit "
             f"x{f_enc / f_raw:.2f}"
         )
+        if n_seeds > 1:
+            paired(runs["raw strings"], runs["one-hot 0/1"])
+
+
+def paired(raw: list, hot: list) -> None:
+    """Raw against one-hot seed by seed (the same order and seed for both),
+    with 95% t intervals over the seeds: the error difference, and the
+    ratios of rows/s and of fit times (geometric means). The two inputs
+    learn different trees (the tests enter in another order, the categories'
+    as they are met), so a seed's model, not only the code, sets its speed."""
+    from scipy import stats
+
+    raw_runs, hot_runs = np.array(raw), np.array(hot)
+    t = stats.t.ppf(0.975, len(raw_runs) - 1)
+
+    def interval(values):
+        half = t * values.std(ddof=1) / np.sqrt(len(values))
+        return values.mean(), values.mean() - half, values.mean() + half
+
+    diff = interval(raw_runs[:, 0] - hot_runs[:, 0])
+    speed = np.exp(interval(np.log(raw_runs[:, 1] / hot_runs[:, 1])))
+    fit = np.exp(interval(np.log(hot_runs[:, 2] / raw_runs[:, 2])))
+    print(
+        f"paired over {len(raw_runs)} seeds: raw - one-hot error "
+        f"{diff[0]:+.5f} [{diff[1]:+.5f}, {diff[2]:+.5f}]; raw rows/s "
+        f"x{speed[0]:.2f} [{speed[1]:.2f}, {speed[2]:.2f}]; one fit "
+        f"x{fit[0]:.2f} [{fit[1]:.2f}, {fit[2]:.2f}]"
+    )
 
 
 def _rows(X, order):

@@ -55,6 +55,21 @@ class ReadsColumns:
     def _numeric_rows_read_as_is(self) -> bool:
         return not self._columns.has_categories
 
+    def _known_category_rows(self, X) -> np.ndarray | None:
+        """An object ndarray's codes (``ColumnEncoder._known_codes``: every
+        column categorical, every value with its code) for a model fitted
+        without feature names at this width; None otherwise."""
+        if (
+            type(X) is not np.ndarray
+            or X.dtype != object
+            or X.ndim != 2
+            or X.shape[0] == 0
+            or X.shape[1] != self.__dict__.get("n_features_in_")
+            or "feature_names_in_" in self.__dict__
+        ):
+            return None
+        return self._columns._known_codes(X)
+
     def _frame_rows(self, X) -> np.ndarray | None:
         """A streaming call's DataFrame as an object array (``to_numpy``),
         when that is all that matters of it: a fitted model whose encoder has

@@ -223,7 +223,8 @@ class LocalRegretTreeClassifier(
         batch, tests = self.batch_size, self._tests
         reads_rows = PLAYERS[self.regret].reads_rows
         outcomes: np.ndarray | None = None
-        rows: list = []  # both are set in the first round
+        rows: list = []  # these three are set in the first round
+        linear: tuple | None = None
         start = end = watched = 0
         # Readers (predict_proba in other threads) see complete rounds.
         lock = self._model_lock()
@@ -252,12 +253,15 @@ class LocalRegretTreeClassifier(
                         outcomes = tests.outcomes(X[start:end])
                         if reads_rows:  # routing reads lists faster
                             rows = outcomes.tolist()
+                        # The linear model's rows, shared by its two reads.
+                        linear = self._linear_inputs(X[start:end])
                     at = slice(lo - start, hi - start)
                     # The root models' losses, before the round is learnt.
                     extra = None
+                    linear_at = None if linear is None else (linear[0][at], linear[1])
                     if expert:
                         extra = self._round_expert_losses(
-                            X[lo:hi], outcomes[at], y[lo:hi], weight[lo:hi]
+                            X[lo:hi], outcomes[at], y[lo:hi], weight[lo:hi], linear_at
                         )
                     if self._players is not None:
                         proba, wrong = self._play_players_round(
@@ -272,7 +276,9 @@ class LocalRegretTreeClassifier(
                     self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
                     if hedging:
                         self._score_predictions(proba, y[lo:hi], weight[lo:hi], extra)
-                    self._learn_root_models(X[lo:hi], y[lo:hi], weight[lo:hi])
+                    self._learn_root_models(
+                        X[lo:hi], y[lo:hi], weight[lo:hi], linear_at
+                    )
                     self._count_rounds(weight[lo:hi], wrong)
         except KeyboardInterrupt:  # a Ctrl-C after a complete round
             self._finish_call()

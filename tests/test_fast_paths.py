@@ -404,6 +404,7 @@ _CHUNK_LABELINGS = {  # first call's labels, the chunks' labels
     "float-for-int": (lambda y: y, lambda y: y.astype(float)),
     "bool": (lambda y: y.astype(bool), lambda y: y.astype(bool)),
     "str": (lambda y: np.where(y == 1, "yes", "no"),) * 2,
+    "object": (lambda y: np.where(y == 1, "yes", "no").astype(object),) * 2,
 }
 
 
@@ -440,6 +441,39 @@ def test_chunk_calls_skip_sklearn_validation(monkeypatch):
             est.partial_fit(X[3:].tolist(), y[3:])
 
 
+_OBJECT_LABELS = {
+    "plain": ["no", "yes", "no"],
+    "none": ["no", None, "no"],
+    "nan": ["no", np.nan, "no"],
+    "number": ["no", 1, "no"],
+    "unseen": ["no", "maybe", "no"],
+    "bytes": ["no", b"yes", "no"],
+    "list": ["no", ["yes"], "no"],
+}
+
+
+@pytest.mark.parametrize("labels", list(_OBJECT_LABELS))
+def test_object_label_chunks_same_outcome_on_both_paths(labels, full_path, monkeypatch):
+    """A model of object classes takes object label chunks on the fast path
+    when they are plain and present; either path gives the same error or
+    model."""
+    X, y = binary_stream(n=9, seed=8)
+    classes = np.array(["no", "yes"], dtype=object)
+
+    def stream():
+        est = make_estimator("tree-external")
+        est.partial_fit(X[:6], classes[y[:6]], classes=classes)
+        labels_chunk = np.array(_OBJECT_LABELS[labels], dtype=object)
+        return outcome(est, "partial_fit", X=X[6:].astype(float), y=labels_chunk)
+
+    fast = stream()
+    with monkeypatch.context():
+        full_path()
+        full = stream()
+    assert fast[:2] == full[:2]
+    assert (fast[0] is None) == (labels == "plain")
+
+
 _CHUNK_LABEL = st.sampled_from([0, 1, 2, -1, 0.5, 1.0, np.nan, True])
 
 
@@ -458,7 +492,7 @@ def chunk_calls(draw):
             X = np.nan_to_num(X, posinf=1, neginf=0).astype(dtype)
     n_labels = draw(st.sampled_from([n_rows] * 4 + [n_rows - 1, n_rows + 1]))
     labels = draw(st.lists(_CHUNK_LABEL, min_size=n_labels, max_size=n_labels))
-    kind = draw(st.sampled_from(["int", "float", "str", "bytes", "bool"]))
+    kind = draw(st.sampled_from(["int", "float", "str", "bytes", "bool", "object"]))
     with np.errstate(invalid="ignore"):
         y = np.array(labels, dtype=float)
         if kind == "int":
@@ -469,6 +503,8 @@ def chunk_calls(draw):
             y = y.astype(str).astype(bytes)
         elif kind == "bool":
             y = np.nan_to_num(y).astype(bool)
+        elif kind == "object":  # the labels as drawn: numbers, NaN, True
+            y = np.array(labels, dtype=object)
     kwargs = dict(X=X, y=y)
     if draw(st.integers(0, 4)) == 0:
         kwargs["classes"] = draw(st.sampled_from([[0, 1], [1, 0], [0, 2], [0, 1, 2]]))
@@ -489,22 +525,29 @@ def test_any_chunk_call_same_outcome_on_both_paths(
 # -- categories, coded before validation ---------------------------------------
 
 
-def _mixed_rows(n, seed):
-    """Object rows: a colour, a number, a size; labels as objects."""
+def _mixed_rows(n, seed, numbers=True):
+    """Object rows: a colour, a number (a shape, if not ``numbers``: every
+    column categorical), a size; labels as objects."""
     rng = np.random.default_rng(seed)
     colour = rng.choice(["red", "green", "blue"], n)
     number = rng.normal(size=n)
     size = rng.choice(["s", "m", "l"], n)
     X = np.empty((n, 3), dtype=object)
     X[:, 0], X[:, 1], X[:, 2] = colour, number, size
+    if not numbers:
+        X[:, 1] = np.where(number > 0.5, "round", "square")
     y = np.where((colour == "red") | (number > 0.5), "yes", "no").astype(object)
     return X, y
 
 
+# The learners that read categories.
+_CATEGORY_LEARNERS = ["tree-external", "tree-swap", "forest"]
+
+
 @cache
-def _mixed_fitted_bytes():
-    X, y = _mixed_rows(60, seed=10)
-    est = make_estimator("tree-external").partial_fit(X, y, classes=["no", "yes"])
+def _mixed_fitted_bytes(numbers=True, name="tree-external"):
+    X, y = _mixed_rows(60, seed=10, numbers=numbers)
+    est = make_estimator(name).partial_fit(X, y, classes=["no", "yes"])
     return pickle.dumps(est)
 
 
@@ -514,34 +557,47 @@ def _with(X, row, column, value):
     return X
 
 
-_X_MIXED, _Y_MIXED = _mixed_rows(4, seed=11)
-_MIXED_CALLS = {
-    "chunk": dict(X=_X_MIXED, y=_Y_MIXED),
-    "one row": dict(X=_X_MIXED[:1], y=_Y_MIXED[:1]),
-    "str labels": dict(X=_X_MIXED, y=_Y_MIXED.astype(str)),
-    "new category": dict(X=_with(_X_MIXED, 1, 0, "violet"), y=_Y_MIXED),
-    "missing category": dict(X=_with(_X_MIXED, 1, 2, None), y=_Y_MIXED),
-    "nan number": dict(X=_with(_X_MIXED, 2, 1, np.nan), y=_Y_MIXED),
-    "inf number": dict(X=_with(_X_MIXED, 2, 1, np.inf), y=_Y_MIXED),
-    "number for a category": dict(X=_with(_X_MIXED, 0, 0, 3.0), y=_Y_MIXED),
-    "narrow": dict(X=_X_MIXED[:, :2], y=_Y_MIXED),
-    "unseen label": dict(X=_X_MIXED, y=np.array(["no", "maybe", "yes", "no"], object)),
-    "none label": dict(X=_X_MIXED, y=np.array(["no", None, "yes", "no"], object)),
-    "short labels": dict(X=_X_MIXED, y=_Y_MIXED[:3]),
-}
+def _mixed_calls(numbers):
+    X, y = _mixed_rows(4, seed=11, numbers=numbers)
+    return {
+        "chunk": dict(X=X, y=y),
+        "one row": dict(X=X[:1], y=y[:1]),
+        "str labels": dict(X=X, y=y.astype(str)),
+        "weighted": dict(X=X, y=y, sample_weight=np.arange(4.0)),
+        "new category": dict(X=_with(X, 1, 0, "violet"), y=y),
+        "missing category": dict(X=_with(X, 1, 2, None), y=y),
+        "nan number": dict(X=_with(X, 2, 1, np.nan), y=y),
+        "inf number": dict(X=_with(X, 2, 1, np.inf), y=y),
+        "number for a category": dict(X=_with(X, 0, 0, 3.0), y=y),
+        "unhashable": dict(X=_with(X, 0, 0, ["red"]), y=y),
+        "narrow": dict(X=X[:, :2], y=y),
+        "no rows": dict(X=X[:0], y=y[:0]),
+        "unseen label": dict(X=X, y=np.array(["no", "maybe", "yes", "no"], object)),
+        "none label": dict(X=X, y=np.array(["no", None, "yes", "no"], object)),
+        "short labels": dict(X=X, y=y[:3]),
+    }
 
 
-@pytest.mark.parametrize("case", list(_MIXED_CALLS))
+# Columns of numbers and categories; categories only (coded in one pass).
+_TABLES = {"mixed": True, "categories": False}
+
+
+@pytest.mark.parametrize("case", list(_mixed_calls(True)))
+@pytest.mark.parametrize("table", list(_TABLES))
 @pytest.mark.parametrize("method", ["partial_fit", "predict_proba"])
+@pytest.mark.parametrize("name", _CATEGORY_LEARNERS)
 def test_coded_categories_same_outcome_on_both_paths(
-    case, method, full_path, monkeypatch
+    name, case, table, method, full_path, monkeypatch
 ):
-    kwargs = dict(_MIXED_CALLS[case])
+    kwargs = dict(_mixed_calls(_TABLES[table])[case])
     if method != "partial_fit":
         kwargs.pop("y")
+        if kwargs.pop("sample_weight", None) is not None:
+            pytest.skip("no weights to predict")
 
     def run():
-        return outcome(pickle.loads(_mixed_fitted_bytes()), method, **kwargs)
+        est = pickle.loads(_mixed_fitted_bytes(_TABLES[table], name))
+        return outcome(est, method, **kwargs)
 
     fast = run()
     with monkeypatch.context():
@@ -552,10 +608,36 @@ def test_coded_categories_same_outcome_on_both_paths(
         np.testing.assert_array_equal(fast[2], full[2])
 
 
-def test_coded_categories_skip_sklearn_validation(monkeypatch):
-    est = pickle.loads(_mixed_fitted_bytes())
-    X, y = _mixed_rows(10, seed=12)
+@pytest.mark.parametrize("table", list(_TABLES))
+@pytest.mark.parametrize("name", _CATEGORY_LEARNERS)
+def test_coded_categories_skip_sklearn_validation(name, table, monkeypatch):
+    est = pickle.loads(_mixed_fitted_bytes(_TABLES[table], name))
+    X, y = _mixed_rows(10, seed=12, numbers=_TABLES[table])
     with validation_refused(monkeypatch):
         for i in range(0, 10, 5):
             est.predict(X[i : i + 5])
             est.partial_fit(X[i : i + 5], y[i : i + 5])
+
+
+@pytest.mark.parametrize("name", _CATEGORY_LEARNERS)
+def test_known_categories_take_the_fast_paths(name, monkeypatch):
+    """Rows of categories all coded already take the streaming fast paths,
+    as plain numeric rows do; a new category takes the full ones."""
+    est = pickle.loads(_mixed_fitted_bytes(False, name))
+    X, y = _mixed_rows(10, seed=12, numbers=False)
+    y = y.astype(str)  # labels of the kind of classes_ (as for numbers)
+    est.predict(X[:1])  # the loaded model's check, which codes a probe row
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("full path")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(type(est), "_validated_partial_fit", refuse)
+        patch.setattr(type(est), "_encode_columns", refuse)
+        for i in range(0, 10, 5):
+            est.predict(X[i : i + 5])
+            est.partial_fit(X[i : i + 5], y[i : i + 5])
+        new = _with(X[:5], 0, 0, "violet")
+        for call in (lambda: est.predict(new), lambda: est.partial_fit(new, y[:5])):
+            with pytest.raises(AssertionError, match="full path"):
+                call()

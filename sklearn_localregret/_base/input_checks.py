@@ -56,10 +56,17 @@ def single_label(y):
 def same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
     """Whether ``y`` is a chunk's labels that compare with ``known`` as the
     full validation's would: a 1-D ndarray of ``n_rows`` strings, or of
-    numbers, as ``known`` holds (object labels take the full validation)."""
+    numbers, as ``known`` holds, or of objects that are all plain labels,
+    none missing (the full validation refuses missing ones; the rest it
+    encodes as the fast path does, by ``searchsorted`` and equality)."""
     if type(y) is not np.ndarray or y.shape != (n_rows,):
         return False
     kind, known_kind = y.dtype.kind, known.dtype.kind
+    if kind == "O":
+        return all(
+            isinstance(label, _PLAIN_LABEL_TYPES) and not _is_missing_label(label)
+            for label in y.tolist()
+        )
     return (kind in "US" and known_kind in "US" and kind == known_kind) or (
         kind in "biuf" and known_kind in "biuf"
     )

@@ -76,6 +76,9 @@ class StreamValidation:
         validation, which raises the errors.
         """
         n_features = getattr(self, "n_features_in_", None)
+        coded = None if sample_weight is not None else self._known_category_rows(X)
+        if coded is not None:  # raw categories, every value coded already
+            X = coded
         sparse = sample_weight is None and self._is_plain_sparse(X)
         if not sparse and (
             sample_weight is not None
@@ -97,7 +100,7 @@ class StreamValidation:
             return None
         if not sparse and X.dtype.kind == "f" and not self._finite_enough(X):
             return None
-        if not self._numeric_rows_read_as_is():
+        if coded is None and not self._numeric_rows_read_as_is():
             return None
         try:
             # The full path's encoding (searchsorted, then equality); a
@@ -308,6 +311,14 @@ class StreamValidation:
             and (X.dtype.kind != "f" or self._finite_enough(X))
         )
 
+    def _known_category_rows(self, X) -> np.ndarray | None:
+        """The codes of an object ndarray of raw categories, where coding it
+        learns nothing and validation would pass the codes unchanged: a
+        learner that codes categories says so
+        (:class:`~sklearn_localregret._column_reading.ReadsColumns`). By
+        default None: the call takes the full validation."""
+        return None
+
     def _frame_rows(self, X) -> np.ndarray | None:
         """A small DataFrame's rows as an object array, where coding them
         gives what coding the frame gives and its column names are the
@@ -328,6 +339,9 @@ class StreamValidation:
         self._check_loaded()
         if self._is_clean_row(X):
             return self._encode_features(X)
+        coded = self._known_category_rows(X)
+        if coded is not None and self._is_plain_rows(coded):
+            return self._encode_features(coded)
         if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
             check_is_fitted(self)
         check_feature_dtypes(X, type(self).__name__, self._reads_categories)

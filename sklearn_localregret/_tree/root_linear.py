@@ -118,10 +118,11 @@ class RootLinear:
         full[:n] = mask & (slots < 0)
         return rows, full
 
-    def learn(self, X, y, weight, columns=None) -> None:
+    def learn(self, X, y, weight, columns=None, inputs=None) -> None:
         """Learn rows ``X`` (NaN where missing) of class indices ``y`` at
-        ``weight``, from the columns where ``columns`` is true (default all)."""
-        rows, mask = self.inputs(X, columns)
+        ``weight``, from the columns where ``columns`` is true (default all);
+        ``inputs``: :meth:`inputs` of ``X`` and ``columns``, if known."""
+        rows, mask = self.inputs(X, columns) if inputs is None else inputs
         pa_learn(
             self.coef,
             self.intercept,

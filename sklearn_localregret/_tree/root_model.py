@@ -118,10 +118,20 @@ class RootModelExpert:
         categorical = columns.categorical
         return None if categorical is None else ~categorical
 
-    def _round_expert_losses(self, X, outcomes, y, weight) -> list:
+    def _linear_inputs(self, X: np.ndarray) -> tuple | None:
+        """What the linear model reads of rows ``X`` (:meth:`RootLinear.inputs`:
+        categorical columns one-hot), for the rounds of a call to share; None
+        without the model."""
+        linear = self.__dict__.get("_root_linear")
+        if linear is None:
+            return None
+        return linear.inputs(X, self._numeric_columns())
+
+    def _round_expert_losses(self, X, outcomes, y, weight, linear_inputs=None) -> list:
         """Each further expert's loss on a round's rows (before the round is
         learnt): the weight of the rows whose class, the first most probable
-        under its posterior, is wrong (the class :meth:`predict` gives)."""
+        under its posterior, is wrong (the class :meth:`predict` gives).
+        ``linear_inputs``: :meth:`_linear_inputs` of ``X``, if known."""
         names = self._expert_names()[2:]
         n_classes = len(self.classes_)
         if "model" in names:
@@ -141,7 +151,7 @@ class RootModelExpert:
         if columns is None:
             columns = np.ones(X.shape[1], dtype=bool)
         if linear is not None:
-            X_linear, columns_linear = linear.inputs(X, columns)
+            X_linear, columns_linear = linear_inputs or linear.inputs(X, columns)
         else:
             X_linear, columns_linear = X, columns
         out = np.zeros(len(names))
@@ -166,17 +176,21 @@ class RootModelExpert:
         )
         return out.tolist()
 
-    def _learn_root_models(self, X: np.ndarray, y: np.ndarray, weight) -> None:
+    def _learn_root_models(
+        self, X: np.ndarray, y: np.ndarray, weight, linear_inputs=None
+    ) -> None:
         """The Gaussian model (decayed as the table is) and the linear model
         learn a round's rows (the naive Bayes model is the root site's,
-        learnt with the table)."""
+        learnt with the table); ``linear_inputs``: :meth:`_linear_inputs` of
+        ``X``, if known."""
         model = self.__dict__.get("_root_gaussian")
         if model is not None:
             decay = model.discount ** (y.shape[0] / self.batch_size)
             model.learn(X, y, weight, decay)
         linear = self.__dict__.get("_root_linear")
         if linear is not None:
-            linear.learn(X, y, weight, self._numeric_columns())
+            columns = self._numeric_columns()
+            linear.learn(X, y, weight, columns, inputs=linear_inputs)
 
     def _expert_labels(self, k: int, block: np.ndarray) -> np.ndarray:
         return np.argmax(self._expert_proba(k, block), axis=1)

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..engine.saved_arrays import pack, unpack
 from ._base import ThresholdSource
+from .growth_kernel import may_bring_tests
 from .outcome_kernel import test_outcomes
 
 __all__ = [
@@ -118,13 +119,6 @@ class ThresholdTests:
             grown[:, : self._coded.shape[1]] = self._coded
             self._coded = grown
         self._coded[features, codes] = True
-        # Per column, how many codes from 0 up have their test (codes come in
-        # order of first appearance, so usually all of its codes).
-        coded = self._coded
-        first_missing = np.argmin(coded, axis=1) if coded.shape[1] else 0
-        self._coded_prefix = np.where(
-            coded.all(axis=1), coded.shape[1], first_missing
-        ).astype(float)
 
     # Saved packed; the indexes are rebuilt from the arrays.
     def __getstate__(self):
@@ -134,7 +128,6 @@ class ThresholdTests:
         for name in (
             "_by_feature",
             "_coded",
-            "_coded_prefix",
             "_feature_kind",
             "_thresholds_only",
         ):
@@ -182,32 +175,22 @@ class ThresholdTests:
         """
         if not self.source.complete:
             return True
-        if categorical is not None and not categorical.any():
-            categorical = None
-        if categorical is None:
-            # No column is categorical: a test can enter only with a numeric
-            # column's first missing value, and a block without NaN has none.
-            if not np.isnan(X).any():
-                return False
-        numeric = ~self.missing
-        if categorical is not None:
-            numeric &= ~categorical
-        if numeric.any() and np.isnan(X[:, numeric]).any():
-            return True
-        return categorical is not None and self._any_new_code(X, categorical)
+        return self._brings_tests(X, categorical, self.missing)
 
-    def _any_new_code(self, X: np.ndarray, categorical: np.ndarray) -> bool:
-        """Whether a categorical column of ``X`` holds a code without a test."""
-        columns = np.flatnonzero(categorical)
-        codes = X[:, columns]
-        if not (codes >= self._coded_prefix[columns]).any():
-            return False  # every code (NaN aside) in its column's coded prefix
-        present = ~np.isnan(codes)
-        codes = codes[present].astype(np.intp)
-        if codes.size and codes.max() >= self._coded.shape[1]:
-            return True
-        where = columns[np.nonzero(present)[1]]  # each code's column
-        return not self._coded[where, codes].all()
+    def _brings_tests(self, X, categorical, missing) -> bool:
+        """:func:`may_bring_tests` on ``X``, its widths checked (the kernel
+        reads ``categorical`` and ``missing`` by ``X``'s columns)."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if categorical is None:
+            categorical = np.zeros(self.n_features, dtype=bool)
+        categorical = np.ascontiguousarray(categorical, dtype=bool)
+        width = self.n_features
+        if X.ndim != 2 or X.shape[1] != width or categorical.shape != (width,):
+            raise ValueError(
+                f"X has shape {X.shape} and the categorical mask "
+                f"{categorical.shape}; the tests read {width} columns."
+            )
+        return may_bring_tests(X, categorical, missing, self._coded)
 
     def _new_codes(self, j: int, column: np.ndarray) -> list[float]:
         codes = np.unique(column[~np.isnan(column)])
@@ -259,7 +242,8 @@ class ThresholdTests:
                     new.append((j, t, GREATER))
                     if self.missing[j]:
                         new.append((j, t, GREATER_OR_MISSING))
-        if categorical is not None and self._any_new_code(X, categorical):
+        every_column = np.ones(self.n_features, dtype=bool)  # codes only
+        if categorical is not None and self._brings_tests(X, categorical, every_column):
             for j in np.flatnonzero(categorical).tolist():
                 new.extend((j, c, EQUALS) for c in self._new_codes(j, X[:, j]))
         if not new:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from numbers import Real
 
 import numpy as np
@@ -240,21 +241,21 @@ class ColumnEncoder:
         """The codes of an object array whose columns are all categorical and
         whose every value has its code already (what :meth:`_codes` gives
         them, the encoder unchanged); None otherwise. The streaming case of
-        raw categories: one dictionary lookup a cell, no per-column
-        bookkeeping (about a third of the general path's time)."""
+        raw categories: a dictionary lookup a cell, straight into floats."""
         kinds = self.kinds.tolist()
         if kinds.count(CATEGORICAL) != len(kinds):
             return None
+        n_rows, n_columns = array.shape
+        unknown = repeat(-1.0)  # codes are >= 0: -1 is a value without one
+        getters = [(index or {}).get for index in self._index]
+        lookups = map(map, getters, array.T.tolist(), repeat(unknown, n_columns))
         try:
-            codes = [
-                list(map((index or {}).get, column))
-                for index, column in zip(self._index, array.T.tolist())
-            ]
+            codes = np.fromiter(chain.from_iterable(lookups), float, array.size)
         except TypeError:  # an unhashable value: the general path says so
             return None
-        if any(None in column for column in codes):
+        if n_rows and codes.min() < 0:
             return None  # missing, new or of another type: the general path
-        return np.array(codes, dtype=float).T.copy()
+        return codes.reshape(n_columns, n_rows).T.copy()
 
     def _encode(self, X, array, learning, mutable, names):
         """:meth:`encode`'s columns; raises ``_Change`` if learning them would

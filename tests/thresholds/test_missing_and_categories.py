@@ -171,6 +171,28 @@ def test_may_grow_sees_every_code_without_its_test():
     assert not tests.may_grow(np.array([[1.0, 1.0]]), categorical)
 
 
+
+@pytest.mark.parametrize("seed", range(4))
+def test_may_grow_is_whether_observe_would_add_a_test(seed):
+    """Once the thresholds are complete, ``may_grow`` is true exactly when
+    ``observe`` would bring a test in (a numeric column's first missing value,
+    a category code without its test), over random blocks of rows."""
+    rng = np.random.default_rng(seed)
+    tests = ThresholdTests(FixedThresholds(0.5), n_features=4)
+    answers = []
+    for _ in range(200):
+        X = rng.normal(size=(int(rng.integers(1, 6)), 4)).round(1)
+        X[:, 3] = rng.integers(0, 12, X.shape[0])
+        X[rng.random(X.shape) < 0.05] = np.nan
+        would = pickle.loads(pickle.dumps(tests)).observe(X, CATEGORICAL) > 0
+        assert tests.may_grow(X, CATEGORICAL) == would
+        answers.append(would)
+        if rng.random() < 0.3:  # sometimes learn the block
+            tests.observe(X, CATEGORICAL)
+    assert 10 < sum(answers) < 190  # both answers were checked
+    with pytest.raises(ValueError, match="read 4 columns"):
+        tests.may_grow(np.zeros((1, 3)), CATEGORICAL)
+
 # -- the column encoder ---------------------------------------------------------
 
 
