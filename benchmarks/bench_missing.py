@@ -23,10 +23,11 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
    A fourth (with pandas installed) is the raw strings as a DataFrame of
-   named columns, each call a slice of it. With more than one seed, raw
-   against one-hot seed by seed, with 95% t intervals over the seeds (the
-   two inputs learn different trees: their speed differs by the trees'
-   sizes as well as by the code).
+   named columns, each call a slice of it. "nodes" is the mean size of the
+   trees played. With more than one seed, raw against one-hot seed by
+   seed, with 95% t intervals over the seeds (the two inputs learn
+   different trees: their speed differs by the trees' sizes as well as by
+   the code).
 3. **What missing cells cost offline.** scikit-learn's
    ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
    cross-validated on the complete rows and on the masked rows of part 1:
@@ -71,9 +72,10 @@ def progressive(predict, learn, X, y, batch):
     return wrong / len(y), seconds
 
 
-def ours(X, y, batch, seed, params, transform=None):
+def ours(X, y, batch, seed, params, transform=None, sizes=None):
     """Our tree, test-then-train; ``transform`` (if given) encodes every call's
-    rows first, and its time counts as learning time."""
+    rows first, and its time counts as learning time; ``sizes`` (a list, if
+    given) gets the nodes of the tree each call played last."""
     model = LocalRegretTreeClassifier(random_state=seed, **params)
     classes = np.unique(y)
     encode = transform or (lambda Xb: Xb)
@@ -85,6 +87,8 @@ def ours(X, y, batch, seed, params, transform=None):
 
     def learn(Xb, yb):
         model.partial_fit(encode(Xb), yb, classes=classes)
+        if sizes is not None:
+            sizes.append(model._player.flat.n_nodes)
 
     return progressive(predict, learn, X, y, batch)
 
@@ -166,7 +170,9 @@ def raw_categories(batch, n_seeds, params):
         f"\n2. Mushroom, raw strings vs one-hot: test-then-train, rounds of {batch}, "
         f"mean of {n_seeds} seeds (order); at the defaults, then labels-only leaves"
     )
-    print(f"{'input':<26}{'columns':>8}{'error':>8}{'rows/s':>10}{'fit s':>8}")
+    print(
+        f"{'input':<26}{'columns':>8}{'error':>8}{'rows/s':>10}{'fit s':>8}{'nodes':>7}"
+    )
     raw, y = load_mushroom(return_X_y=True)
     onehot, _ = load_mushroom(return_X_y=True, one_hot=True)
     # What a user with raw strings would do instead: an encoder fitted on
@@ -195,26 +201,25 @@ def raw_categories(batch, n_seeds, params):
         for seed in range(n_seeds):
             order = np.random.default_rng(seed).permutation(len(y))
             for name, X, transform in inputs:
-                shuffled = _rows(X, order)
+                shuffled, sizes = _rows(X, order), []
                 error, seconds = ours(
-                    shuffled, y[order], batch, seed, config, transform
+                    shuffled, y[order], batch, seed, config, transform, sizes
                 )
                 start = time.perf_counter()
                 rows = shuffled if transform is None else transform(shuffled)
                 LocalRegretTreeClassifier(random_state=seed, **config).fit(
                     rows, y[order]
                 )
-                runs[name].append(
-                    (error, len(y) / seconds, time.perf_counter() - start)
-                )
+                fit = time.perf_counter() - start
+                runs[name].append((error, len(y) / seconds, fit, np.mean(sizes)))
         results = {}
         for name, X, _ in inputs:
-            error, speed, fit = np.mean(runs[name], axis=0)
+            error, speed, fit, nodes = np.mean(runs[name], axis=0)
             results[name] = error, speed, fit
             errors = " ".join(f"{run[0]:.3f}" for run in runs[name])
             print(
                 f"{name + label:<26}{X.shape[1]:>8}{error:>8.4f}{speed:>10,.0f}"
-                f"{fit:>8.2f}   (by seed: {errors})"
+                f"{fit:>8.2f}{nodes:>7.1f}   (by seed: {errors})"
             )
         e_raw, s_raw, f_raw = results["raw strings"]
         e_hot, s_hot, f_hot = results["one-hot 0/1"]
@@ -236,7 +241,8 @@ def paired(raw: list, hot: list) -> None:
     with 95% t intervals over the seeds: the error difference, and the
     ratios of rows/s and of fit times (geometric means). The two inputs
     learn different trees (the tests enter in another order, the categories'
-    as they are met), so a seed's model, not only the code, sets its speed."""
+    as they are met), so a seed's model, not only the code, sets its speed:
+    the ratio of the played trees' mean nodes is printed with them."""
     from scipy import stats
 
     raw_runs, hot_runs = np.array(raw), np.array(hot)
@@ -249,11 +255,13 @@ def paired(raw: list, hot: list) -> None:
     diff = interval(raw_runs[:, 0] - hot_runs[:, 0])
     speed = np.exp(interval(np.log(raw_runs[:, 1] / hot_runs[:, 1])))
     fit = np.exp(interval(np.log(hot_runs[:, 2] / raw_runs[:, 2])))
+    nodes = np.exp(interval(np.log(raw_runs[:, 3] / hot_runs[:, 3])))
     print(
         f"paired over {len(raw_runs)} seeds: raw - one-hot error "
         f"{diff[0]:+.5f} [{diff[1]:+.5f}, {diff[2]:+.5f}]; raw rows/s "
         f"x{speed[0]:.2f} [{speed[1]:.2f}, {speed[2]:.2f}]; one fit "
-        f"x{fit[0]:.2f} [{fit[1]:.2f}, {fit[2]:.2f}]"
+        f"x{fit[0]:.2f} [{fit[1]:.2f}, {fit[2]:.2f}]; nodes played "
+        f"x{nodes[0]:.2f} [{nodes[1]:.2f}, {nodes[2]:.2f}]"
     )
 
 
