@@ -454,9 +454,8 @@ _OBJECT_LABELS = {
 
 @pytest.mark.parametrize("labels", list(_OBJECT_LABELS))
 def test_object_label_chunks_same_outcome_on_both_paths(labels, full_path, monkeypatch):
-    """A model of object classes takes object label chunks on the fast path
-    when they are plain and present; either path gives the same error or
-    model."""
+    """Object label chunks take the fast path when they are plain and
+    present; either path gives the same error or model."""
     X, y = binary_stream(n=9, seed=8)
     classes = np.array(["no", "yes"], dtype=object)
 
@@ -624,8 +623,7 @@ def test_known_categories_take_the_fast_paths(name, monkeypatch):
     """Rows of categories all coded already take the streaming fast paths,
     as plain numeric rows do; a new category takes the full ones."""
     est = pickle.loads(_mixed_fitted_bytes(False, name))
-    X, y = _mixed_rows(10, seed=12, numbers=False)
-    y = y.astype(str)  # labels of the kind of classes_ (as for numbers)
+    X, y = _mixed_rows(10, seed=12, numbers=False)  # object labels too
     est.predict(X[:1])  # the loaded model's check, which codes a probe row
 
     def refuse(self, *args, **kwargs):

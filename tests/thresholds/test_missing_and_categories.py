@@ -171,7 +171,6 @@ def test_may_grow_sees_every_code_without_its_test():
     assert not tests.may_grow(np.array([[1.0, 1.0]]), categorical)
 
 
-
 @pytest.mark.parametrize("seed", range(4))
 def test_may_grow_is_whether_observe_would_add_a_test(seed):
     """Once the thresholds are complete, ``may_grow`` is true exactly when
@@ -192,6 +191,7 @@ def test_may_grow_is_whether_observe_would_add_a_test(seed):
     assert 10 < sum(answers) < 190  # both answers were checked
     with pytest.raises(ValueError, match="read 4 columns"):
         tests.may_grow(np.zeros((1, 3)), CATEGORICAL)
+
 
 # -- the column encoder ---------------------------------------------------------
 
