@@ -242,8 +242,11 @@ class ThresholdTests:
                     new.append((j, t, GREATER))
                     if self.missing[j]:
                         new.append((j, t, GREATER_OR_MISSING))
-        every_column = np.ones(self.n_features, dtype=bool)  # codes only
-        if categorical is not None and self._brings_tests(X, categorical, every_column):
+        if categorical is not None and self._brings_tests(
+            X,
+            categorical,
+            np.ones(self.n_features, dtype=bool),  # codes only
+        ):
             for j in np.flatnonzero(categorical).tolist():
                 new.extend((j, c, EQUALS) for c in self._new_codes(j, X[:, j]))
         if not new:
