@@ -62,22 +62,40 @@ def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold,
     is undecided when some of those values pass it and some fail. An equality
     test ``x_j == c`` is decided once the path passed an equality test on
     ``j``, or failed this one. Nodes are in pre-order: a node's mask is its
-    parent's, narrowed on the column of the parent's test.
+    parent's, narrowed on the column of the parent's test, so only that
+    column's tests are looked at again (listed by column once per call).
     """
     n_tests = out.shape[1]
+    # The tests of each column, grouped (a counting sort): by_column[first[j]:
+    # first[j + 1]].
+    n_columns = 0
+    for v in range(n_tests):
+        n_columns = max(n_columns, feature[v] // _N_KINDS + 1)
+    first = np.zeros(n_columns + 1, dtype=np.int64)
+    for v in range(n_tests):
+        first[feature[v] // _N_KINDS + 1] += 1
+    for j in range(n_columns):
+        first[j + 1] += first[j]
+    by_column = np.empty(n_tests, dtype=np.int64)
+    filled = first[:n_columns].copy()
+    for v in range(n_tests):
+        j = feature[v] // _N_KINDS
+        by_column[filled[j]] = v
+        filled[j] += 1
     for v in range(n_tests):
         out[0, v] = True
     for node in range(1, n_nodes):
         parent = node_parent[node]
+        for v in range(n_tests):
+            out[node, v] = out[parent, v]
         on_path = node_test[parent]
         j = feature[on_path] // _N_KINDS
         above = node_branch[node] == 1  # the parent's test passed here
         if feature[on_path] % _N_KINDS == _EQUALS:
-            for v in range(n_tests):
-                keep = out[parent, v]
-                if keep and feature[v] // _N_KINDS == j:
-                    keep = not above and v != on_path
-                out[node, v] = keep
+            for at in range(first[j], first[j + 1]):
+                v = by_column[at]
+                if out[node, v]:
+                    out[node, v] = not above and v != on_path
             continue
         # The bounds on column j along the path, from the node up.
         lo, hi, missing = -np.inf, np.inf, True
@@ -94,12 +112,11 @@ def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold,
                     hi = min(hi, threshold[u])
                     missing = missing and not passes_missing
             child = up
-        for v in range(n_tests):
-            keep = out[parent, v]
+        for at in range(first[j], first[j + 1]):
+            v = by_column[at]
             kind = feature[v] % _N_KINDS
-            if keep and feature[v] // _N_KINDS == j and kind != _EQUALS:
-                keep = _undecided(lo, hi, missing, threshold[v], kind)
-            out[node, v] = keep
+            if out[node, v] and kind != _EQUALS:
+                out[node, v] = _undecided(lo, hi, missing, threshold[v], kind)
 
 
 @kernel
