@@ -20,6 +20,7 @@ from ._tree.refining import FeatureRefining
 from ._tree.root_model import RootModelExpert
 from ._tree.views import TreeViews
 from ._tree.wide_input import WideInput
+from .engine.bias import short_round_bias
 from .locality.recent_rows import RecentRows
 from .merging import merge_into
 from .thresholds import ColumnEncoder, ThresholdTests
@@ -287,17 +288,18 @@ class LocalRegretTreeClassifier(
 
     def _play_round_on(self, outcomes, rows, y, weight) -> float:
         """One round of the active player; its weight of mistakes."""
+        span = y.shape[0] / self.batch_size  # decay and bias in proportion
+        bias = short_round_bias(self.bias, self.L, weight.sum(), span)
         return self._player.play_round(
             self._rng,
             outcomes,
             rows,
             y,
             weight,
-            self.round_bias(weight.sum()),
+            bias,
             self._window,
             self.warm_start,
-            # Decay by discount ** (rows / batch_size): a memory of rows.
-            y.shape[0] / self.batch_size,
+            span,
         )
 
     def _each_player(self, step) -> list:

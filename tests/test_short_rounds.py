@@ -186,3 +186,58 @@ def test_a_model_saved_inside_a_round_goes_on_with_its_tree(regret):
         _one_row_calls(m, X[7:], y[7:])
     _same_tables(loaded, model)
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+
+
+def _playing_a_leaf(model):
+    """Make every player of the (unfitted) model play ``Leaf(0)`` each round
+    (its private draw replaced: the update is under test)."""
+    from sklearn_localregret.locality.decision_tree import Leaf
+
+    new_player = model._new_player
+
+    def patched(*args):
+        player = new_player(*args)
+        if model.regret == "swap":
+            player.draw = lambda rng: (Leaf(0), False)
+        else:
+            player.draw_flat = lambda rng: player.play_next(Leaf(0)) or False
+        return player
+
+    model._new_player = patched
+    return model
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+@pytest.mark.parametrize("bias", [0.3, None])
+def test_short_rounds_pay_the_bias_in_proportion_to_their_rows(regret, bias):
+    """A given ``bias`` is paid ``b * rows / batch_size`` by a short round
+    (the paper's ``Delta / (L + 1)`` is so already): 20 one-row calls pay the
+    bias of 4 whole rounds, and learn the same regrets. They paid ``b`` each,
+    five times the bias of the same rows in whole rounds."""
+    from sklearn_localregret.locality.decision_tree import Leaf
+
+    X, y = _stream(20)
+    tables = []
+    for calls in ([1] * 20, [5] * 4):
+        model = _playing_a_leaf(
+            LocalRegretTreeClassifier(
+                regret=regret, bias=bias, L=None if bias else 4, discount=1.0,
+                warm_start=0, leaf_model=None, random_state=0,
+            )
+        )  # fmt: skip
+        lo = 0
+        for size in calls:
+            model.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[0, 1])
+            lo += size
+        table = model.regret_table_
+        root = table.find(() if regret == "external" else (Leaf(0), ()))
+        leaves, stumps = table.dense_regrets(False)
+        fair_leaves, fair_stumps = table.dense_regrets(True)
+        tables.append(
+            (leaves[root], stumps[root], fair_leaves[root], fair_stumps[root])
+        )
+    ones, fives = tables
+    paid = fives[2][1] - fives[0][1]  # leaf 1 is an edge in every round
+    assert paid == pytest.approx(4 * (0.3 if bias else 1.0), rel=1e-12)
+    for one, five in zip(ones, fives):
+        np.testing.assert_allclose(one, five, rtol=1e-12, atol=1e-12)

@@ -61,9 +61,9 @@ Online decision-tree learner minimising local external or swap regret.
         external sampler is exact.
     bias : float or None, default=None
         The paper's ``b``, subtracted from the regret of every colour (edge)
-        out of the played tree each round. ``None`` means ``Delta / (L + 1)``
-        for finite ``L`` (``Delta`` = the round's total sample weight) and 0
-        for ``L=None``.
+        out of the played tree each round (a short round: ``b`` times its
+        share of ``batch_size``). ``None``: ``Delta / (L + 1)`` for finite
+        ``L`` (``Delta``: the round's sample weight), 0 for ``L=None``.
     batch_size : int, default=5
         Rows per round (the paper used 5). A call's rows are played in
         rounds of ``batch_size``; calls of fewer rows (one row per call
