@@ -19,7 +19,10 @@ The bound, derived in the user guide ("The hedged prediction"): after ``T``
 rounds of losses in ``[0, S]``, the hedge's expected loss exceeds each
 expert's (its initial loss, :data:`PLAY_HANDICAP` for the play, included) by
 at most ``2 Delta_T <= S sqrt(T ln 2) + 2 S``, with ``Delta_T`` the
-cumulative mixability gap (:attr:`AdaHedge.gap`).
+cumulative mixability gap (:attr:`AdaHedge.gap`). With a prior ``pi`` over
+the experts (a forest's members share one expert's part:
+``ensemble/_combination.py``), the bound against expert ``k`` is
+``Delta_T (1 + ln(1 / pi_k) / ln K)``, ``2 Delta_T`` for the uniform prior.
 """
 
 from __future__ import annotations
@@ -61,6 +64,14 @@ class AdaHedge:
         The losses the experts start with: a handicap for the experts that
         must do better than the others before they get weight
         (:meth:`initial_losses` keeps them, for merges).
+    prior : sequence of float, optional
+        The experts' weights before any loss, positive and summing to 1
+        (uniform if None). The weights are ``pi_k exp(-eta L_k)``
+        normalised; the learning rate is AdaHedge's, ``ln K / Delta``, so
+        the bound against expert ``k`` becomes ``Delta (1 + ln(1 / pi_k) /
+        ln K)`` (:meth:`regret_bound_against`): a prior that gives several
+        similar experts one expert's share keeps them from outweighing a
+        different one while their losses are close.
 
     Examples
     --------
@@ -71,15 +82,42 @@ class AdaHedge:
     ...     hedge.update([0.0, 1.0])  # the first expert is always right
     >>> bool(hedge.weights()[0] > 0.999)
     True
+
+    A prior: before any loss the weights are the prior's, and the leaders
+    share the weight in its proportions.
+
+    >>> AdaHedge([0.0, 0.0, 0.0], prior=[0.5, 0.25, 0.25]).weights().tolist()
+    [0.5, 0.25, 0.25]
     """
 
-    def __init__(self, initial_losses):
+    def __init__(self, initial_losses, prior=None):
         # Plain floats: a few experts, updated every round (numpy's per-call
         # cost would be most of the hedge's time).
         self._losses = [float(v) for v in initial_losses]
         self.initial = tuple(self._losses)  # counted once by a merge
         self.gap = 0.0  # Delta, the cumulative mixability gap
         self.hedge_loss = 0.0  # the hedge's cumulative expected loss
+        if prior is not None:
+            prior = [float(p) for p in prior]
+            if (
+                len(prior) != len(self._losses)
+                or not all(p > 0.0 and math.isfinite(p) for p in prior)
+                or abs(math.fsum(prior) - 1.0) > 1e-12
+            ):
+                raise ValueError(
+                    f"AdaHedge: the prior must give each of the "
+                    f"{len(self._losses)} experts a positive weight, summing "
+                    f"to 1; got {prior}"
+                )
+            self.log_prior = tuple(math.log(p) for p in prior)
+
+    @property
+    def prior(self) -> np.ndarray:
+        """The experts' weights before any loss (uniform unless given)."""
+        log_prior = self.__dict__.get("log_prior")  # saved before: uniform
+        if log_prior is None:
+            return np.full(len(self._losses), 1.0 / len(self._losses))
+        return np.exp(log_prior)
 
     @property
     def losses(self) -> np.ndarray:
@@ -128,6 +166,9 @@ class AdaHedge:
 
     def _log_weights(self, eta: float) -> list[float]:
         low = min(self._losses)
+        log_prior = self.__dict__.get("log_prior")
+        if log_prior is not None:
+            return self._log_weights_with_prior(eta, low, log_prior)
         if math.isinf(eta):  # follow the leaders
             leaders = [loss == low for loss in self._losses]
             share = -math.log(sum(leaders))
@@ -135,6 +176,20 @@ class AdaHedge:
         # exp(-eta (L_k - min L)): the leader's term is 1, nothing overflows.
         scaled = [-eta * (loss - low) for loss in self._losses]
         norm = math.log(sum(math.exp(v) for v in scaled))
+        return [v - norm for v in scaled]
+
+    def _log_weights_with_prior(self, eta: float, low: float, log_prior) -> list:
+        if math.isinf(eta):  # the leaders, in the prior's proportions
+            scaled = [
+                lp if loss == low else -math.inf
+                for lp, loss in zip(log_prior, self._losses)
+            ]
+        else:
+            scaled = [
+                lp - eta * (loss - low) for lp, loss in zip(log_prior, self._losses)
+            ]
+        top = max(scaled)  # finite: a leader's
+        norm = top + math.log(sum(math.exp(v - top) for v in scaled))
         return [v - norm for v in scaled]
 
     def update(self, losses) -> None:
@@ -165,6 +220,25 @@ class AdaHedge:
 
     @property
     def regret_bound(self) -> float:
-        """``2 Delta``: the hedge's loss minus any expert's (initial loss
-        included) is at most this."""
-        return 2.0 * self.gap
+        """The hedge's loss minus any expert's (initial loss included) is at
+        most this: ``2 Delta`` for the uniform prior, else the largest of
+        :meth:`regret_bound_against`."""
+        log_prior = self.__dict__.get("log_prior")
+        if log_prior is None:
+            return 2.0 * self.gap
+        return self.regret_bound_against(int(np.argmin(log_prior)))
+
+    def regret_bound_against(self, k: int) -> float:
+        """``Delta (1 + ln(1 / pi_k) / ln K)``: the hedge's loss minus expert
+        ``k``'s is at most this (``2 Delta`` for the uniform prior).
+
+        Why: for learning rates that do not increase, the mix loss is at most
+        ``L_k + ln(1 / pi_k) / eta_T``, and the hedge's loss is the mix loss
+        plus ``Delta``; AdaHedge's last rate is ``ln K / Delta_{T-1}`` with
+        ``Delta_{T-1} <= Delta``.
+        """
+        n = len(self._losses)
+        log_prior = self.__dict__.get("log_prior")
+        if log_prior is None or n < 2:
+            return 2.0 * self.gap
+        return self.gap * (1.0 - log_prior[k] / math.log(n))

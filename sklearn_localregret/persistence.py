@@ -345,6 +345,9 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
             f"the combination weighs {len(model._hedge.losses)} experts for "
             f"{k} members, the vote and {len(roots)} root models"
         )
+    prior = model._hedge.__dict__.get("log_prior")  # None: saved before, uniform
+    if prior is not None and len(prior) != k + 1 + len(roots):
+        raise _Inconsistent(f"the combination's prior has {len(prior)} shares")
     for i, (member, columns) in enumerate(zip(members, features)):
         columns = np.asarray(columns)
         if not isinstance(member, LocalRegretTreeClassifier):

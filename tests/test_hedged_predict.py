@@ -70,6 +70,85 @@ def test_the_handicapped_expert_gets_no_weight_until_it_leads():
     assert hedge.weights()[1] > 0.5
 
 
+def _random_prior_run(seed: int) -> AdaHedge:
+    """A hedge with a random prior (some shares tiny), handicaps and losses
+    in [0, S]: adversarial rounds (the heaviest expert loses), random ones,
+    and rounds where the smallest share's expert is never wrong."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 7))
+    prior = rng.dirichlet(np.full(k, rng.choice([0.2, 1.0, 5.0]))) + 1e-6
+    prior /= prior.sum()
+    hedge = AdaHedge(rng.choice([0.0, PLAY_HANDICAP], size=k), prior=prior)
+    scale = rng.uniform(0.5, 5.0)
+    for _ in range(int(rng.integers(50, 400))):
+        mode = rng.integers(3)
+        losses = rng.uniform(0, scale, size=k)
+        if mode == 0:
+            losses = np.where(np.arange(k) == np.argmax(hedge.weights()), scale, 0.0)
+        elif mode == 2:
+            losses[np.argmin(prior)] = 0.0
+        hedge.update(losses)
+    return hedge
+
+
+def test_a_prior_bounds_the_regret_against_each_expert_by_its_share():
+    # Delta (1 + ln(1 / pi_k) / ln K) against expert k; the uniform prior's
+    # 2 Delta is not a bound once the prior is uneven (the runs below
+    # exceed it by far: a planted 2 Delta fails), so the share matters.
+    beyond_two_gaps = 0.0
+    for seed in range(40):
+        hedge = _random_prior_run(seed)
+        for k, loss in enumerate(hedge.losses):
+            regret = hedge.hedge_loss - loss
+            assert regret <= hedge.regret_bound_against(k) + 1e-9
+            assert hedge.regret_bound_against(k) <= hedge.regret_bound + 1e-12
+            beyond_two_gaps = max(beyond_two_gaps, regret - 2 * hedge.gap)
+    assert beyond_two_gaps > 1.0
+
+
+def test_a_prior_weighs_before_any_loss_and_among_leaders():
+    hedge = AdaHedge([0.0, 0.0, 5.0], prior=[0.6, 0.3, 0.1])
+    # Follow the leaders in the prior's proportions; the third trails.
+    np.testing.assert_allclose(hedge.weights(), [2 / 3, 1 / 3, 0.0])
+    assert hedge.weight(1) == pytest.approx(1 / 3)
+    hedge.update([1.0, 0.0, 0.0])
+    hedge.update([0.0, 1.0, 0.0])  # level again, now mixing
+    w = hedge.weights()
+    assert hedge.gap > 0.0 and w[0] / w[1] == pytest.approx(2.0)
+    # A uniform prior given is the hedge without one, bit for bit.
+    plain, given = (
+        AdaHedge([0.0, PLAY_HANDICAP, 0.0]),
+        AdaHedge([0.0, PLAY_HANDICAP, 0.0], prior=[1 / 3] * 3),
+    )
+    rng = np.random.default_rng(0)
+    for losses in rng.uniform(0, 5, size=(200, 3)):
+        plain.update(losses)
+        given.update(losses)
+    np.testing.assert_allclose(given.weights(), plain.weights(), rtol=1e-12)
+    assert given.hedge_loss == pytest.approx(plain.hedge_loss, rel=1e-12)
+    assert given.regret_bound == pytest.approx(plain.regret_bound, rel=1e-12)
+
+
+def test_a_hedge_saved_without_a_prior_loads_uniform():
+    hedge = AdaHedge([0.0, 0.0], prior=[0.8, 0.2])
+    state = hedge.__getstate__()
+    del state["log_prior"]  # as pickled before priors
+    old = AdaHedge.__new__(AdaHedge)  # as pickle loads it
+    old.__dict__.update(state)
+    np.testing.assert_array_equal(old.prior, [0.5, 0.5])
+    assert old.weights().tolist() == [0.5, 0.5]
+    restored = pickle.loads(pickle.dumps(hedge))
+    np.testing.assert_allclose(restored.prior, [0.8, 0.2])
+
+
+@pytest.mark.parametrize(
+    "prior", [[0.5, 0.6], [1.0, 0.0], [0.5], [0.5, float("nan")], [-0.5, 1.5]]
+)
+def test_a_bad_prior_is_a_clear_error(prior):
+    with pytest.raises(ValueError, match="prior"):
+        AdaHedge([0.0, 0.0], prior=prior)
+
+
 # -- the draws ---------------------------------------------------------------
 
 

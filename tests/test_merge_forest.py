@@ -342,6 +342,12 @@ def test_forest_merge_refuses_another_task_and_is_unchanged():
     _refused(c, d, "subspaces differ: member 0 reads columns")
     # n_jobs does not change the model: it may differ.
     LocalRegretForestClassifier(**other, n_jobs=2).fit(X, y).merge(copy_model(a))
+    # A forest saved before its members shared one expert's prior weighs
+    # them uniformly: the sum of the two hedges would keep neither bound.
+    old = LocalRegretForestClassifier(**other).fit(X, y)
+    del old._hedge.log_prior
+    _refused(a, old, "different priors")
+    _refused(old, a, "different priors")
 
 
 def test_forest_merge_refuses_members_on_other_tests():

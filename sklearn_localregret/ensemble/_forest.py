@@ -26,7 +26,7 @@ from .._tree_classifier import LocalRegretTreeClassifier
 from ..merging import merge_into
 from ..thresholds.columns import ColumnEncoder
 from ._bagging import draw_subspaces, subspace_size
-from ._combination import expert_losses
+from ._combination import combination_prior, expert_losses
 from ._drift import DRIFT_DETECTORS, make_detector
 from ._forest_docstring import FOREST_CLASSIFIER_DOCSTRING
 from ._members import TREE_PARAMS, ForestMembers
@@ -145,7 +145,10 @@ class LocalRegretForestClassifier(
         if self.__dict__.get("_root_model_expert", True) and not wide:
             self._start_root_models(n_features, n_classes)
             roots = len(self._root_models())
-        self._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * k + [0.0] * roots)
+        self._hedge = AdaHedge(
+            [0.0] + [PLAY_HANDICAP] * k + [0.0] * roots,
+            prior=combination_prior(k, roots),
+        )
 
     # -- persistence ------------------------------------------------------
     def __getstate__(self):
@@ -276,6 +279,9 @@ class LocalRegretForestClassifier(
 
     @property
     def combination_regret_bound_(self) -> float:
-        """``2 Delta``: the forest's expected mistakes beyond any expert's."""
+        """The forest's expected mistakes beyond any expert's are at most
+        this: ``Delta (1 + ln(1 / pi_k) / ln K)`` at the smallest prior
+        share ``pi_k``, a member's (``2 Delta`` for a forest saved before the
+        prior)."""
         check_is_fitted(self)
         return self._hedge.regret_bound

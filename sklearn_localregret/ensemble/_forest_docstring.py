@@ -24,7 +24,8 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     class the members' mean probability favours), each member's own hedged
     prediction, and two root models of every row (the tree's Gaussian naive
     Bayes and passive-aggressive linear models), all scored on each round's
-    rows before they learn it (test-then-train). Its
+    rows before they learn it (test-then-train). The members share one
+    expert's prior weight, the vote and each root model have one each. Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     each member; the user guide, "The forest").
@@ -108,8 +109,10 @@ leaf_prediction
     combination_losses_ : ndarray of shape (n_estimators + 3,)
         The experts' cumulative losses, the handicap included.
     combination_regret_bound_ : float
-        ``2 Delta``: the forest's expected mistakes minus any expert's
-        loss (:attr:`combination_losses_`) are at most this.
+        The forest's expected mistakes minus any expert's loss
+        (:attr:`combination_losses_`) are at most this: ``Delta (1 + ln(1 /
+        pi_k) / ln N)`` at a member's prior share ``pi_k`` (``2 Delta`` for a
+        forest saved before the prior).
 
     See Also
     --------

@@ -246,6 +246,18 @@ def check_same_task(dst, src, ignore=("random_state",)) -> None:
             f"({experts[0]} and {experts[1]}): one was saved before a root "
             "model became an expert; refit it to merge"
         )
+    mine, theirs = (getattr(est, "_hedge", None) for est in (dst, src))
+    if (
+        mine is not None
+        and theirs is not None
+        and not np.array_equal(mine.prior, theirs.prior)
+    ):
+        # Each side's bound holds with its own prior; their sum with neither.
+        raise ValueError(
+            "the learners' hedged predictions weigh their experts with "
+            "different priors: one was saved before the forest's members "
+            "shared one expert's prior; refit it to merge"
+        )
 
 
 def _hedge_experts(est):

@@ -19,6 +19,7 @@ from sklearn_localregret import (  # noqa: E402
     LocalRegretTreeClassifier,
     OnlineMaxSAT,
 )
+from sklearn_localregret._hedge import AdaHedge  # noqa: E402
 from sklearn_localregret.baselines import Winnow2Classifier  # noqa: E402
 from sklearn_localregret.persistence import (  # noqa: E402
     check_consistency,
@@ -238,6 +239,14 @@ def test_river_adapter_round_trip_with_trusted_types_only(name, classes, tmp_pat
     ]
 
 
+def _hedge_with_two_shares() -> AdaHedge:
+    """The forest's 6 experts (the vote, 3 members, 2 root models), a prior
+    of 2 shares."""
+    hedge = AdaHedge([0.0] * 6)
+    hedge.log_prior = (-0.5, -1.0)
+    return hedge
+
+
 def _forge(model, tmp_path, **values):
     """The file a forger writes: the saved model with ``values`` replaced,
     made of trusted types only."""
@@ -263,6 +272,7 @@ def _forge(model, tmp_path, **values):
         ("forest", {"n_features_in_": 2}, "member 0 reads columns outside 0..1"),
         ("forest", {"classes_": np.array([0, 1, 2])}, "other classes than the"),
         ("forest", {"n_estimators": 5}, "3 members and 3 subspaces"),
+        ("forest", {"_hedge": _hedge_with_two_shares()}, "prior has 2 shares"),
         ("winnow2", {"n_rounds_": -1}, "n_rounds_ is -1"),
     ],
 )
