@@ -230,7 +230,7 @@ class LocalRegretTreeClassifier(
         # Readers (predict_proba in other threads) see complete rounds.
         lock = self._model_lock()
         hedging = self._hedging()
-        expert = hedging and self._has_model_expert()  # the root models
+        expert = hedging and self._scores_root_models()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
         # categories); a block of rounds that can bring none is not watched.
         columns, watch = self._columns, False

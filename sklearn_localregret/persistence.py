@@ -339,14 +339,14 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
         wrong = None if detector is None else detector.inconsistency()
         if wrong is not None:
             raise _Inconsistent(f"member {i}'s drift detector: {wrong}")
-    roots = model._root_models()
-    if len(model._hedge.losses) != k + 1 + len(roots):
+    roots, n_roots = model._root_models(), model._n_root_experts()
+    if len(model._hedge.losses) != k + 1 + n_roots:
         raise _Inconsistent(
             f"the combination weighs {len(model._hedge.losses)} experts for "
-            f"{k} members, the vote and {len(roots)} root models"
+            f"{k} members, the vote and {n_roots} root experts"
         )
     prior = model._hedge.__dict__.get("log_prior")  # None: saved before, uniform
-    if prior is not None and len(prior) != k + 1 + len(roots):
+    if prior is not None and len(prior) != k + 1 + n_roots:
         raise _Inconsistent(f"the combination's prior has {len(prior)} shares")
     for i, (member, columns) in enumerate(zip(members, features)):
         columns = np.asarray(columns)

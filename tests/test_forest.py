@@ -26,7 +26,7 @@ from sklearn_localregret.ensemble._bagging import subspace_size
 from sklearn_localregret.ensemble._combination import (
     combination_prior,
     expert_losses,
-    mixture_proba,
+    hedged_picks,
     prediction_distribution,
 )
 
@@ -74,10 +74,42 @@ def test_a_drawn_prediction_costs_the_hedge_mix_loss(seed):
     np.testing.assert_allclose(q.sum(axis=1), 1.0)
     expected = w @ (1.0 - q[np.arange(n), y])
     assert expected == pytest.approx(weights @ losses, rel=1e-12)
-    # predict_proba (the members' mixture) is not that distribution: drawing
-    # from it would cost another loss than the one the hedge is bounded on.
-    planted = mixture_proba(probas, weights)
+    # The members' mean is not that distribution: drawing from it would
+    # cost another loss than the one the hedge is bounded on.
+    planted = probas.mean(axis=0)
     assert w @ (1.0 - planted[np.arange(n), y]) != pytest.approx(weights @ losses)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_predict_draws_each_class_with_the_combination_s_probability(seed):
+    # hedged_picks (predict) picks an expert, then a member's hedged class:
+    # over a grid of M uniforms each class's frequency is the distribution's
+    # (the members' part: prediction_distribution; a root expert: its class)
+    # up to one grid point per interval of uniforms that map to one class:
+    # at most 1 + k (1 + c) + r of them.
+    rng = np.random.default_rng(seed)
+    k, n, c, r, m = 4, 6, 3, 2, 20_000
+    probas = rng.dirichlet(np.ones(c), size=(k, n))
+    votes = rng.random(k)
+    weights = rng.dirichlet(np.ones(k + 1 + r))
+    roots = list(rng.dirichlet(np.ones(c), size=(r, n)))
+    q = prediction_distribution(probas, votes, weights[: k + 1])
+    for weight, posterior in zip(weights[k + 1 :], roots):
+        q += weight * np.eye(c)[np.argmax(posterior, axis=1)]
+    grid = (np.arange(m) + 0.5) / m
+    for i in range(n):
+        rows = [p[[i] * m] for p in probas]
+        classes, proba = hedged_picks(
+            np.stack(rows), votes, weights, [p[[i] * m] for p in roots], grid
+        )
+        frequency = np.bincount(classes, minlength=c) / m
+        np.testing.assert_allclose(frequency, q[i], atol=(1 + k * (1 + c) + r) / m)
+        # The expert's probabilities: the vote's row is the members' mean.
+        vote_rows = grid < weights[0]
+        mean = probas[:, i].mean(axis=0)
+        np.testing.assert_allclose(
+            proba[vote_rows], np.tile(mean, (vote_rows.sum(), 1))
+        )
 
 
 def _adversarial_run(n_rounds, pick_weights):
@@ -132,7 +164,8 @@ def _member_losses_before_learning(model, X, y):
             probas.append(np.eye(len(model.classes_))[np.zeros(len(y), int)])
             votes.append(1.0)
     members = expert_losses(np.stack(probas), np.array(votes), y, np.ones(len(y)))
-    # The forest's root models, scored as its vote.
+    # The forest's root experts (its root models, its members' root naive
+    # Bayes models' mean), scored as its vote.
     roots = [
         float((np.argmax(p, axis=1) != y).sum())
         for p in model._root_posteriors(X.astype(float))
@@ -146,7 +179,8 @@ def test_forest_scores_each_round_before_learning_it():
     s = load_stream("alternating", n_rows=300, seed=0)
     model = forest(n_estimators=3)
     model.partial_fit(s.X[:5], s.y[:5], classes=s.classes)
-    independent = np.zeros(6)  # the vote, 3 members, 2 root models
+    # The vote, 3 members, 2 root models, the members' root naive Bayes.
+    independent = np.zeros(7)
     realised = 0
     for lo in range(5, 300, 5):
         X, y = s.X[lo : lo + 5], s.y[lo : lo + 5]
@@ -211,12 +245,12 @@ def test_the_members_share_one_expert_s_prior(monkeypatch):
     # the tree on 0.514).
     forests = [_alternating_forest(seed) for seed in (0, 1)]
     for model in forests:
-        np.testing.assert_allclose(model._hedge.prior, combination_prior(10, 2))
+        np.testing.assert_allclose(model._hedge.prior, combination_prior(10, 3))
         assert _regret(model) <= model.combination_regret_bound_
     monkeypatch.setattr(_forest, "combination_prior", lambda k, roots: None)
     uniform = [_alternating_forest(seed) for seed in (0, 1)]
-    assert uniform[0]._hedge.prior.tolist() == [1 / 13] * 13
-    # 55 against 85 rows over the two seeds.
+    assert uniform[0]._hedge.prior.tolist() == [1 / 14] * 14
+    # 64 against 90 rows over the two seeds.
     assert sum(map(_regret, forests)) < 0.8 * sum(map(_regret, uniform))
 
 
@@ -224,14 +258,14 @@ def test_the_members_share_one_expert_s_prior(monkeypatch):
 def test_forest_predicts_its_leading_expert(roots):
     X, y = stream()
     # Every member sees every column: none gets 10 rows ahead of the vote.
-    # The concept is linear: a root model (the last two experts; here the
-    # Gaussian one), when the forest has them, gets ahead of all of them.
+    # The concept is linear: a root model (one of the last three experts;
+    # here the Gaussian one), when the forest has them, gets ahead of all.
     model = forest(max_features=None)
     model._root_model_expert = roots
     model.fit(X, y)
     weights = model.combination_weights_
-    assert len(weights) == 4 + 1 + 2 * roots
-    assert (weights[-2:].max() if roots else weights[0]) > 1.0 - 1e-6
+    assert len(weights) == 4 + 1 + 3 * roots
+    assert (weights[-3:].max() if roots else weights[0]) > 1.0 - 1e-6
     proba = model.predict_proba(X)
     np.testing.assert_array_equal(model.predict(X), model.classes_[proba.argmax(1)])
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -17,8 +17,10 @@ def test_the_root_models_are_scored_before_they_learn_each_round():
     stream = load_stream("sea", n_rows=400, seed=0)
     forest = LocalRegretForestClassifier(n_estimators=3, random_state=0)
     forest.partial_fit(stream.X[:200], stream.y[:200], classes=stream.classes)
-    assert forest._hedge.n_experts == 1 + 3 + 2
-    assert forest.combination_weights_.shape == (6,)
+    # The vote, 3 members, the Gaussian and linear models, the members' root
+    # naive Bayes models (their mean).
+    assert forest._hedge.n_experts == 1 + 3 + 3
+    assert forest.combination_weights_.shape == (7,)
     X, y = stream.X[200:205], stream.y[200:205]
     posteriors = forest._root_posteriors(X)
     expected = [float((np.argmax(p, axis=1) != y).sum()) for p in posteriors]
@@ -39,24 +41,42 @@ def test_the_linear_root_model_leads_after_abrupt_drifts():
         forest = LocalRegretForestClassifier(n_estimators=5, random_state=0)
         forest._root_model_expert = roots
         errors[roots] = progressive_error(forest, stream, 3000)
-        if roots:
-            assert forest.combination_weights_[-1] > 0.5
+        if roots:  # the linear model: before the members' naive Bayes
+            assert forest.combination_weights_[-2] > 0.5
     assert errors[True] < errors[False] - 0.005
 
 
-def test_predict_proba_mixes_the_root_models_posteriors():
-    stream = load_stream("sea", n_rows=600, seed=0)
+@pytest.mark.parametrize("name", ["led-drift", "agrawal"])
+def test_predict_proba_gives_each_row_its_expert_s_probabilities(name):
+    # Measured at 600 rows: on led-drift the weight is split between the
+    # linear model and the members' naive Bayes models, on agrawal between
+    # the vote and a member.
+    stream = load_stream(name, n_rows=600, seed=0)
     forest = LocalRegretForestClassifier(n_estimators=3, random_state=0)
     progressive_error(forest, stream, 600)
-    X = stream.X[:50]
     weights = forest.combination_weights_
+    assert np.sort(weights)[-2] > 0.1
+    X = stream.X[:300]
     probas = np.stack([m.predict_proba(X) for m in forest.estimators_])
-    members = weights[1:4] + weights[0] / 3
-    expected = np.tensordot(members, probas, axes=1)
-    for weight, posterior in zip(weights[4:], forest._root_posteriors(X)):
-        expected += weight * posterior
-    np.testing.assert_allclose(forest.predict_proba(X), expected, atol=1e-12)
-    np.testing.assert_allclose(forest.predict_proba(X).sum(axis=1), 1.0)
+    experts = [probas.mean(axis=0), *probas, *forest._root_posteriors(X)]
+    proba = forest.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    picked = []
+    for i in range(len(X)):
+        which = [
+            j
+            for j, expert in enumerate(experts)
+            if weights[j] > 0 and np.allclose(expert[i], proba[i], rtol=0, atol=1e-12)
+        ]
+        assert which, f"row {i} has no expert's probabilities"
+        picked.append(which[0])
+    picked = np.array(picked)
+    assert len(set(picked.tolist())) >= 2  # both experts predict rows
+    # The class is the picked expert's first most probable one, but where a
+    # member's play draws another.
+    predicted = np.searchsorted(forest.classes_, forest.predict(X))
+    fixed = (picked == 0) | (picked > 3)
+    np.testing.assert_array_equal(predicted[fixed], proba[fixed].argmax(axis=1))
 
 
 def test_a_forest_saved_before_the_root_models_predicts_and_learns():
@@ -64,11 +84,27 @@ def test_a_forest_saved_before_the_root_models_predicts_and_learns():
     forest = LocalRegretForestClassifier(n_estimators=3, random_state=0)
     forest.fit(stream.X[:200], stream.y[:200])
     old = pickle.loads(pickle.dumps(forest))
-    del old._root_gaussian, old._root_linear
+    del old._root_gaussian, old._root_linear, old._members_model_expert
     old._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * 3)
     assert old.predict_proba(stream.X[200:]).shape == (100, 2)
     old.partial_fit(stream.X[200:], stream.y[200:])
     assert old._hedge.n_experts == 4
+    with pytest.raises(ValueError, match="experts"):
+        forest.merge(old)
+
+
+def test_a_forest_saved_before_the_members_root_models_predicts_and_learns():
+    stream = load_stream("sea", n_rows=300, seed=0)
+    forest = LocalRegretForestClassifier(n_estimators=3, random_state=0)
+    forest.fit(stream.X[:200], stream.y[:200])
+    old = pickle.loads(pickle.dumps(forest))
+    del old._members_model_expert
+    old._hedge = AdaHedge([0.0] + [PLAY_HANDICAP] * 3 + [0.0, 0.0])
+    proba = old.predict_proba(stream.X[200:])
+    assert proba.shape == (100, 2)
+    old.partial_fit(stream.X[200:], stream.y[200:])
+    assert old._hedge.n_experts == 6
+    assert len(old._root_posteriors(stream.X[:5])) == 2
     with pytest.raises(ValueError, match="experts"):
         forest.merge(old)
 
@@ -81,7 +117,7 @@ def test_merged_forests_add_their_root_models():
     b.fit(stream.X[300:], stream.y[300:])
     # The members start with the handicap, the vote and the root models at
     # 0: counted once.
-    initial = np.array([0.0, PLAY_HANDICAP, PLAY_HANDICAP, 0.0, 0.0])
+    initial = np.array([0.0, PLAY_HANDICAP, PLAY_HANDICAP, 0.0, 0.0, 0.0])
     np.testing.assert_array_equal(b._hedge.initial_losses(), initial)
     losses = a._hedge.losses + b._hedge.losses - initial
     coef = a._root_linear.coef + b._root_linear.coef

@@ -84,6 +84,19 @@ class RootModelExpert:
     def _has_model_expert(self) -> bool:
         return self._hedge.n_experts > 2
 
+    def _scores_root_models(self) -> bool:
+        """Whether a round reads the root models before it is learnt: the
+        tree's experts, or a forest member's root naive Bayes model, which
+        its forest records (``_round_recorder``)."""
+        return self._has_model_expert() or "_round_recorder" in self.__dict__
+
+    def _record_root_model(self, outcomes: np.ndarray) -> None:
+        """A forest member's root naive Bayes posteriors of a round's rows,
+        before the round is learnt, for its forest's recorder (None where
+        the sites keep no models)."""
+        models = self._player.table.models
+        self._recorded_root = self._root_model_proba(outcomes) if models else None
+
     def _root_model_proba(self, outcomes: np.ndarray) -> np.ndarray:
         """The root site's naive Bayes model's posteriors of rows with these
         test outcomes (the same for every class before the root has a site)."""
@@ -127,11 +140,17 @@ class RootModelExpert:
             return None
         return linear.inputs(X, self._numeric_columns())
 
-    def _round_expert_losses(self, X, outcomes, y, weight, linear_inputs=None) -> list:
+    def _round_expert_losses(
+        self, X, outcomes, y, weight, linear_inputs=None
+    ) -> list | None:
         """Each further expert's loss on a round's rows (before the round is
         learnt): the weight of the rows whose class, the first most probable
         under its posterior, is wrong (the class :meth:`predict` gives).
-        ``linear_inputs``: :meth:`_linear_inputs` of ``X``, if known."""
+        ``linear_inputs``: :meth:`_linear_inputs` of ``X``, if known. A
+        forest member has no further expert: it records its root model."""
+        if not self._has_model_expert():
+            self._record_root_model(outcomes)
+            return None
         names = self._expert_names()[2:]
         n_classes = len(self.classes_)
         if "model" in names:

@@ -53,7 +53,7 @@ __all__ = [
     "combination_prior",
     "draw_classes",
     "expert_losses",
-    "mixture_proba",
+    "hedged_picks",
     "prediction_distribution",
 ]
 
@@ -152,22 +152,6 @@ def prediction_distribution(
     return q + np.tensordot(weights[1:], members, axes=1)
 
 
-def mixture_proba(probas: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """The forest's ``predict_proba``: the members' probabilities mixed by the
-    hedge's weights, the vote's weight spread evenly over the members.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> probas = np.array([[[0.6, 0.4]], [[0.2, 0.8]]])
-    >>> mixture_proba(probas, np.array([1.0, 0.0, 0.0])).round(3).tolist()
-    [[0.4, 0.6]]
-    """
-    n_members = probas.shape[0]
-    member_weights = weights[1:] + weights[0] / n_members
-    return np.tensordot(member_weights, probas, axes=1)
-
-
 def draw_classes(q: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     """A class per row drawn from ``q`` with the row's uniform (inverse cdf).
 
@@ -182,3 +166,74 @@ def draw_classes(q: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     # The last column catches rounding (a cdf that ends at 1 - 1e-16).
     drawn = (cdf <= uniforms[:, None]).sum(axis=1)
     return np.minimum(drawn, q.shape[1] - 1)
+
+
+def hedged_picks(
+    probas: np.ndarray,
+    vote_weights: np.ndarray,
+    weights: np.ndarray,
+    roots: list,
+    uniforms: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's class under the forest's randomised prediction, and the
+    probabilities of the expert that made it.
+
+    A row's uniform ``u`` picks an expert with its weight (``weights``: the
+    vote, each member, each root expert, in that order); ``u`` rescaled to
+    the expert's part of ``[0, 1)``, again uniform, makes member ``k``'s
+    hedged prediction: its vote below ``vote_weights[k]``, else a class
+    drawn from its probabilities. Each class comes with the probability
+    :func:`prediction_distribution` gives it (so the forest's expected loss
+    is the hedge's), and the row's probabilities are those of the expert
+    picked (the members' mean for the vote): their first most probable class
+    is the row's class but where a member's play draws another, as a tree's
+    ``predict_proba`` does for its play.
+
+    Parameters
+    ----------
+    probas : ndarray of shape (n_members, n_rows, n_classes)
+    vote_weights : ndarray of shape (n_members,)
+    weights : ndarray of shape (n_members + 1 + len(roots),)
+    roots : list of ndarray of shape (n_rows, n_classes)
+        The root experts' posteriors (each predicts its first most probable
+        class).
+    uniforms : ndarray of shape (n_rows,)
+
+    Returns
+    -------
+    classes : ndarray of shape (n_rows,) of int
+    proba : ndarray of shape (n_rows, n_classes)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> probas = np.array([[[0.6, 0.4]] * 3, [[0.2, 0.8]] * 3])  # 2 members
+    >>> root = np.array([[0.9, 0.1]] * 3)
+    >>> weights = np.array([0.5, 0.0, 0.25, 0.25])  # vote, members, root
+    >>> classes, proba = hedged_picks(
+    ...     probas, np.zeros(2), weights, [root], np.array([0.1, 0.6, 0.9]))
+    >>> classes.tolist(), proba.round(3).tolist()
+    ([1, 1, 0], [[0.4, 0.6], [0.2, 0.8], [0.9, 0.1]])
+    """
+    n_members, n_rows, _ = probas.shape
+    experts = np.concatenate(
+        [probas.mean(axis=0)[None], probas] + [np.asarray(r)[None] for r in roots]
+    )
+    # Among the experts of positive weight: a zero-weight expert's empty part
+    # of [0, 1) can be found only by rounding at the end.
+    weighed = np.flatnonzero(weights > 0.0)
+    ends = np.cumsum(weights[weighed])
+    at = np.minimum(np.searchsorted(ends, uniforms, side="right"), len(ends) - 1)
+    picked = weighed[at]
+    starts = ends[at] - weights[picked]
+    inner = np.clip((uniforms - starts) / weights[picked], 0.0, np.nextafter(1.0, 0))
+    rows = np.arange(n_rows)
+    proba = experts[picked, rows]
+    classes = np.argmax(proba, axis=1)
+    member = (picked >= 1) & (picked <= n_members)
+    v = np.where(member, vote_weights[np.clip(picked - 1, 0, n_members - 1)], 1.0)
+    plays = member & (inner >= v)
+    if plays.any():
+        again = (inner[plays] - v[plays]) / (1.0 - v[plays])
+        classes[plays] = draw_classes(proba[plays], again)
+    return classes, proba

@@ -59,9 +59,9 @@ def round_of_drift(
     ----------
     detector : ADWIN
         The member's detector, fed in place up to the row it fires on.
-    records : list of (proba, vote_weight)
-        The member's rounds, each its class probabilities of the round's rows
-        before it learnt them.
+    records : list of (proba, vote_weight, ...)
+        The member's rounds, each first its class probabilities of the
+        round's rows before it learnt them.
     y : ndarray of int
         The rows' class indices, from the first round's first row.
     weight : ndarray
@@ -82,11 +82,11 @@ def round_of_drift(
     >>> round_of_drift(ADWIN(), records, np.zeros(500, int), np.ones(500), 1)
     415
     """
-    n = sum(len(proba) for proba, _ in records)
+    n = sum(len(record[0]) for record in records)
     if len(records) == 1:  # a streaming call: one round
         votes = np.argmax(records[0][0], axis=1)
     else:
-        votes = np.concatenate([np.argmax(proba, axis=1) for proba, _ in records])
+        votes = np.concatenate([np.argmax(record[0], axis=1) for record in records])
     wrong = votes != y[:n]
     evidence = weight[:n] > 0
     if evidence.all():  # the usual case: every row counts

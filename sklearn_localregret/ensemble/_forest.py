@@ -144,7 +144,7 @@ class LocalRegretForestClassifier(
         wide = self._accepts_sparse_blocks = is_wide(n_features, self._columns)
         if self.__dict__.get("_root_model_expert", True) and not wide:
             self._start_root_models(n_features, n_classes)
-            roots = len(self._root_models())
+            roots = self._n_root_experts()
         self._hedge = AdaHedge(
             [0.0] + [PLAY_HANDICAP] * k + [0.0] * roots,
             prior=combination_prior(k, roots),
@@ -192,6 +192,9 @@ class LocalRegretForestClassifier(
                 votes = np.array([member[r][1] for member in records])
                 losses = expert_losses(probas, votes, y[rows], weight[rows])
                 roots = self._root_losses(X[rows], y[rows], weight[rows])
+                roots += self._members_model_loss(
+                    [member[r] for member in records], y[rows], weight[rows]
+                )
                 hedge.update(np.concatenate((losses, roots)))
                 self._learn_root_models(X[rows], y[rows], weight[rows])
             self._count_rounds(weight, hedge.hedge_loss - start)
@@ -258,8 +261,9 @@ class LocalRegretForestClassifier(
     @property
     def combination_weights_(self) -> np.ndarray:
         """The hedge's weights now: the vote's, then each member's, then the
-        root models' (the Gaussian and the linear model; none for a forest
-        saved before them)."""
+        root experts' (the Gaussian and the linear model, then the members'
+        root naive Bayes models; see ``combination_weights_`` in the class
+        docstring for forests saved before them)."""
         check_is_fitted(self)
         return self._hedge.weights()
 

@@ -20,12 +20,13 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     the tree does (``discount``) and is replaced by a fresh tree when a drift
     detector on its own mistakes fires (``drift_detector``). Missing values
     and categorical columns are read as the tree reads them. The forest
-    predicts with AdaHedge over ``n_estimators + 3`` experts: its *vote* (the
+    predicts with AdaHedge over ``n_estimators + 4`` experts: its *vote* (the
     class the members' mean probability favours), each member's own hedged
-    prediction, and two root models of every row (the tree's Gaussian naive
-    Bayes and passive-aggressive linear models), all scored on each round's
-    rows before they learn it (test-then-train). The members share one
-    expert's prior weight, the vote and each root model have one each. Its
+    prediction, two root models of every row (the tree's Gaussian naive
+    Bayes and passive-aggressive linear models) and the mean of its members'
+    root naive Bayes models, all scored on each round's rows before they
+    learn it (test-then-train). The members share one expert's prior
+    weight, the vote and each root expert have one each. Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     each member; the user guide, "The forest").
@@ -102,11 +103,14 @@ leaf_prediction
     n_online_mistakes_ : float
         The forest's expected mistakes (sample weight) over the rounds
         learnt, each round predicted before it was learnt.
-    combination_weights_ : ndarray of shape (n_estimators + 3,)
+    combination_weights_ : ndarray of shape (n_estimators + 4,)
         The hedge's weights: the vote's first, then each member's, then the
-        Gaussian and the linear root models' (``n_estimators + 1`` for a
-        forest saved before the root models).
-    combination_losses_ : ndarray of shape (n_estimators + 3,)
+        Gaussian and the linear root models', then the members' root naive
+        Bayes models' (``n_estimators + 3`` for a forest saved before that
+        expert, ``n_estimators + 1`` before the root models; without
+        ``leaf_prediction="adaptive"`` the members keep no naive Bayes
+        models, and the forest has not that expert either).
+    combination_losses_ : ndarray of shape (n_estimators + 4,)
         The experts' cumulative losses, the handicap included.
     combination_regret_bound_ : float
         The forest's expected mistakes minus any expert's loss
@@ -121,14 +125,16 @@ leaf_prediction
 
     Notes
     -----
-    **Prediction.** :meth:`predict` draws each row's class from the mixture of
-    the experts' predictions, with a uniform that is a function of the row,
-    ``random_state`` and ``n_rounds_`` (the same answer every time, alone or
-    in a batch). While the vote carries all the weight (from the start, and
-    on stationary streams) it is the vote, the argmax of
-    :meth:`predict_proba`. :meth:`predict_proba` mixes the members'
-    probabilities by the hedge's weights, the vote's weight spread evenly
-    over the members.
+    **Prediction.** :meth:`predict` picks each row's expert with the hedge's
+    weights, then that expert's class (a member's: its hedged prediction),
+    with a uniform that is a function of the row, ``random_state`` and
+    ``n_rounds_`` (the same answer every time, alone or in a batch); each
+    class has the probability the mixture of the experts' predictions gives
+    it. While the vote carries all the weight (from the start, and on
+    stationary streams) it is the vote. :meth:`predict_proba` gives each row
+    the probabilities of the expert picked for it (the members' mean for
+    the vote), so that :meth:`predict` is their most probable class but
+    where a member's play draws another.
 
     **Cost.** A round costs about ``n_estimators`` member rounds (each on
     its columns). The members learn each call's rows in one pass each, in
@@ -157,13 +163,13 @@ leaf_prediction
     >>> forest.n_rounds_, len(forest.estimators_)
     (200, 5)
     >>> round(forest.online_error_, 3)
-    0.051
+    0.052
 
-    The concept is linear: the forest's root linear model (its last expert)
-    has taken the weight from the vote and the members.
+    The concept is linear: the forest's root linear model (its expert
+    before last) has taken the weight from the vote and the members.
 
     >>> forest.combination_weights_.round(3).tolist()
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.009, 0.991]
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.021, 0.979, 0.0]
     >>> round(forest.score(X, y), 3)
     0.945
 

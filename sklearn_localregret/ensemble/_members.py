@@ -101,8 +101,10 @@ class ForestMembers:
         return map_in_threads(task, self.n_estimators, size)
 
     def _learn_member(self, k: int, X, y, weight) -> list:
-        """Member ``k`` learns the block; its rounds' ``(proba, vote weight)``
-        before each was learnt (the recorder in ``_score_predictions``).
+        """Member ``k`` learns the block; its rounds' ``(proba, vote weight,
+        root posteriors)`` before each was learnt (the recorder in
+        ``_score_predictions``; the root naive Bayes model's posteriors, or
+        None, from ``_round_expert_losses``).
 
         With a drift detector, the member's rounds feed it; if it fires in a
         round, the member is replaced after that round by a fresh one, which
@@ -162,7 +164,9 @@ class ForestMembers:
         member = self.estimators_[k]
         encoder = self._member_columns()[k]
         records: list = []
-        member._round_recorder = lambda proba, vote: records.append((proba, vote))
+        member._round_recorder = lambda proba, vote: records.append(
+            (proba, vote, member.__dict__.pop("_recorded_root", None))
+        )
         try:
             if not self._fitted(k):
                 # Its first call (the rows validated here already). scikit-learn
@@ -195,6 +199,7 @@ class ForestMembers:
                 member._learn(columns, y, bagged)
         finally:
             del member._round_recorder
+            member.__dict__.pop("_recorded_root", None)
             member.__dict__.pop("_encode_columns", None)
         return records
 
@@ -203,7 +208,8 @@ class ForestMembers:
         return getattr(self.estimators_[k], "classes_", None) is not None
 
     def _fresh_record(self, n_rows: int) -> tuple:
-        """A fresh member's round: its vote, classes_[0], for every row."""
+        """A fresh member's round: its vote, classes_[0], for every row, and
+        no root model."""
         proba = np.zeros((n_rows, len(self.classes_)))
         proba[:, 0] = 1.0
-        return proba, 1.0
+        return proba, 1.0, None

@@ -3,8 +3,9 @@
 :class:`ForestPrediction` is the part of
 :class:`~sklearn_localregret.LocalRegretForestClassifier` that predicts:
 the members' probabilities of dense blocks of rows (in threads for large
-blocks), mixed by the combination's weights (:meth:`predict_proba`), and the
-classes drawn from the combination with a uniform per row (:meth:`predict`).
+blocks), and per row an expert of the combination picked with a uniform of
+the row: its class (:meth:`predict`) and its probabilities
+(:meth:`predict_proba`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .._hedge import AdaHedge
 from .._sparse_blocks import canonical_csr, nonzero_row_uniforms
 from .._tree.wide_input import wide_chunk_rows
 from ..engine.compiled.row_uniforms import row_uniforms
-from ._combination import draw_classes, mixture_proba, prediction_distribution
+from ._combination import hedged_picks
 from ._members import ForestMembers
 
 __all__ = ["ForestPrediction"]
@@ -73,7 +74,15 @@ class ForestPrediction(ForestMembers):
         return np.stack(self._map_members(proba, n))
 
     def predict_proba(self, X):
-        """The members' class probabilities, mixed by the combination's weights.
+        """Class probabilities of the expert that predicts each row.
+
+        While the vote carries all the weight, the members' mean probability
+        (its first most probable class is the vote). Otherwise the row's
+        uniform picks an expert as :meth:`predict` does, and the row gets that
+        expert's probabilities: the members' mean for the vote, a member's
+        own, a root expert's posterior. So :meth:`predict` is the most
+        probable class but where a member's play draws another, as for a
+        tree's play.
 
         Parameters
         ----------
@@ -87,17 +96,7 @@ class ForestPrediction(ForestMembers):
         return self._predict_proba_checked(self._validate_for_predict(X))
 
     def _predict_proba_checked(self, X) -> np.ndarray:
-        out = []
-        for block in self._dense_blocks(X):
-            with self._model_lock():
-                probas = self._member_probas(block)
-                weights = self._hedge.weights()
-                roots = self._root_posteriors(block)
-            k = probas.shape[0] + 1  # the vote and the members
-            proba = mixture_proba(probas, weights[:k])
-            for weight, posterior in zip(weights[k:], roots):
-                proba += weight * posterior
-            out.append(proba)
+        out = [proba for _, proba in self._hedged_blocks(X)]
         return out[0] if len(out) == 1 else np.vstack(out)
 
     def predict(self, X):
@@ -115,12 +114,20 @@ class ForestPrediction(ForestMembers):
         return self.classes_[self._predicted_indices(X)]
 
     def _predicted_indices(self, X) -> np.ndarray:
+        out = [classes for classes, _ in self._hedged_blocks(X)]
+        return out[0] if len(out) == 1 else np.concatenate(out)
+
+    def _hedged_blocks(self, X):
+        """Per block of rows, their classes under the combination and the
+        probabilities of the expert that made each (:func:`hedged_picks`):
+        the members' mean and its first most probable class, the vote, while
+        the vote carries all the weight."""
         check_is_fitted(self)
-        out = []
         for block in self._dense_blocks(X):
             with self._model_lock():
                 probas = self._member_probas(block)
                 weights = self._hedge.weights()
+                leads = weights[0] >= 1.0
                 votes = np.array(
                     [
                         m._vote_weight() if self._fitted(k) else 1.0
@@ -128,18 +135,13 @@ class ForestPrediction(ForestMembers):
                     ]
                 )
                 key = self._prediction_key ^ (self.n_rounds_ * 0x9E3779B97F4A7C15)
-                roots = self._root_posteriors(block) if weights[0] < 1.0 else []
-            if weights[0] >= 1.0:
-                out.append(np.argmax(probas.mean(axis=0), axis=1))
+                roots = [] if leads else self._root_posteriors(block)
+            if leads:
+                mean = probas.mean(axis=0)
+                yield np.argmax(mean, axis=1), mean
                 continue
-            k = probas.shape[0] + 1  # the vote and the members
-            q = prediction_distribution(probas, votes, weights[:k])
-            n_classes = probas.shape[2]
-            for weight, posterior in zip(weights[k:], roots):
-                q += weight * np.eye(n_classes)[np.argmax(posterior, axis=1)]
             if sp.issparse(block):
                 uniforms = nonzero_row_uniforms(block, key)
             else:
                 uniforms = row_uniforms(block, key)
-            out.append(draw_classes(q, uniforms))
-        return out[0] if len(out) == 1 else np.concatenate(out)
+            yield hedged_picks(probas, votes, weights, roots, uniforms)

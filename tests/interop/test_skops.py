@@ -240,9 +240,9 @@ def test_river_adapter_round_trip_with_trusted_types_only(name, classes, tmp_pat
 
 
 def _hedge_with_two_shares() -> AdaHedge:
-    """The forest's 6 experts (the vote, 3 members, 2 root models), a prior
+    """The forest's 7 experts (the vote, 3 members, 3 root experts), a prior
     of 2 shares."""
-    hedge = AdaHedge([0.0] * 6)
+    hedge = AdaHedge([0.0] * 7)
     hedge.log_prior = (-0.5, -1.0)
     return hedge
 
