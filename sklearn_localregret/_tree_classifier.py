@@ -341,7 +341,7 @@ class LocalRegretTreeClassifier(
         if last is None:
             return None
         version, block, probas = last
-        if same_rows(block, X) and version == self._proba_version():
+        if version == self._proba_version() and same_rows(block, X):
             return probas[:, : X.shape[0]]
         return None
 

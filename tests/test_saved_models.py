@@ -15,6 +15,8 @@ import pytest
 from fixtures.record_saved_tree import stream
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret.locality.decision_tree import Leaf, Split
+from sklearn_localregret.locality.flat_tree import PlayedTree
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -132,6 +134,18 @@ def test_a_loaded_tree_is_the_saved_one_and_learns_on_identically(params):
         assert loaded.n_online_mistakes_ == model.n_online_mistakes_
         _same(loaded, model)
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+
+
+def test_a_saved_tree_holds_its_last_played_tree_as_nodes():
+    # A round keeps the tree it played unbuilt (PlayedTree); saving builds
+    # it, so that files hold Leaf/Split nodes as before the lazy build.
+    X, y = _mushroom(300)
+    model = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    assert isinstance(model._player.__dict__["last_tree"], PlayedTree)
+    state = model._player.__getstate__()
+    assert isinstance(state["last_tree"], (Leaf, Split))
+    assert state["last_tree"] == model.last_tree_ == model._player.flat.to_tree()
+    assert pickle.loads(pickle.dumps(model)).last_tree_ == model.last_tree_
 
 
 def test_a_loaded_tree_with_real_features_learns_on_while_tests_enter():

@@ -107,7 +107,9 @@ class HedgedPrediction:
         if last is None or sp.issparse(rows):
             return None
         version, block, proba = last
-        if same_rows(block, rows) and version == self._proba_version():
+        # The version first: it is a tuple of a few numbers, and a call's
+        # later rounds (which never match) already differ in it.
+        if version == self._proba_version() and same_rows(block, rows):
             return proba[: rows.shape[0]]
         return None
 

@@ -142,7 +142,7 @@ class ExternalPlayer(TreePlayer):
             bias,
         )
         if not go_on:
-            self.last_tree = flat.to_tree()
+            self._keep_played(flat)
         self.n_mcmc_draws += int(by_chain)
         self.played(span, go_on)
         self._forget_quiet_sites(weight.sum() + bias)  # rebuilt: draws next

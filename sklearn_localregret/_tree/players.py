@@ -24,7 +24,7 @@ import numpy as np
 
 from ..engine import StumpRegretTable
 from ..locality.decision_tree import Leaf, Tree, TreeLayout, compile_tree, predict_tree
-from ..locality.flat_tree import FlatTree
+from ..locality.flat_tree import FlatTree, PlayedTree
 from ..locality.recent_rows import RecentRows
 from ..locality.tree_coloring import TreeColoring
 from ..thresholds import ThresholdTests
@@ -110,7 +110,7 @@ class TreePlayer:
         self.coloring = TreeColoring(tests, n_classes, max_depth, leaf_model=leaf_model)
         self.L = L
         self.n_mcmc_steps = n_mcmc_steps
-        self.last_tree: Tree = Leaf(0)
+        self.last_tree = Leaf(0)
         self.n_mcmc_draws = 0
         self.largest_round = 0.0  # Delta so far, the scale of forgetting
 
@@ -135,13 +135,32 @@ class TreePlayer:
         """What else :meth:`saved_before_players` takes from the old state."""
         raise NotImplementedError
 
+    @property
+    def last_tree(self) -> Tree:
+        """The tree played in the last round (a round may keep it as a
+        :class:`~sklearn_localregret.locality.flat_tree.PlayedTree`, built
+        when read)."""
+        played = self.__dict__["last_tree"]
+        return played.tree if isinstance(played, PlayedTree) else played
+
+    @last_tree.setter
+    def last_tree(self, tree: Tree) -> None:
+        self.__dict__["last_tree"] = tree
+
+    def _keep_played(self, flat: FlatTree) -> None:
+        """Keep the tree in ``flat`` as the last one played, unbuilt."""
+        self.__dict__["last_tree"] = flat.played()
+
     # -- persistence ------------------------------------------------------
     def __getstate__(self):
-        return {
+        state = {
             k: v
             for k, v in self.__dict__.items()
             if k not in self.rebuilt and k != "_layouts"
         }
+        if "last_tree" in state:  # saved as nodes, as before
+            state["last_tree"] = self.last_tree
+        return state
 
     def rebuild(self, lock: threading.RLock) -> None:
         """Make the attributes of :attr:`rebuilt` around the saved state

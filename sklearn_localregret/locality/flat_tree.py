@@ -15,7 +15,7 @@ import numpy as np
 
 from .decision_tree import Leaf, Split, Tree, compile_tree
 
-__all__ = ["FlatTree"]
+__all__ = ["FlatTree", "PlayedTree"]
 
 
 class FlatTree:
@@ -150,13 +150,63 @@ class FlatTree:
     def to_tree(self) -> Tree:
         """The tree as immutable nodes, built children first."""
         n = self.n_nodes
-        test, label = self.test[:n].tolist(), self.label[:n].tolist()
-        true_child = self.true_child[:n].tolist()
-        false_child = self.false_child[:n].tolist()
-        built: list = [None] * n
-        for i in range(n - 1, -1, -1):  # children have larger ids than parents
-            if test[i] < 0:
-                built[i] = Leaf(label[i])
-            else:
-                built[i] = Split(test[i], built[true_child[i]], built[false_child[i]])
-        return built[0]
+        return _tree_of_nodes(
+            self.test[:n], self.label[:n], self.true_child[:n], self.false_child[:n]
+        )
+
+    def played(self) -> PlayedTree:
+        """The tree now in the arrays, kept apart from them (the next draw
+        writes over them) and built into nodes only when read."""
+        return PlayedTree(self)
+
+
+class PlayedTree:
+    """A played tree held as copies of its node arrays; :attr:`tree` builds
+    its :class:`~sklearn_localregret.locality.decision_tree.Leaf` /
+    :class:`~sklearn_localregret.locality.decision_tree.Split` nodes on
+    first read.
+
+    A learner plays a tree every round, and its last one is read rarely
+    (``last_tree_``, a saved model, the chain sampler's start): the copies
+    cost a few microseconds, building the nodes tens (a forest's ten
+    members paid it every round).
+
+    Examples
+    --------
+    >>> flat = FlatTree.from_tree(Split(3, Leaf(1), Leaf(0)), lambda path: -1)
+    >>> played = flat.played()
+    >>> flat.test[0] = -1  # the arrays move on; the played tree does not
+    >>> played.tree
+    Split(test=3, true_child=Leaf(label=1), false_child=Leaf(label=0))
+    """
+
+    __slots__ = ("_nodes", "_tree")
+
+    def __init__(self, flat: FlatTree):
+        n = flat.n_nodes
+        self._nodes = tuple(
+            a[:n].copy()
+            for a in (flat.test, flat.label, flat.true_child, flat.false_child)
+        )
+        self._tree: Tree | None = None
+
+    @property
+    def tree(self) -> Tree:
+        # Threads that read it at once may both build it: the same nodes.
+        tree = self._tree
+        if tree is None:
+            tree = self._tree = _tree_of_nodes(*self._nodes)
+        return tree
+
+
+def _tree_of_nodes(test, label, true_child, false_child) -> Tree:
+    """Immutable nodes of pre-order node arrays, built children first."""
+    test, label = test.tolist(), label.tolist()
+    true_child, false_child = true_child.tolist(), false_child.tolist()
+    built: list = [None] * len(test)
+    for i in range(len(test) - 1, -1, -1):  # children have larger ids
+        if test[i] < 0:
+            built[i] = Leaf(label[i])
+        else:
+            built[i] = Split(test[i], built[true_child[i]], built[false_child[i]])
+    return built[0]
