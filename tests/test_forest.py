@@ -445,6 +445,26 @@ def test_members_are_trees_with_the_forests_parameters():
         assert member.prediction == "hedge"
 
 
+def test_members_place_their_thresholds_at_levels_of_their_own():
+    # Each member's quantile levels are shifted by offsets of its own seed
+    # (QuantileThresholds' level_seed): on numeric columns no two members
+    # share their thresholds, a tree alone keeps the even levels, and the
+    # same forest seed gives the same thresholds.
+    X, y = stream(n=300)
+
+    def thresholds(tree):
+        tests = tree._tests
+        return sorted(tests.describe(t) for t in range(tests.n_tests))
+
+    model = forest().fit(X, y)
+    members = [thresholds(member) for member in model.estimators_]
+    assert all(len(m) == 6 * 7 for m in members)
+    assert len({tuple(m) for m in members}) == len(members)
+    alone = thresholds(LocalRegretTreeClassifier(random_state=0).fit(X, y))
+    assert alone not in members
+    assert [thresholds(m) for m in forest().fit(X, y).estimators_] == members
+
+
 def test_river_adapter_learns_the_forest_row_by_row():
     pytest.importorskip("river")
     from sklearn_localregret.river import RiverAdapter

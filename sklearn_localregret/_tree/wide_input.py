@@ -72,9 +72,13 @@ class WideInput:
         if self.binarize is not None:
             return FixedThresholds(self.binarize), n_features
         refined = self._refined_features(n_features)
-        return QuantileThresholds(self.max_thresholds, refined_features=refined), (
-            n_features
+        # A forest's member places its levels by its own seed (its forest
+        # sets it; a tree alone keeps the even levels).
+        level_seed = self.__dict__.get("_threshold_level_seed")
+        source = QuantileThresholds(
+            self.max_thresholds, refined_features=refined, level_seed=level_seed
         )
+        return source, n_features
 
     def _wide_columns(self) -> AdmittedColumns | None:
         """The admitted columns a wide input is read through (None: the rows

@@ -82,6 +82,9 @@ class ForestMembers:
         # The forest scores its members' vote and play (_score_predictions'
         # recorder): their hedges keep those two experts, not the root model.
         member._root_model_expert = False
+        # Its quantile thresholds at levels of its own (QuantileThresholds'
+        # level_seed): members that split apart average into a finer forest.
+        member._threshold_level_seed = seed
         return member
 
     def _member_columns(self) -> list[ColumnEncoder]:

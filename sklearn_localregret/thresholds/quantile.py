@@ -8,6 +8,10 @@ from ._base import ThresholdSource
 
 __all__ = ["QuantileThresholds"]
 
+# Salts the generator of a level_seed, so that a learner's level offsets are
+# not the first draws of its own generator seeded the same.
+_LEVELS_SALT = 0x1E7E15
+
 
 class QuantileThresholds(ThresholdSource):
     """Thresholds at quantiles of each feature, entering as the stream grows.
@@ -57,6 +61,15 @@ class QuantileThresholds(ThresholdSource):
     refined_features : int or None, default=None
         How many features each checkpoint after the first refines (None:
         every feature).
+    level_seed : int or None, default=None
+        None: the levels above. An int: feature ``j``'s levels are shifted
+        by its own offset ``s_j``, drawn uniformly from ``(-1/2, 1/2)``
+        with this seed, to ``(2i - 1 + s_j) / 2**(k + 1)`` (by at most a
+        quarter of the gap between a checkpoint's levels; the median becomes
+        a quantile between the quartiles). A forest gives each member its
+        own seed: members that place their thresholds apart average into a
+        finer partition where the concept's boundaries are not at the
+        quantiles. 0/1 features keep their one test ``x_j > 0.5``.
 
     Examples
     --------
@@ -78,6 +91,14 @@ class QuantileThresholds(ThresholdSource):
     [(0, 1.5), (1, 2.5), (2, 3.5)]
     >>> source.observe(X[2:], rank=lambda: np.array([0.1, 0.5, 0.2]))
     [(1, 5.5), (1, 17.5)]
+
+    Shifted levels: the same values, the median's place moved by the seed's
+    offset.
+
+    >>> source = QuantileThresholds(first_checkpoint=8, level_seed=0)
+    >>> source.start(n_features=1)
+    >>> source.observe(np.arange(8.0)[:, None])  # not 3.5
+    [(0, 5.5)]
     """
 
     def __init__(
@@ -87,12 +108,14 @@ class QuantileThresholds(ThresholdSource):
         growth: int = 4,
         max_buffered_values: int = 2**20,
         refined_features: int | None = None,
+        level_seed: int | None = None,
     ):
         self.max_thresholds = int(max_thresholds)
         self.first_checkpoint = int(first_checkpoint)
         self.growth = int(growth)
         self.max_buffered_values = int(max_buffered_values)
         self.refined_features = refined_features
+        self.level_seed = None if level_seed is None else int(level_seed)
 
     def start(self, n_features: int) -> None:
         self.n_features = int(n_features)
@@ -103,6 +126,10 @@ class QuantileThresholds(ThresholdSource):
         self._buffered = 0
         self._buffer_rows = max(1, self.max_buffered_values // max(n_features, 1))
         self._chosen: list[set] = [set() for _ in range(n_features)]
+        self._shifts = np.zeros(n_features)
+        if self.level_seed is not None:  # a stream of its own (salted)
+            rng = np.random.default_rng([self.level_seed, _LEVELS_SALT])
+            self._shifts = rng.uniform(-0.5, 0.5, n_features)
 
     # A set's order depends on its history: saved sorted, a loaded model
     # pickles as the one it was loaded from.
@@ -114,6 +141,7 @@ class QuantileThresholds(ThresholdSource):
 
     def __setstate__(self, state):
         state.setdefault("refined_features", None)  # saved before: all
+        state.setdefault("level_seed", None)  # saved before: even levels
         self.__dict__.update(state)
         if "_chosen" in state:
             self._chosen = [set(chosen) for chosen in state["_chosen"]]
@@ -154,12 +182,15 @@ class QuantileThresholds(ThresholdSource):
     def _quantile_candidates(self, k: int, rank=None) -> list:
         values = np.sort(np.concatenate(self._buffer), axis=0)  # NaN last
         counts = values.shape[0] - np.isnan(values).sum(axis=0)
-        levels = (2 * np.arange(1, 2**k + 1) - 1) / 2 ** (k + 1)
+        odd = 2 * np.arange(1, 2**k + 1) - 1
+        shifts = self.__dict__.get("_shifts")  # none if saved before them
         offers = {}  # feature -> its new thresholds, in increasing feature
         for j in range(self.n_features):
             room = self.max_thresholds - len(self._chosen[j])
             n = int(counts[j])
             if room > 0 and n > 0:
+                shift = 0.0 if shifts is None else shifts[j]
+                levels = (odd + shift) / 2 ** (k + 1)
                 offer = self._level_thresholds(values[:n, j], levels, room, j)
                 if offer:
                     offers[j] = offer

@@ -55,6 +55,32 @@ def test_quantile_levels_at_each_checkpoint():
     )
 
 
+def test_shifted_levels_stay_within_a_quarter_gap_of_the_even_ones():
+    # Three features of distinct values; each checkpoint's thresholds sit at
+    # its levels shifted by the feature's offset in (-1/2, 1/2) half-gaps:
+    # the fraction of the rows seen at or below a threshold is within a
+    # quarter of the gap between levels of the even level, and the same
+    # seed places them alike, another seed elsewhere.
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.permutation(np.arange(1024.0)) for _ in range(3)])
+    rows_at = {0: 16, 1: 64, 2: 64, 3: 256, 4: 256, 5: 256, 6: 256}
+    even = [1 / 2, 1 / 4, 3 / 4, 1 / 8, 3 / 8, 5 / 8, 7 / 8]
+    got = {}
+    for seed in (0, 1):
+        got[seed] = feed(QuantileThresholds(level_seed=seed), X, batch=4)
+        for j in range(3):
+            mine = [t for feature, t in got[seed] if feature == j]
+            assert len(mine) == 7
+            for i, t in enumerate(mine):
+                rows = rows_at[i]
+                gap = 1 / 2 ** int(np.log2(rows // 16) / 2)
+                fraction = np.mean(X[:rows, j] <= t)
+                assert abs(fraction - even[i]) <= gap / 4 + 1 / rows
+    assert feed(QuantileThresholds(level_seed=0), X, batch=4) == got[0]
+    assert got[0] != got[1]
+    assert feed(QuantileThresholds(), X, batch=4) != got[0]
+
+
 def test_boolean_features_get_one_test_at_once_and_no_more():
     rng = np.random.default_rng(1)
     X = np.column_stack(
