@@ -75,10 +75,10 @@ class WideInput:
         # A forest's member places its levels by its own seed (its forest
         # sets it; a tree alone keeps the even levels).
         level_seed = self.__dict__.get("_threshold_level_seed")
-        source = QuantileThresholds(
+        quantiles = QuantileThresholds(
             self.max_thresholds, refined_features=refined, level_seed=level_seed
         )
-        return source, n_features
+        return quantiles, n_features
 
     def _wide_columns(self) -> AdmittedColumns | None:
         """The admitted columns a wide input is read through (None: the rows
