@@ -16,7 +16,9 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     members learn the stream, each on its own random subset of the columns
     (chosen at the first fit, ``max_features``) and with each row weighted by
     its ``sample_weight`` times a Poisson(``lambda_value``) draw (online
-    bagging, as River's adaptive random forest does). Each member forgets as
+    bagging, as River's adaptive random forest does), and places its
+    numeric thresholds at quantile levels shifted by its own seed (the user
+    guide, "The forest"). Each member forgets as
     the tree does (``discount``) and is replaced by a fresh tree when a drift
     detector on its own mistakes fires (``drift_detector``). Missing values
     and categorical columns are read as the tree reads them. The forest
