@@ -126,7 +126,7 @@ class QuantileThresholds(ThresholdSource):
         self._buffered = 0
         self._buffer_rows = max(1, self.max_buffered_values // max(n_features, 1))
         self._chosen: list[set] = [set() for _ in range(n_features)]
-        self._shifts = np.zeros(n_features)
+        self._shifts = None  # the even levels
         if self.level_seed is not None:  # a stream of its own (salted)
             rng = np.random.default_rng([self.level_seed, _LEVELS_SALT])
             self._shifts = rng.uniform(-0.5, 0.5, n_features)
@@ -183,7 +183,7 @@ class QuantileThresholds(ThresholdSource):
         values = np.sort(np.concatenate(self._buffer), axis=0)  # NaN last
         counts = values.shape[0] - np.isnan(values).sum(axis=0)
         odd = 2 * np.arange(1, 2**k + 1) - 1
-        shifts = self.__dict__.get("_shifts")  # none if saved before them
+        shifts = self.__dict__.get("_shifts")  # even levels: None or absent
         offers = {}  # feature -> its new thresholds, in increasing feature
         for j in range(self.n_features):
             room = self.max_thresholds - len(self._chosen[j])
