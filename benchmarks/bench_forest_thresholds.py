@@ -10,7 +10,8 @@ sklearn_localregret streams``): each stream's first ``--rows`` rows in calls
 of 10, ``predict`` then ``partial_fit``, for each seed; the two arms get the
 same stream and ``random_state``. Printed: the mean error of each arm over
 the seeds and the mean paired difference (own minus shared) with its 95%
-interval (t over the seeds).
+interval (t over the seeds), by ``bench_forest_paired.compare`` (B = own,
+A = shared).
 
 Run::
 
@@ -21,15 +22,10 @@ Run::
 from __future__ import annotations
 
 import argparse
-import time
 
-import numpy as np
-from scipy import stats
+from bench_forest_paired import STREAMS, compare
 
 from sklearn_localregret import LocalRegretForestClassifier
-from sklearn_localregret.datasets import load_stream
-
-STREAMS = "bananas,image-segments,phishing,agrawal,rbf-moving"
 
 
 class SharedThresholdsForest(LocalRegretForestClassifier):
@@ -41,15 +37,6 @@ class SharedThresholdsForest(LocalRegretForestClassifier):
         return member
 
 
-def progressive_error(model, X, y, classes) -> float:
-    wrong = 0
-    for lo in range(0, len(y), 10):
-        if lo:
-            wrong += int((model.predict(X[lo : lo + 10]) != y[lo : lo + 10]).sum())
-        model.partial_fit(X[lo : lo + 10], y[lo : lo + 10], classes=classes)
-    return wrong / (len(y) - 10)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=9)
@@ -57,38 +44,17 @@ def main() -> None:
     parser.add_argument("--streams", default=STREAMS)
     args = parser.parse_args()
     print(
-        f"forest error, rounds of 10 rows, first {args.rows} rows, seeds "
-        f"0-{args.seeds - 1}: members' own thresholds (the default) against "
-        "shared ones"
+        f"forest error, calls of 10 rows, first {args.rows} rows, seeds "
+        f"0-{args.seeds - 1}: A = shared thresholds, B = the members' own "
+        "(the default)"
     )
-    print(
-        f"{'stream':16} {'own':>7} {'shared':>7} {'own - shared [95% CI]':>28} "
-        f"{'better':>7} {'seconds':>8}"
+    compare(
+        lambda seed: SharedThresholdsForest(random_state=seed),
+        lambda seed: LocalRegretForestClassifier(random_state=seed),
+        args.streams.split(","),
+        args.seeds,
+        args.rows,
     )
-    for name in args.streams.split(","):
-        start = time.perf_counter()
-        own, shared = [], []
-        for seed in range(args.seeds):
-            stream = load_stream(name, n_rows=args.rows, seed=seed)
-            classes = np.unique(stream.y)
-            for arm, make in (
-                (own, LocalRegretForestClassifier),
-                (shared, SharedThresholdsForest),
-            ):
-                arm.append(
-                    progressive_error(
-                        make(random_state=seed), stream.X, stream.y, classes
-                    )
-                )
-        diff = np.array(own) - np.array(shared)
-        half = stats.t.ppf(0.975, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff))
-        print(
-            f"{name:16} {np.mean(own):7.4f} {np.mean(shared):7.4f} "
-            f"{diff.mean():+9.4f} [{diff.mean() - half:+.4f}, "
-            f"{diff.mean() + half:+.4f}] {int((diff < 0).sum()):>4}/{len(diff)} "
-            f"{time.perf_counter() - start:8.0f}",
-            flush=True,
-        )
 
 
 if __name__ == "__main__":

@@ -402,10 +402,11 @@ def test_a_sync_of_players_and_forests_gives_the_sum_of_the_window(make, flip):
     if flip:
         assert drifts[0] > 0  # shard 1 replaced members in the first window
         # Their tests were still entering at the second window's start:
-        # shard 0's were taken whole (60 rounds), shard 1's rounds dropped.
+        # shard 0's were taken whole (its 300 rows), shard 1's (200) dropped.
         assert any(unsettled[1])
+        batch = start.batch_size
         for k, fresh in enumerate(unsettled[1]):
-            rounds = start.estimators_[k].n_rounds_ + (60 if fresh else 100)
+            rounds = start.estimators_[k].n_rounds_ + (300 if fresh else 500) // batch
             if want.n_drifts_[k] == start.n_drifts_[k]:
                 assert shards[1].model.estimators_[k].n_rounds_ == rounds
 
@@ -430,8 +431,9 @@ def test_forest_shards():
     runs = [fit_sharded(est, X, y, n_shards=2, sync_every=10) for _ in range(2)]
     clf = runs[0]
     assert not hasattr(est, "n_rounds_")
-    assert clf.n_samples_seen_ == 3000 and clf.n_rounds_ == 600
-    assert [m.n_rounds_ for m in clf.estimators_] == [600] * 3
+    rounds = 3000 // est.batch_size
+    assert clf.n_samples_seen_ == 3000 and clf.n_rounds_ == rounds
+    assert [m.n_rounds_ for m in clf.estimators_] == [rounds] * 3
     assert clf.score(X, y) == 1.0
     _assert_same_sums(runs[1], clf, rtol=0)  # deterministic
     clf.partial_fit(X[:10], y[:10])
@@ -463,7 +465,7 @@ def test_forest_on_a_cluster_learns_the_same_model_as_one_process():
     local = fit_sharded(est, Xd, yd, n_shards=2, sync_every=20)
     remote = _fit_on_local_cluster(est, Xd, yd, sync_every=20)
     _assert_same_sums(remote, local, rtol=0)
-    assert remote.n_rounds_ == 600
+    assert remote.n_rounds_ == 3000 // est.batch_size
     np.testing.assert_array_equal(
         remote.predict_proba(X[:50]), local.predict_proba(X[:50])
     )

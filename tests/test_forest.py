@@ -214,7 +214,7 @@ def test_forest_keeps_the_bound_where_its_vote_is_exploited():
         losses,
         model.combination_regret_bound_,
         model.n_rounds_,
-        scale=5.0,
+        scale=float(model.batch_size),
         prior=model._hedge.prior,
     )
     # Predicting by the vote alone would break the bound the forest keeps:
@@ -325,8 +325,9 @@ def test_fit_is_partial_fit_on_chunks_of_whole_rounds():
     X, y = stream()
     whole = forest().fit(X, y)
     chunks = forest()
-    for lo in range(0, len(y), 35):  # 7 rounds of 5
-        chunks.partial_fit(X[lo : lo + 35], y[lo : lo + 35], classes=[0, 1])
+    step = 7 * chunks.batch_size  # 7 whole rounds
+    for lo in range(0, len(y), step):
+        chunks.partial_fit(X[lo : lo + step], y[lo : lo + step], classes=[0, 1])
     assert _state(whole) == _state(chunks)
 
 

@@ -81,9 +81,12 @@ def test_categories_are_coded_once_and_each_member_has_all_of_its_columns():
 def test_chunks_threads_and_object_arrays_give_the_frames_model():
     frame, y = table_stream(n=300, seed=1)
     whole = forest().fit(frame, y)
-    chunks = forest(n_jobs=2)  # and in threads
-    for lo in range(0, 300, 35):
-        chunks.partial_fit(frame.iloc[lo : lo + 35], y[lo : lo + 35], classes=[0, 1])
+    chunks = forest(n_jobs=2)  # and in threads, in calls of 7 whole rounds
+    step = 7 * chunks.batch_size
+    for lo in range(0, 300, step):
+        chunks.partial_fit(
+            frame.iloc[lo : lo + step], y[lo : lo + step], classes=[0, 1]
+        )
     objects = forest().fit(frame.to_numpy(object), y)
     for other in (chunks, objects):
         assert other.categories_ == whole.categories_

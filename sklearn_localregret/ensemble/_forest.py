@@ -76,7 +76,7 @@ class LocalRegretForestClassifier(
         max_features=None,
         lambda_value=6.0,
         drift_detector="adwin",
-        batch_size=5,
+        batch_size=10,
         binarize=None,
         L=100,
         bias=None,
@@ -86,7 +86,7 @@ class LocalRegretForestClassifier(
         max_depth=None,
         n_mcmc_steps=200,
         predict_tolerance=0.0,
-        discount=0.99,
+        discount=0.98,
         max_categories=16,
         leaf_prediction="adaptive",
         n_jobs=None,
@@ -253,7 +253,7 @@ class LocalRegretForestClassifier(
         >>> a, b = a.fit(X[:500], y[:500]), b.fit(X[500:], y[500:])
         >>> merged = a.merge(b)
         >>> merged.n_rounds_, merged.estimators_[0].n_rounds_
-        (200, 200)
+        (100, 100)
         """
         return merge_into(self, other)
 
