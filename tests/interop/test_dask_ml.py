@@ -1,15 +1,13 @@
-"""Interop with dask-ml: ``Incremental`` feeds dask blocks to ``partial_fit``."""
+"""Interop with dask-ml: ``Incremental`` feeds dask blocks to ``partial_fit``.
+
+dask-ml is imported by the test, not at collection: importing it takes ~4 s,
+which every pytest-xdist worker would pay for a test that only one runs.
+"""
 
 import numpy as np
 import pytest
 
-pytest.importorskip("dask_ml")
-
-import dask  # noqa: E402
-import dask.array as da  # noqa: E402
-from dask_ml.wrappers import Incremental  # noqa: E402
-
-from sklearn_localregret import LocalRegretDisjunctClassifier  # noqa: E402
+from sklearn_localregret import LocalRegretDisjunctClassifier
 
 N_FEATURES, CHUNK = 10, 50
 PLANTED = [1, 4, 8]
@@ -23,6 +21,11 @@ def _planted_disjunction(n_rows, seed=0):
 
 
 def test_incremental_learns_and_equals_sequential_partial_fit():
+    pytest.importorskip("dask_ml")
+    import dask
+    import dask.array as da
+    from dask_ml.wrappers import Incremental
+
     X, y = _planted_disjunction(400)
     X_test, y_test = X[300:], y[300:]
     X_train, y_train = X[:300], y[:300]
