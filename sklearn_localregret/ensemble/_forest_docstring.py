@@ -68,7 +68,7 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     batch_size : int, default=10
         Rows per round, of the forest and of every member. Twice the tree's
         default: each member draws and walks its trees once per 10 rows,
-        which made the forest 1.4-1.7x faster in calls of 10 rows, its
+        which made the forest 1.5-1.7x faster in calls of 10 rows, its
         error level within the intervals on 7 of 8 streams over 9 seeds
         (STAGGER +0.001; the user guide, "The forest"). The regret bounds,
         in rows, grow by ``sqrt(2)``.
