@@ -303,8 +303,7 @@ class LocalRegretTreeClassifier(
         )
 
     def _each_player(self, step) -> list:
-        """``step()`` with each player active in turn (one call without
-        several discounts); the active player is the same afterwards."""
+        """``step()`` with each player active in turn (once with one player)."""
         players = self._players
         if players is None:
             return [step()]
@@ -319,9 +318,8 @@ class LocalRegretTreeClassifier(
             players.activate(self, start)
 
     def _play_players_round(self, X, outcomes, rows, y, weight):
-        """A round of every player (several discounts): the mixture's
-        probabilities of the round's rows before it is learnt, and the
-        mixture's expected weight of mistakes in its plays."""
+        """A round of every player: the mixture's probabilities of the rows
+        before it is learnt, and its expected weight of mistakes in its plays."""
         players = self._players
         probas = self._remembered_player_probas(X)
         if probas is None:
@@ -347,12 +345,14 @@ class LocalRegretTreeClassifier(
 
     def _finish_call(self) -> None:
         """What a call does once after its rounds (also when Ctrl-C stops it)."""
-        if self._tests.complete:
-            self._window.forget_features(self._tests)
-        # Once a call, so that predicting (from other threads) only reads.
-        self._each_player(lambda: self._player.finish_call())
-        if self._players is not None:  # inspection shows the leading player
-            self._players.activate(self, self._players.leader())
+        # Once a call, so that predicting (from other threads) only reads; under
+        # the model lock, as a reader's _each_player swaps the players too.
+        with self._model_lock():
+            if self._tests.complete:
+                self._window.forget_features(self._tests)
+            self._each_player(lambda: self._player.finish_call())
+            if self._players is not None:  # inspection shows the leader
+                self._players.activate(self, self._players.leader())
 
     # -- prediction -------------------------------------------------------
     def _proba_version(self) -> tuple:

@@ -14,6 +14,7 @@ than a new interpreter importing scikit-learn and the package each time
 
 import multiprocessing
 import os
+import pickle
 import tempfile
 import threading
 from pathlib import Path
@@ -71,9 +72,11 @@ for reader in readers:
 deadline = time.monotonic() + 60
 while len(answers) < 8 and not errors and time.monotonic() < deadline:
     time.sleep(0.001)  # the readers are reading (a fast writer could finish first)
-for i in range(20, {n}, {step}):
-    model.partial_fit(X[i : i + {step}], y[i : i + {step}])
-stop = True
+try:  # (a learning call that raised would leave the readers reading)
+    for i in range(20, {n}, {step}):
+        model.partial_fit(X[i : i + {step}], y[i : i + {step}])
+finally:
+    stop = True
 for reader in readers:
     reader.join()
 assert not errors, errors[:3]
@@ -242,3 +245,125 @@ def test_learning_calls_wait_for_each_other_and_readers_do_not(name, monkeypatch
     first.join(30)
     second.join(30)
     assert model.n_samples_seen_ == 50
+
+
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return {
+        info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"
+    }
+
+
+def test_blas_stays_on_one_thread_until_the_last_thread_leaves():
+    # A thread that is not the one that set BLAS's threads last (a reader
+    # of a served model) still gets one thread; and when it leaves while a
+    # learner is still inside, BLAS keeps one thread: the learner's sums
+    # would change in their last bits, and the model learnt with readers
+    # would differ from one learnt alone.
+    from threadpoolctl import threadpool_limits
+
+    from sklearn_localregret._base.concurrency import one_blas_thread
+
+    with threadpool_limits(limits=2, user_api="blas"):  # this thread sets them
+        if _blas_threads() != {2}:
+            pytest.skip("no BLAS whose threads threadpoolctl can set")
+        inside, leave, seen = threading.Event(), threading.Event(), []
+
+        def reader():
+            with one_blas_thread():
+                seen.append(_blas_threads())
+                inside.set()
+                assert leave.wait(30)
+
+        thread = threading.Thread(target=reader)
+        thread.start()
+        assert inside.wait(30)
+        assert seen == [{1}]
+        with one_blas_thread():  # the learner comes in
+            leave.set()
+            thread.join(30)  # the reader has left
+            assert _blas_threads() == {1}
+        assert _blas_threads() == {2}  # the last one out restores
+
+
+@pytest.mark.parametrize("name", BLOCKING)
+def test_a_failed_call_puts_the_model_back_after_the_readers(name, monkeypatch):
+    cls = getattr(sklearn_localregret, BLOCKING[name])
+    X, y = _stream()
+    model = cls(random_state=0).partial_fit(X[:40], y[:40], classes=[0, 1])
+    before = model.predict_proba(X)
+    # A reader inside its read (it holds the model lock).
+    inside, release = _hold(cls, "_predict_proba_encoded", monkeypatch)
+    answers, failures = [], []
+    reader = threading.Thread(target=lambda: answers.append(model.predict_proba(X)))
+    reader.start()
+    assert inside.wait(30)
+
+    def bad_call():
+        try:
+            model.partial_fit(X[:5, :3], y[:5])  # three features, not six
+        except ValueError as exc:
+            failures.append(exc)
+
+    learner = threading.Thread(target=bad_call)
+    learner.start()
+    learner.join(0.3)
+    # Putting the attributes back (all of them, cleared first) waits.
+    assert learner.is_alive()
+    release.set()
+    reader.join(30)
+    learner.join(30)
+    assert len(failures) == 1 and "features" in str(failures[0])
+    np.testing.assert_array_equal(answers[0], before)
+    np.testing.assert_array_equal(model.predict_proba(X), before)
+
+
+def test_the_end_of_a_call_waits_for_readers(monkeypatch):
+    # With several discounts the end of a call activates each player in
+    # turn, as a reader's prediction does: swapping the estimator's
+    # attributes in two threads at once mixed the players' tables.
+    cls = sklearn_localregret.LocalRegretTreeClassifier
+    X, y = _stream()
+    y ^= np.random.default_rng(1).random(60) < 0.3  # noise: the players differ
+    model = cls(discount="auto", random_state=0)
+    model.partial_fit(X[:40], y[:40], classes=[0, 1])
+    after = cls(discount="auto", random_state=0)
+    after.partial_fit(X[:40], y[:40], classes=[0, 1]).partial_fit(X[40:45], y[40:45])
+    # What a reader sees between the call's last round and its end (the end
+    # makes the leading player active, whose root model the hedge reads).
+    unended = cls(discount="auto", random_state=0)
+    unended.partial_fit(X[:40], y[:40], classes=[0, 1])
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "_finish_call", lambda self: None)
+        unended.partial_fit(X[40:45], y[40:45])
+    ending, end = _hold(cls, "_finish_call", monkeypatch)
+    learner = threading.Thread(target=model.partial_fit, args=(X[40:45], y[40:45]))
+    learner.start()
+    assert ending.wait(30)  # its rounds are learnt
+    # A reader inside its read, with the second player active.
+    reading, read = threading.Event(), threading.Event()
+    player_proba = cls._player_proba
+
+    def held(self, outcomes):
+        if self._players.active == 1 and not reading.is_set():
+            reading.set()
+            assert read.wait(30)
+        return player_proba(self, outcomes)
+
+    monkeypatch.setattr(cls, "_player_proba", held)
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(model.predict_proba(X)))
+    reader.start()
+    assert reading.wait(30)
+    end.set()
+    learner.join(0.3)
+    assert learner.is_alive()  # the end of the call waits for it
+    read.set()
+    reader.join(30)
+    learner.join(30)
+    # The reader's answer is the model's of before the end, each player's
+    # probabilities its own; the model is the one learnt with no reader.
+    np.testing.assert_array_equal(answers[0], unended.predict_proba(X))
+    np.testing.assert_array_equal(model.predict_proba(X), after.predict_proba(X))
+    assert pickle.dumps(model) == pickle.dumps(after)

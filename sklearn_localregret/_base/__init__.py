@@ -38,6 +38,7 @@ and the locks' hooks; they are made of one part per concern:
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -259,22 +260,29 @@ class BaseOnlineClassifier(
     )
 
     def _partial_fit(self, X, y, classes, sample_weight):
+        lock = self._model_lock()  # made before the copy: it stays the same
         saved = self.__dict__.copy()
+        # Readers in other threads wait while a first call builds the model
+        # (they would see ``classes_`` before the tables) and while a failed
+        # call puts the attributes back (they would see none).
+        fitted = "classes_" in saved
         try:
-            X, y_encoded, weight, first_call = self._validate_stream(
-                X, y, classes, sample_weight
-            )
-            if first_call:
-                self._start_stream()
-                self._init_model(self.n_features_in_, len(self.classes_))
-                self.n_rounds_ = 0
-                self.n_samples_seen_ = 0
-                self.n_online_mistakes_ = 0.0
-                self._weight_seen = 0.0
+            with nullcontext() if fitted else lock:
+                X, y_encoded, weight, first_call = self._validate_stream(
+                    X, y, classes, sample_weight
+                )
+                if first_call:
+                    self._start_stream()
+                    self._init_model(self.n_features_in_, len(self.classes_))
+                    self.n_rounds_ = 0
+                    self.n_samples_seen_ = 0
+                    self.n_online_mistakes_ = 0.0
+                    self._weight_seen = 0.0
         except BaseException:
             # Nothing was learned yet: put back exactly what was there.
-            self.__dict__.clear()
-            self.__dict__.update(saved)
+            with lock:
+                self.__dict__.clear()
+                self.__dict__.update(saved)
             raise
         self._learn(X, y_encoded, weight)
         return self

@@ -14,33 +14,70 @@ import threading
 __all__ = ["lock_of", "one_blas_thread"]
 
 _BLAS_LIBRARIES = None
+# BLAS's thread count is a setting of the process, not of a thread: the
+# context counts the threads inside it, the first in sets one thread and
+# the last out restores the counts. (Each thread restoring what it found
+# would let a reader that leaves restore two threads under a learner still
+# inside, whose sums then change in their last bits: a model learnt with
+# readers would differ from one learnt alone.)
+_BLAS_STATE = threading.Lock()
+_inside = 0
+_restore: list = []
+
+
+def _blas_libraries():
+    global _BLAS_LIBRARIES
+    if _BLAS_LIBRARIES is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_LIBRARIES = ThreadpoolController().select(user_api="blas").lib_controllers
+    return _BLAS_LIBRARIES
+
+
+def _set_threads(library, threads: int) -> None:
+    """Set ``library``'s thread count from any thread. threadpoolctl (3.8)
+    lets only the thread that first set OpenBLAS's count set it again, and
+    silently ignores the others: a reader's thread would read with every
+    core. The count of threads inside the context decides who sets it, so
+    the control is handed to the calling thread, and given up after."""
+    release = getattr(type(library), "clear_controlling_thread", None)
+    if release is not None:
+        release(force=True)
+    library.set_num_threads(threads)
+    if release is not None:
+        release(force=True)
 
 
 class _OneBlasThread:
     """A context in which BLAS runs on one thread (see :func:`one_blas_thread`)."""
 
-    __slots__ = ("_restore",)
+    __slots__ = ()
 
     def __enter__(self):
-        global _BLAS_LIBRARIES
-        if _BLAS_LIBRARIES is None:
-            from threadpoolctl import ThreadpoolController
-
-            _BLAS_LIBRARIES = (
-                ThreadpoolController().select(user_api="blas").lib_controllers
-            )
-        self._restore = []
-        for library in _BLAS_LIBRARIES:
-            threads = library.num_threads
-            if threads is not None and threads != 1:
-                library.set_num_threads(1)
-                self._restore.append((library, threads))
+        global _inside, _restore
+        with _BLAS_STATE:
+            if _inside == 0:
+                _restore = []
+                for library in _blas_libraries():
+                    threads = library.num_threads
+                    if threads is not None and threads != 1:
+                        _set_threads(library, 1)
+                        _restore.append((library, threads))
+            _inside += 1
         return self
 
     def __exit__(self, *exc_info):
-        for library, threads in self._restore:
-            library.set_num_threads(threads)
+        global _inside, _restore
+        with _BLAS_STATE:
+            _inside -= 1
+            if _inside == 0:
+                for library, threads in _restore:
+                    _set_threads(library, threads)
+                _restore = []
         return False
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
 
 
 def one_blas_thread() -> _OneBlasThread:
@@ -51,9 +88,11 @@ def one_blas_thread() -> _OneBlasThread:
     machine, its threads spin-wait: measured 5x slower under load on 2 cores.
     The libraries are found once (a few ms); entering and leaving the context
     costs ~10 us (threadpoolctl's ``limit`` costs ~40 us), nothing when BLAS
-    already runs on one thread.
+    already runs on one thread. The thread count is the process's: while any
+    thread is inside the context, every thread's BLAS calls run on one
+    thread, and the last thread to leave restores the counts it found.
     """
-    return _OneBlasThread()
+    return _ONE_BLAS_THREAD
 
 
 def lock_of(estimator, name: str) -> threading.RLock:
