@@ -36,6 +36,7 @@ LEARNERS = {
     # Calls of 40 rows take the bulk path (the default, the vote).
     "disjunct-bulk": ("LocalRegretDisjunctClassifier(random_state=0)", 2000, 40),
     "winnow2": ("Winnow2Classifier()", 2000, 1),
+    "forest": ("LocalRegretForestClassifier(n_estimators=3, random_state=0)", 300, 1),
 }
 
 READERS = """
@@ -47,7 +48,7 @@ from sklearn_localregret.baselines import Winnow2Classifier
 
 X, y = make_classification(n_samples={n}, n_features=20, n_informative=10,
                            random_state=0)
-X = X if "Tree" in "{make}" else (X > 0).astype(np.uint8)
+X = X if "Tree" in "{make}" or "Forest" in "{make}" else (X > 0).astype(np.uint8)
 def make():
     return {make}
 model = make().partial_fit(X[:20], y[:20], classes=[0, 1])
@@ -99,7 +100,7 @@ from sklearn_localregret import *
 from sklearn_localregret.baselines import Winnow2Classifier
 
 X, y = make_classification(n_samples={n}, n_features=20, random_state=1)
-X = X if "Tree" in "{make}" else (X > 0).astype(np.uint8)
+X = X if "Tree" in "{make}" or "Forest" in "{make}" else (X > 0).astype(np.uint8)
 model = {make}.partial_fit(X[:20], y[:20], classes=[0, 1])
 errors = []
 
