@@ -51,7 +51,15 @@ FLOORS = [
     ("ensembles and baselines", {"ensemble", "baselines"}),
     (
         "public API",
-        {"__init__", "persistence", "evaluate", "datasets", "river", "distributed"},
+        {
+            "__init__",
+            "persistence",
+            "_consistency",
+            "evaluate",
+            "datasets",
+            "river",
+            "distributed",
+        },
     ),
     ("commands", {"cli", "__main__", "experiments"}),
 ]

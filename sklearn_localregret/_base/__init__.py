@@ -37,6 +37,8 @@ and the locks' hooks; they are made of one part per concern:
 
 from __future__ import annotations
 
+import copyreg
+import pickle
 import threading
 from contextlib import nullcontext
 from numbers import Integral, Real
@@ -166,6 +168,21 @@ class BaseOnlineClassifier(
         # Made now, not by the first predict: predicting changes no attribute.
         self._model_lock()
         self._call_lock()
+
+    def __reduce_ex__(self, protocol):
+        # Pickled whole under the model lock, so that a model saved from one
+        # thread while another learns is the model of complete rounds: pickle
+        # reads the tables inside the state after __getstate__ has returned,
+        # and a round in between left saved files that did not load.
+        with self._model_lock():
+            state = pickle.dumps(self.__getstate__(), protocol=max(protocol, 2))
+        return _unpickled, (type(self), state)
+
+    def _reduce_in_place(self):
+        """What ``pickle`` does by default (no lock, no inner pickle): for
+        picklers whose caller holds the lock (:mod:`~sklearn_localregret.
+        merging._copies`, whose own picklers store the tables faster)."""
+        return copyreg.__newobj__, (type(self),), self.__getstate__()
 
     # -- fitting ----------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -377,3 +394,10 @@ class BaseLocalRegretClassifier(HedgedPrediction, BaseOnlineClassifier):
         number of rows when unweighted).
         """
         return paper_bias(self.bias, self.L, round_weight)
+
+
+def _unpickled(cls, state: bytes):
+    """A classifier from what :meth:`BaseOnlineClassifier.__reduce_ex__` saved."""
+    obj = cls.__new__(cls)
+    obj.__setstate__(pickle.loads(state))
+    return obj

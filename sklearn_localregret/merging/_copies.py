@@ -61,6 +61,8 @@ class _RawPickler(pickle.Pickler):
             packed = _RawPickler._packed = _packed_types()
         if type(obj) in packed:
             return _raw_object, (type(obj), obj.__dict__)
+        if hasattr(obj, "_reduce_in_place") and not isinstance(obj, type):
+            return obj._reduce_in_place()  # a classifier: its tables in here
         return NotImplemented
 
 
