@@ -1,9 +1,12 @@
-"""Predicting from threads while another learns, and learning from several.
+"""Predicting and saving from threads while another learns, and learning from several.
 
 Readers wait for the round under way and see the model of complete rounds:
 every answer is a distribution, and the learnt model is the one learnt with
-no reader at all. Calls of ``partial_fit`` from several threads run one at a
-time: every row is learnt once and nothing breaks. The compiled tree walk
+no reader at all; a pickle taken meanwhile is the model of complete rounds.
+Calls of ``partial_fit`` from several threads run one at a time: every row
+is learnt once and nothing breaks. The end of a call, a failed call and
+BLAS's thread count keep the same discipline (tests with a round, a read or
+a call held open; the runs with four readers). The compiled tree walk
 also checks every index it reads against the arrays' sizes, so that even a
 reader that bypassed the lock could not read outside memory. Each run is a
 process of its own, so that a crash fails its test instead of the test
