@@ -92,8 +92,9 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, a
         passive-aggressive linear model of the features with probability
         :attr:`linear_weight_` (up to 4,096 features), else the draw; the
-        weights learnt by AdaHedge from their losses on each round before it
-        is learnt, so that it is never much worse than the best of them
+        weights learnt by AdaHedge from their losses on the rows as predicted
+        before their call (before their round in calls of over 64 rows), so
+        that it is never much worse than the best of them
         (:attr:`hedge_regret_bound_`; the user guide, "The hedged
         prediction"). ``"auto"``: ``"hedge"`` for external regret, ``"vote"``
         for swap regret. The hedge scores every round with ``pi``'s

@@ -154,7 +154,11 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
         hedging = self._hedging()
         linear = "_linear_expert" in self.__dict__  # (inputs of few columns)
         lock = self._model_lock()
-        for lo in range(0, X.shape[0], batch):
+        # A streaming call is scored as the one prediction a caller makes of it.
+        given, given_losses = (
+            self._sparse_call_predictions(X, y, weight) if hedging else (None, None)
+        )
+        for at, lo in enumerate(range(0, X.shape[0], batch)):
             hi = min(lo + batch, X.shape[0])
             rows = SparseRows.of(X, lo, hi)
             y_round, w_round = y[lo:hi], weight[lo:hi]
@@ -162,9 +166,10 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
                 if hedging or linear:
                     cols, dense = rows.densified()
                 if linear:  # the linear model reads whole rows
-                    whole = np.zeros((hi - lo, X.shape[1]), dtype=dense.dtype)
-                    whole[:, cols] = dense
-                if hedging:
+                    whole = self._whole_rows(dense, cols, X.shape[1])
+                if given is not None:
+                    proba, extra = given[lo:hi], given_losses[at]
+                elif hedging:
                     proba = self._proba_at(dense, cols)
                     extra = (
                         self._expert_losses(whole, y_round, w_round) if linear else None
@@ -180,6 +185,29 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
                 if linear:
                     self._learn_experts(whole, y_round, w_round)
                 self._count_rounds(w_round, wrong)
+
+    def _sparse_call_predictions(self, X, y, weight) -> tuple:
+        """:meth:`_call_predictions` of a CSR call: ``pi``'s probabilities of
+        its rows before it and each round's linear model loss."""
+        if not self._streaming_call(X):
+            return None, None
+        batch = self.batch_size
+        with self._model_lock():
+            cols, dense = SparseRows.of(X, 0, X.shape[0]).densified()
+            proba = self._proba_at(dense, cols)
+            rounds = [slice(lo, lo + batch) for lo in range(0, X.shape[0], batch)]
+            if "_linear_expert" not in self.__dict__:
+                return proba, [None] * len(rounds)
+            whole = self._whole_rows(dense, cols, X.shape[1])
+            losses = [self._expert_losses(whole[r], y[r], weight[r]) for r in rounds]
+        return proba, losses
+
+    @staticmethod
+    def _whole_rows(dense, cols, n_features: int) -> np.ndarray:
+        """Rows that hold the features ``cols`` (``dense``) as whole rows."""
+        whole = np.zeros((dense.shape[0], n_features), dtype=dense.dtype)
+        whole[:, cols] = dense
+        return whole
 
     def _play_bulk(self, X, y, weight) -> None:
         """Rounds drawn and applied together (exact samplers): one unit."""

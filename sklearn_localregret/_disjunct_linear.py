@@ -8,10 +8,11 @@ stream allows. The tree's hedge weighs root models for that
 (:mod:`~sklearn_localregret._tree.root_model`); the disjunct learner's hedge
 weighs one: a passive-aggressive linear model of the 0/1 features
 (:class:`~sklearn_localregret._tree.root_linear.RootLinear`: PA-I on
-online-standardised columns), scored on every round before it is learnt,
-as the vote and the play are. ``predict`` is then never much worse than the
-best of the three (the user guide, "The hedged prediction"); the plays, and
-so the local regret guarantee, do not depend on it.
+online-standardised columns), scored on every round as it predicted the
+round's rows before their call, as the vote and the play are. ``predict``
+is then never much worse than the best of the three (the user guide, "The
+hedged prediction"); the plays, and so the local regret guarantee, do not
+depend on it.
 
 Its steps are dense in the columns (standardised columns are centred), so
 it is kept only up to :data:`MAX_LINEAR_COLUMNS` features: a hashed-text

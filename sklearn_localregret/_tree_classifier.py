@@ -10,10 +10,11 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import BaseLocalRegretClassifier
-from ._base.hedged_prediction import REMEMBERED_ROWS, same_rows
+from ._base.hedged_prediction import REMEMBERED_ROWS
 from ._column_reading import ReadsColumns
 from ._discount_players import DiscountPlayers, resolve_discounts
 from ._tree import PLAYERS, TreePlayer
+from ._tree.call_predictions import CallPredictions
 from ._tree.docstring import TREE_CLASSIFIER_DOCSTRING
 from ._tree.persistence import take_players_of_old_layout
 from ._tree.refining import FeatureRefining
@@ -33,6 +34,7 @@ _OUTCOME_BLOCK_ROWS = 250
 
 class LocalRegretTreeClassifier(
     WideInput,
+    CallPredictions,
     RootModelExpert,
     FeatureRefining,
     TreeViews,
@@ -235,8 +237,10 @@ class LocalRegretTreeClassifier(
         # categories); a block of rounds that can bring none is not watched.
         columns, watch = self._columns, False
         categorical = columns.categorical if columns.has_categories else None
+        # A streaming call is scored as the one prediction a caller makes of it.
+        given, given_losses = self._call_predictions(X, y, weight)
         try:
-            for lo in range(0, X.shape[0], batch):
+            for at_round, lo in enumerate(range(0, X.shape[0], batch)):
                 with lock:
                     hi = lo + batch
                     if lo >= watched:  # the next block
@@ -260,7 +264,9 @@ class LocalRegretTreeClassifier(
                     # The root models' losses, before the round is learnt.
                     extra = None
                     linear_at = None if linear is None else (linear[0][at], linear[1])
-                    if expert:
+                    if given is not None:
+                        extra = given_losses[at_round]
+                    elif expert:
                         extra = self._round_expert_losses(
                             X[lo:hi], outcomes[at], y[lo:hi], weight[lo:hi], linear_at
                         )
@@ -269,11 +275,13 @@ class LocalRegretTreeClassifier(
                             X[lo:hi], outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
                         )
                     else:
-                        if hedging:  # pi's predictions, before the round is learnt
+                        if hedging and given is None:  # pi's, before it is learnt
                             proba = self._round_proba_from(X[lo:hi], outcomes[at])
                         wrong = self._play_round_on(
                             outcomes[at], rows[at], y[lo:hi], weight[lo:hi]
                         )
+                    if given is not None:  # what the call's caller was given
+                        proba = given[lo:hi]
                     self._window.add(X[lo:hi], y[lo:hi], weight[lo:hi], outcomes[at])
                     if hedging:
                         self._score_predictions(proba, y[lo:hi], weight[lo:hi], extra)
@@ -319,7 +327,8 @@ class LocalRegretTreeClassifier(
 
     def _play_players_round(self, X, outcomes, rows, y, weight):
         """A round of every player: the mixture's probabilities of the rows
-        before it is learnt, and its expected weight of mistakes in its plays."""
+        before it is learnt, and its expected weight of mistakes in its plays
+        (the players are scored on those: the discounts' hedge is the plays')."""
         players = self._players
         probas = self._remembered_player_probas(X)
         if probas is None:
@@ -330,18 +339,6 @@ class LocalRegretTreeClassifier(
         )
         players.score(probas, y, weight)
         return players.mix(probas, weights), float(weights @ np.asarray(wrongs))
-
-    def _remembered_player_probas(self, X) -> np.ndarray | None:
-        """The players' probabilities of rows ``X`` if the last prediction was
-        of these rows (its first ones) under this very model."""
-        assert self._players is not None  # several discounts
-        last = self._players.last
-        if last is None:
-            return None
-        version, block, probas = last
-        if version == self._proba_version() and same_rows(block, X):
-            return probas[:, : X.shape[0]]
-        return None
 
     def _finish_call(self) -> None:
         """What a call does once after its rounds (also when Ctrl-C stops it)."""

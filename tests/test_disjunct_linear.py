@@ -11,6 +11,7 @@ from test_root_model_expert import progressive_error
 
 import sklearn_localregret._disjunct_linear as disjunct_linear
 from sklearn_localregret import LocalRegretDisjunctClassifier
+from sklearn_localregret._base.rounds import STREAMING_CALL_ROWS
 from sklearn_localregret._tree.root_linear import RootLinear
 from sklearn_localregret.datasets import load_stream
 from sklearn_localregret.persistence import check_consistency
@@ -40,17 +41,38 @@ def test_the_linear_model_learns_the_rows_as_scikit_learns_would():
     np.testing.assert_array_equal(model.count, reference.count)
 
 
-def test_each_round_scores_the_linear_model_before_it_learns():
-    # Twenty rounds of one row in one call: each scored by the model of the
-    # rounds before it, as a replay one row per call sees it.
+def test_a_streaming_call_scores_the_linear_model_before_the_call():
+    # Twenty rounds of one row in one call: each scored by the model before
+    # the call, which is what a caller that predicts the call's rows first
+    # is given (not the model after the call's earlier rounds).
     X, y = majority_stream(200)
     clf = LocalRegretDisjunctClassifier(random_state=0)
     clf.partial_fit(X[:5], y[:5], classes=[0, 1])
     before = clf._hedge.losses[2]
-    replay = pickle.loads(pickle.dumps(clf))
+    given = clf._linear_expert.labels(X[5:25])
+    one_by_one = pickle.loads(pickle.dumps(clf))
     clf.partial_fit(X[5:25], y[5:25])
-    expected = 0.0
+    expected = float((given != y[5:25]).sum())
+    moving = 0.0  # what scoring each round by the model before it would add
     for i in range(5, 25):
+        moving += float(one_by_one._linear_expert.labels(X[i : i + 1])[0] != y[i])
+        one_by_one.partial_fit(X[i : i + 1], y[i : i + 1])
+    assert moving != expected  # (else the test could not fail)
+    assert clf._hedge.losses[2] - before == expected
+
+
+def test_a_bulk_call_scores_each_round_before_it_learns():
+    # A call of more rows than a streaming call's: round by round, each round
+    # scored by the model of the rounds before it, as one row per call is.
+    X, y = majority_stream(300)
+    clf = LocalRegretDisjunctClassifier(random_state=0)
+    clf.partial_fit(X[:5], y[:5], classes=[0, 1])
+    before = clf._hedge.losses[2]
+    replay = pickle.loads(pickle.dumps(clf))
+    stop = 5 + STREAMING_CALL_ROWS + 16
+    clf.partial_fit(X[5:stop], y[5:stop])
+    expected = 0.0
+    for i in range(5, stop):
         expected += float(replay._linear_expert.labels(X[i : i + 1])[0] != y[i])
         replay.partial_fit(X[i : i + 1], y[i : i + 1])
     assert expected > 0  # (else the test could not fail)

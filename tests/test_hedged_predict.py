@@ -325,6 +325,35 @@ def test_predicting_before_learning_changes_nothing(name, call_rows):
 
 
 @pytest.mark.parametrize(
+    "name, params", [("tree", {}), ("tree", {"discount": "auto"}), ("disjunct", {})]
+)
+def test_a_streaming_call_is_scored_on_the_predictions_before_it(name, params):
+    # A call of 10 rows (two rounds of the tree, ten of the disjunct learner)
+    # adds to the vote's and the play's losses what pi's probabilities
+    # before the call get wrong: what a caller that predicts the rows first
+    # is given (with several discounts: the players' mixed by their weights
+    # before the call). Here the labels turn at the call: the model of the
+    # call's later rounds has followed them, the predictions given have not.
+    stream = _alternating(300)
+    est = LEARNERS[name](random_state=0, prediction="hedge", **params)
+    est.partial_fit(stream.X[:40], stream.y[:40], classes=stream.classes)
+    X, y = stream.X[40:50], stream.y[40:50]
+    one_by_one = pickle.loads(pickle.dumps(est))
+    proba = getattr(est, "pi_proba", est.predict_proba)(X)
+    before = est._hedge.losses.copy()
+    est.partial_fit(X, y)
+    gained = est._hedge.losses - before
+    label = np.searchsorted(est.classes_, y)
+    assert gained[0] == (proba.argmax(axis=1) != label).sum()
+    np.testing.assert_allclose(gained[1], (1.0 - proba[np.arange(10), label]).sum())
+    # Round by round (calls of one round each), the vote would have lost less.
+    start = one_by_one._hedge.losses[0]
+    for lo in range(0, 10, est.batch_size):
+        one_by_one.partial_fit(X[lo : lo + est.batch_size], y[lo : lo + est.batch_size])
+    assert one_by_one._hedge.losses[0] - start < gained[0]
+
+
+@pytest.mark.parametrize(
     "name, regret, hedges",
     [
         ("tree", "external", True),

@@ -161,6 +161,7 @@ class BaseOnlineClassifier(
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
+        state.pop("_whole_call_rows", None)  # set during a learning call only
         return state
 
     def __setstate__(self, state):

@@ -23,9 +23,9 @@ from .hedge_draws import hedge_block
 
 __all__ = ["REMEMBERED_ROWS", "HedgedPrediction", "same_rows"]
 
-# A prediction of at most this many rows is remembered for the hedge's score
-# of the round that learns them (test-then-train loops).
-REMEMBERED_ROWS = 64
+# A prediction of at most this many rows (a streaming call's) is remembered
+# for the hedge's score of the call that learns them (test-then-train loops).
+REMEMBERED_ROWS = rounds.STREAMING_CALL_ROWS
 
 
 def same_rows(block: np.ndarray, rows: np.ndarray) -> bool:

@@ -25,6 +25,11 @@ __all__ = ["DENSE_CHUNK_BYTES", "DENSE_CHUNK_ROWS", "OnlineRounds", "chunk_rows"
 # Rows densified at a time from sparse input: bounds memory whatever the
 # stream; and the bytes of one such chunk, whatever its width.
 DENSE_CHUNK_ROWS = 4096
+
+#: The most rows of a streaming call: the hedge scores every round of such a
+#: call on the experts' predictions before the call
+#: (:meth:`OnlineRounds._call_predictions`).
+STREAMING_CALL_ROWS = 64
 DENSE_CHUNK_BYTES = 32 * 2**20
 
 
@@ -81,6 +86,18 @@ class OnlineRounds:
         sparse_blocks = sp.issparse(X) and self._accepts_sparse_blocks
         if sparse_blocks:
             X = canonical_csr(X, self._block_dtype)
+        # Only a whole call learnt as one block may be a streaming call
+        # (_call_predictions), never a chunk or a part of a larger call.
+        whole = n_samples <= chunk
+        self._whole_call_rows = n_samples if whole else 0
+        try:
+            self._learn_chunks(X, y, weight, chunk, sparse_blocks)
+        finally:
+            self.__dict__.pop("_whole_call_rows", None)
+
+    def _learn_chunks(self, X, y, weight, chunk: int, sparse_blocks: bool) -> None:
+        """The rounds of :meth:`_learn`, ``chunk`` rows at a time."""
+        n_samples = X.shape[0]
         with deferred_interrupt() as interrupt:
             for start in range(0, n_samples, chunk):
                 stop = min(start + chunk, n_samples)
@@ -117,10 +134,16 @@ class OnlineRounds:
         batch = self.batch_size
         hedging = self._hedging()
         lock = self._model_lock()
-        for lo in range(0, X.shape[0], batch):
+        # A streaming call is scored as the one prediction a caller makes of it.
+        given, given_losses = (
+            self._call_predictions(X, y, weight) if hedging else (None, None)
+        )
+        for at, lo in enumerate(range(0, X.shape[0], batch)):
             hi = lo + batch
             with lock:  # readers in other threads see complete rounds
-                if hedging:  # the experts' predictions, before it is learnt
+                if given is not None:
+                    proba, extra = given[lo:hi], given_losses[at]
+                elif hedging:  # the experts' predictions, before it is learnt
                     proba = self._remembered_proba(X[lo:hi])
                     if proba is None:
                         proba = self._predict_proba_encoded(X[lo:hi])
@@ -130,6 +153,38 @@ class OnlineRounds:
                     self._score_predictions(proba, y[lo:hi], weight[lo:hi], extra)
                 self._learn_experts(X[lo:hi], y[lo:hi], weight[lo:hi])
                 self._count_rounds(weight[lo:hi], wrong)
+
+    def _call_predictions(self, X, y, weight) -> tuple:
+        """The experts' predictions of a streaming call's rows, made before
+        the call: ``pi``'s probabilities and each round's further experts'
+        losses; ``(None, None)`` for a call of one round or of more than
+        :data:`STREAMING_CALL_ROWS` rows (a bulk fit: round by round).
+
+        A test-then-train caller predicts a call's rows, then learns them, so
+        the predictions it gets are those of the model before the call, not
+        those of the model after the call's earlier rounds. The hedge scores
+        every round of a streaming call on the former: its weights are then
+        those of the experts' predictions as :meth:`predict` gives them to
+        such a caller, whatever the call's size against ``batch_size`` (the
+        last prediction of these rows is remembered: no second walk).
+        """
+        if not self._streaming_call(X):
+            return None, None
+        batch = self.batch_size
+        with self._model_lock():
+            proba = self._remembered_proba(X)
+            if proba is None:
+                proba = self._predict_proba_encoded(X)
+            rounds = [slice(lo, lo + batch) for lo in range(0, X.shape[0], batch)]
+            losses = [self._expert_losses(X[r], y[r], weight[r]) for r in rounds]
+        return proba, losses
+
+    def _streaming_call(self, X) -> bool:
+        """Whether rows ``X`` are a whole streaming call: more than one round,
+        at most :data:`STREAMING_CALL_ROWS` rows, learnt as one block."""
+        n = X.shape[0]
+        whole = n == self.__dict__.get("_whole_call_rows", 0)
+        return whole and self.batch_size < n <= STREAMING_CALL_ROWS
 
     def _expert_losses(self, X, y, weight) -> list | None:
         """The losses of the hedge's experts after the vote and the play on a

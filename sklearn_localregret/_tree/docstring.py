@@ -1,10 +1,9 @@
 """The docstring of :class:`~sklearn_localregret.LocalRegretTreeClassifier`.
 
 It is the learner's manual (parameters, attributes, the guarantee, sampling,
-prediction, threads, memory, examples), about 400 lines: kept here so that
-the estimator's module reads as code. ``_tree_classifier.py`` sets it as the
-class's ``__doc__``; the text, with its indentation, is the class's docstring
-as it was written in the class (numpydoc, the API pages and the doctests
+prediction, threads, memory, examples), kept here so that the estimator's
+module reads as code. ``_tree_classifier.py`` sets it as the class's
+``__doc__``, indentation included (numpydoc, the API pages and the doctests
 read it from the class).
 """
 
@@ -156,8 +155,9 @@ Online decision-tree learner minimising local external or swap regret.
         ``"hedge"``: the vote with probability :attr:`vote_weight_`, the root
         models (the root site's naive Bayes model; Gaussian naive Bayes and a
         passive-aggressive linear model of the columns) with theirs,
-        else the draw: AdaHedge's weights from the experts' losses on each
-        round before it is learnt, never much worse than the best of them
+        else the draw: AdaHedge's weights from the experts' losses on the
+        rows as predicted before their call (before their round in calls of
+        over 64 rows), never much worse than the best of them
         (:attr:`hedge_regret_bound_`; user guide, "The hedged prediction").
         ``"auto"``: ``"hedge"`` with external regret, ``"vote"`` with swap
         regret (scoring its exact distribution every round costs too much).

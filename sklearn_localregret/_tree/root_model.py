@@ -4,8 +4,9 @@ The root is in every played tree, so a model of the root is a classifier of
 every row learnt, as River's Hoeffding tree predicts at its one leaf before
 it splits. Three such models join the vote and the play as experts of the
 hedged prediction (AdaHedge over all of them, each scored on every round
-before the round is learnt), so that ``predict`` is never much worse than
-the best of them on the stream (the user guide, "The hedged prediction"):
+as it predicted the round's rows before their call), so that ``predict``
+is never much worse than the best of them on the stream (the user guide,
+"The hedged prediction"):
 
 * ``"model"``: the root site's naive Bayes model over the tests, where the
   sites keep models (adaptive leaf reads or model leaves);
