@@ -27,6 +27,7 @@ import scipy.sparse as sp
 
 from ._base import BaseLocalRegretClassifier
 from ._base.concurrency import one_blas_thread
+from ._base.rounds import round_slices
 from .locality.disjunct_players import DisjunctPlayer, player_of
 from .locality.hypercube import HypercubeColoring
 from .locality.hypercube_swap import HypercubeSwapRegrets
@@ -195,7 +196,7 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
         with self._model_lock():
             cols, dense = SparseRows.of(X, 0, X.shape[0]).densified()
             proba = self._proba_at(dense, cols)
-            rounds = [slice(lo, lo + batch) for lo in range(0, X.shape[0], batch)]
+            rounds = round_slices(X.shape[0], batch)
             if "_linear_expert" not in self.__dict__:
                 return proba, [None] * len(rounds)
             whole = self._whole_rows(dense, cols, X.shape[1])

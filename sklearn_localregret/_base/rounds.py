@@ -20,17 +20,24 @@ from .._interrupts import deferred_interrupt, deliver_held
 from .._sparse_blocks import canonical_csr
 from .concurrency import one_blas_thread
 
-__all__ = ["DENSE_CHUNK_BYTES", "DENSE_CHUNK_ROWS", "OnlineRounds", "chunk_rows"]
+__all__ = [
+    "DENSE_CHUNK_BYTES",
+    "DENSE_CHUNK_ROWS",
+    "STREAMING_CALL_ROWS",
+    "OnlineRounds",
+    "chunk_rows",
+    "round_slices",
+]
 
 # Rows densified at a time from sparse input: bounds memory whatever the
 # stream; and the bytes of one such chunk, whatever its width.
 DENSE_CHUNK_ROWS = 4096
+DENSE_CHUNK_BYTES = 32 * 2**20
 
 #: The most rows of a streaming call: the hedge scores every round of such a
 #: call on the experts' predictions before the call
 #: (:meth:`OnlineRounds._call_predictions`).
 STREAMING_CALL_ROWS = 64
-DENSE_CHUNK_BYTES = 32 * 2**20
 
 
 def chunk_rows(n_features: int, itemsize: int = 8, batch: int = 1) -> int:
@@ -47,6 +54,11 @@ def chunk_rows(n_features: int, itemsize: int = 8, batch: int = 1) -> int:
     fit = DENSE_CHUNK_BYTES // max(1, int(n_features) * int(itemsize))
     rows = min(DENSE_CHUNK_ROWS, fit) // batch * batch
     return max(batch, rows)
+
+
+def round_slices(n_rows: int, batch: int) -> list[slice]:
+    """The rows of each round of a block of ``n_rows`` rows, in order."""
+    return [slice(lo, lo + batch) for lo in range(0, n_rows, batch)]
 
 
 class OnlineRounds:
@@ -157,8 +169,8 @@ class OnlineRounds:
     def _call_predictions(self, X, y, weight) -> tuple:
         """The experts' predictions of a streaming call's rows, made before
         the call: ``pi``'s probabilities and each round's further experts'
-        losses; ``(None, None)`` for a call of one round or of more than
-        :data:`STREAMING_CALL_ROWS` rows (a bulk fit: round by round).
+        losses; ``(None, None)`` unless the rows are a whole streaming call
+        (:meth:`_streaming_call`; else round by round).
 
         A test-then-train caller predicts a call's rows, then learns them, so
         the predictions it gets are those of the model before the call, not
@@ -175,8 +187,10 @@ class OnlineRounds:
             proba = self._remembered_proba(X)
             if proba is None:
                 proba = self._predict_proba_encoded(X)
-            rounds = [slice(lo, lo + batch) for lo in range(0, X.shape[0], batch)]
-            losses = [self._expert_losses(X[r], y[r], weight[r]) for r in rounds]
+            losses = [
+                self._expert_losses(X[r], y[r], weight[r])
+                for r in round_slices(X.shape[0], batch)
+            ]
         return proba, losses
 
     def _streaming_call(self, X) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._base.hedged_prediction import same_rows
+from .._base.rounds import round_slices
 
 __all__ = ["CallPredictions"]
 
@@ -59,7 +60,7 @@ class CallPredictions:
                 proba = self._remembered_proba(X)
                 if proba is None:
                     proba = self._predict_proba_now(X)
-            rounds = [slice(lo, lo + batch) for lo in range(0, X.shape[0], batch)]
+            rounds = round_slices(X.shape[0], batch)
             if not self._scores_root_models():
                 return proba, [None] * len(rounds)
             linear = self._linear_inputs(X)
