@@ -23,8 +23,10 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
    A fourth (with pandas installed) is the raw strings as a DataFrame of
-   named columns, each call a slice of it. "nodes" is the mean size of the
-   trees played. With more than one seed, raw against one-hot seed by
+   named columns, each call a slice of it. The inputs learn in lockstep,
+   call by call (each call's rows go to every input's learner in turn), so
+   that the machine's changes of speed move them alike. "nodes" is the mean
+   size of the trees played. With more than one seed, raw against one-hot seed by
    seed, with 95% t intervals over the seeds (the two inputs learn
    different trees: their speed differs by the trees' sizes as well as by
    the code).
@@ -72,10 +74,30 @@ def progressive(predict, learn, X, y, batch):
     return wrong / len(y), seconds
 
 
-def ours(X, y, batch, seed, params, transform=None, sizes=None):
-    """Our tree, test-then-train; ``transform`` (if given) encodes every call's
-    rows first, and its time counts as learning time; ``sizes`` (a list, if
-    given) gets the nodes of the tree each call played last."""
+def lockstep(runs, y, batch):
+    """:func:`progressive` for several ``(predict, learn, X)`` on the same
+    labels, call by call: each call's rows go to every run in turn (first
+    run alternating), so that a change of the machine's speed during the
+    loop moves them alike. Each run's ``(error, seconds learning)``."""
+    wrong, seconds = [0] * len(runs), [0.0] * len(runs)
+    for call, lo in enumerate(range(0, len(y), batch)):
+        yb = y[lo : lo + batch]
+        turn = list(range(len(runs)))
+        for i in turn[call % len(runs) :] + turn[: call % len(runs)]:
+            predict, learn, X = runs[i]
+            Xb = X[lo : lo + batch]
+            wrong[i] += int(np.sum(predict(Xb) != yb))
+            start = time.perf_counter()
+            learn(Xb, yb)
+            seconds[i] += time.perf_counter() - start
+    return [(w / len(y), t) for w, t in zip(wrong, seconds)]
+
+
+def our_learner(y, seed, params, transform=None, sizes=None):
+    """Our tree's ``(predict, learn)`` for test-then-train; ``transform`` (if
+    given) encodes every call's rows first, and its time counts as learning
+    time; ``sizes`` (a list, if given) gets the nodes of the tree each call
+    played last."""
     model = LocalRegretTreeClassifier(random_state=seed, **params)
     classes = np.unique(y)
     encode = transform or (lambda Xb: Xb)
@@ -90,6 +112,12 @@ def ours(X, y, batch, seed, params, transform=None, sizes=None):
         if sizes is not None:
             sizes.append(model._player.flat.n_nodes)
 
+    return predict, learn
+
+
+def ours(X, y, batch, seed, params, transform=None, sizes=None):
+    """Our tree, test-then-train (:func:`our_learner`)."""
+    predict, learn = our_learner(y, seed, params, transform, sizes)
     return progressive(predict, learn, X, y, batch)
 
 
@@ -192,7 +220,7 @@ def raw_categories(batch, n_seeds, params):
         pass
     for config in (params, {**params, "leaf_model": None}):
         label = "" if config is params else ", labels"
-        # Seed by seed, the inputs one after the other: the machine's
+        # Seed by seed, the inputs call by call (lockstep): the machine's
         # drift over the run then moves them alike (their ratios are the
         # goal), where a whole input's seeds in a row could meet another load.
         runs: dict = {name: [] for name, _, _ in inputs}
@@ -200,18 +228,29 @@ def raw_categories(batch, n_seeds, params):
             ours(_rows(X, np.arange(200)), y[:200], batch, 0, config, transform)
         for seed in range(n_seeds):
             order = np.random.default_rng(seed).permutation(len(y))
-            for name, X, transform in inputs:
-                shuffled, sizes = _rows(X, order), []
-                error, seconds = ours(
-                    shuffled, y[order], batch, seed, config, transform, sizes
-                )
+            sizes: dict = {name: [] for name, _, _ in inputs}
+            shuffled = {name: _rows(X, order) for name, X, _ in inputs}
+            learners = [
+                our_learner(y[order], seed, config, transform, sizes[name])
+                for name, _, transform in inputs
+            ]
+            loops = lockstep(
+                [
+                    (*learner, shuffled[name])
+                    for learner, (name, _, _) in zip(learners, inputs)
+                ],
+                y[order],
+                batch,
+            )
+            for (error, seconds), (name, _, transform) in zip(loops, inputs):
                 start = time.perf_counter()
-                rows = shuffled if transform is None else transform(shuffled)
+                rows = shuffled[name]
+                rows = rows if transform is None else transform(rows)
                 LocalRegretTreeClassifier(random_state=seed, **config).fit(
                     rows, y[order]
                 )
                 fit = time.perf_counter() - start
-                runs[name].append((error, len(y) / seconds, fit, np.mean(sizes)))
+                runs[name].append((error, len(y) / seconds, fit, np.mean(sizes[name])))
         results = {}
         for name, X, _ in inputs:
             error, speed, fit, nodes = np.mean(runs[name], axis=0)

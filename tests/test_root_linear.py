@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from sklearn.linear_model import SGDClassifier
@@ -125,3 +127,24 @@ def test_the_tree_reads_raw_categories_in_its_linear_model():
     assert linear.coef.shape == (2, 2 + tree.max_categories)
     encoded = tree._encode_columns(X, learning=False)
     assert np.mean(linear.labels(encoded, tree._numeric_columns()) == y) == 1.0
+
+
+def test_the_inputs_mask_follows_the_columns_asked_for():
+    # The model keeps its last mask for the next call: a call with other
+    # columns (another array, or the same array changed) gets its own.
+    model = RootLinear(2, 3, categorical=[False, True, False], max_categories=2)
+    X = np.array([[0.5, 1.0, -1.0]])
+    columns = np.array([True, False, True])
+
+    def expected(mask):
+        return np.concatenate([mask & [True, False, True], [True, True]])
+
+    for mask in ([True, False, True], [False, False, True], None, [True] * 3):
+        asked = None if mask is None else np.array(mask)
+        _, got = model.inputs(X, asked)
+        np.testing.assert_array_equal(got, expected(np.array(mask or [True] * 3)))
+        if asked is not None:  # the same array, changed in place
+            columns[:] = ~asked
+            _, got = model.inputs(X, columns)
+            np.testing.assert_array_equal(got, expected(~asked))
+    assert "_last_mask" not in pickle.loads(pickle.dumps(model)).__dict__

@@ -98,7 +98,12 @@ class StreamValidation:
                 return None
         elif not same_kind_labels(y, X.shape[0], known):
             return None
-        if not sparse and X.dtype.kind == "f" and not self._finite_enough(X):
+        if (
+            coded is None  # (codes are finite)
+            and not sparse
+            and X.dtype.kind == "f"
+            and not self._finite_enough(X)
+        ):
             return None
         if coded is None and not self._numeric_rows_read_as_is():
             return None
@@ -340,7 +345,7 @@ class StreamValidation:
         if self._is_clean_row(X):
             return self._encode_features(X)
         coded = self._known_category_rows(X)
-        if coded is not None and self._is_plain_rows(coded):
+        if coded is not None:  # codes: finite, of the fitted width
             return self._encode_features(coded)
         if "classes_" not in self.__dict__:  # (scikit-learn's check is slow)
             check_is_fitted(self)

@@ -101,22 +101,43 @@ class RootLinear:
         slots = self.__dict__.get("slot_start")  # (models saved before: none)
         return self.coef.shape[1] if slots is None else len(slots)
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_last_mask", None)  # a cache (see _mask)
+        return state
+
     def inputs(self, X, columns=None) -> tuple:
         """The rows and the mask of inputs the model reads: ``X`` and
         ``columns`` (default all), and for categorical columns their
         one-hot slots instead of the codes."""
         X = np.asarray(X, dtype=np.float64)
-        n = self.n_features
-        mask = np.ones(n, dtype=bool) if columns is None else np.asarray(columns)
-        mask = np.ascontiguousarray(mask, dtype=bool)
         slots = self.__dict__.get("slot_start")
-        if slots is None or self.coef.shape[1] == n:
+        one_hot = slots is not None and self.coef.shape[1] != self.n_features
+        mask = self._mask(columns, slots if one_hot else None)
+        if not one_hot:
             return X, mask
         rows = np.empty((X.shape[0], self.coef.shape[1]))
         one_hot_columns(X, slots, self.n_slots, rows)
-        full = np.ones(self.coef.shape[1], dtype=bool)
-        full[:n] = mask & (slots < 0)
-        return rows, full
+        return rows, mask
+
+    def _mask(self, columns, slots) -> np.ndarray:
+        """:meth:`inputs`' mask of ``columns`` (one-hot ``slots`` after them
+        if not None). The last one is kept for the next call with equal
+        ``columns``: every round and prediction asks, with the same few."""
+        mask = None if columns is None else np.ascontiguousarray(columns, dtype=bool)
+        key = None if mask is None else mask.tobytes()
+        last = self.__dict__.get("_last_mask")
+        if last is not None and last[0] == key and last[2] is slots:
+            return last[1]
+        n = self.n_features
+        if mask is None:
+            mask = np.ones(n, dtype=bool)
+        if slots is not None:
+            full = np.ones(self.coef.shape[1], dtype=bool)
+            full[:n] = mask & (slots < 0)
+            mask = full
+        self._last_mask = (key, mask, slots)
+        return mask
 
     def learn(self, X, y, weight, columns=None, inputs=None) -> None:
         """Learn rows ``X`` (NaN where missing) of class indices ``y`` at

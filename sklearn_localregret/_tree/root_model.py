@@ -129,8 +129,7 @@ class RootModelExpert:
         columns = self._columns
         if columns.n_features != self._tests.n_features:  # a wide input's slots
             return None
-        categorical = columns.categorical
-        return None if categorical is None else ~categorical
+        return columns.not_categorical
 
     def _linear_inputs(self, X: np.ndarray) -> tuple | None:
         """What the linear model reads of rows ``X`` (:meth:`RootLinear.inputs`:

@@ -82,8 +82,7 @@ class ForestRootModels:
         return [float(weight @ (np.argmax(mean, axis=1) != y))]
 
     def _numeric_columns(self) -> np.ndarray | None:
-        categorical = self._columns.categorical
-        return None if categorical is None else ~categorical
+        return self._columns.not_categorical
 
     def _root_posteriors(self, X: np.ndarray) -> list:
         """Each root expert's class probabilities of rows ``X``: the root

@@ -82,7 +82,11 @@ class RecentRows:
         if self.size == 0:
             return
         X, y, w = X[-self.size :], y[-self.size :], w[-self.size :]
-        at = (self._count + np.arange(X.shape[0])) % self.size
+        start = self._count % self.size
+        if start + X.shape[0] <= self.size:  # no wrap: a slice (most rounds)
+            at: slice | np.ndarray = slice(start, start + X.shape[0])
+        else:
+            at = (self._count + np.arange(X.shape[0])) % self.size
         self._y[at], self._w[at] = y, w
         if self._X is not None:
             self._X[at] = X

@@ -2,38 +2,30 @@
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain
 from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
+from .column_values import (
+    CATEGORICAL,
+    NUMERIC,
+    UNKNOWN,
+    as_array,
+    infer_kind,
+    is_category_dtype,
+    is_label,
+    is_missing,
+    numbers_of,
+)
+
 __all__ = ["CATEGORICAL", "NUMERIC", "UNKNOWN", "ColumnEncoder"]
 
-#: A column not typed yet: every value so far was missing.
-UNKNOWN = 0
-#: Numbers, read as they are (NaN where missing).
-NUMERIC = 1
-#: Categories, read as codes ``0, 1, ...`` in order of first appearance.
-CATEGORICAL = 2
 
-
-def _is_missing(value) -> bool:
-    """None, NaN, ``pandas.NA`` and ``pandas.NaT``."""
-    if value is None:
-        return True
-    if isinstance(value, (float, np.floating)):
-        return bool(value != value)
-    return type(value).__name__ in ("NAType", "NaTType")
-
-
-def _is_label(value) -> bool:
-    """A string-like category (as opposed to a number)."""
-    return isinstance(value, (str, bytes, np.str_, np.bytes_))
-
-
-def _is_category_dtype(dtype) -> bool:
-    return getattr(dtype, "name", None) == "category"
+#: What an encoder reads off its kinds and indexes, kept until a column turns
+#: categorical (ColumnEncoder._forget_kinds); never saved.
+_KIND_CACHES = ("_n_categorical", "_categorical", "_not_categorical", "_getters")
 
 
 class ColumnEncoder:
@@ -98,7 +90,7 @@ class ColumnEncoder:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_index"]  # rebuilt from the categories
-        for cache in ("_n_categorical", "_all_typed"):  # has_categories, _has_untyped
+        for cache in _KIND_CACHES + ("_all_typed",):  # see _forget_kinds
             state.pop(cache, None)
         return state
 
@@ -119,7 +111,7 @@ class ColumnEncoder:
     def _start(self, n_features: int, kind: int = UNKNOWN) -> None:
         self.n_features = int(n_features)
         self.kinds = np.full(n_features, kind, dtype=np.int8)
-        self.__dict__.pop("_n_categorical", None)
+        self._forget_kinds()
         self.__dict__.pop("_all_typed", None)
         self.categories = [None] * n_features
         self.numbers = [None] * n_features
@@ -129,8 +121,29 @@ class ColumnEncoder:
 
     @property
     def categorical(self) -> np.ndarray:
-        """Which columns are categorical, (n_features,) of bool."""
-        return self.kinds == CATEGORICAL
+        """Which columns are categorical, (n_features,) of bool; shared, not
+        to be changed."""
+        # Kept (every round of a root model asks) until a column turns
+        # categorical (_forget_kinds).
+        mask = self.__dict__.get("_categorical")
+        if mask is None:
+            mask = self._categorical = self.kinds == CATEGORICAL
+        return mask
+
+    @property
+    def not_categorical(self) -> np.ndarray:
+        """Which columns are not categorical, (n_features,) of bool (what the
+        root models read as numbers); shared, not to be changed."""
+        mask = self.__dict__.get("_not_categorical")
+        if mask is None:
+            mask = self._not_categorical = ~self.categorical
+        return mask
+
+    def _forget_kinds(self) -> None:
+        """Drop what was read off the kinds and indexes (a column turned
+        categorical, or the columns started anew)."""
+        for cache in _KIND_CACHES:
+            self.__dict__.pop(cache, None)
 
     @property
     def has_categories(self) -> bool:
@@ -202,12 +215,12 @@ class ColumnEncoder:
         if frame:
             dtypes = list(X.dtypes)
             plain = all(
-                getattr(d, "kind", "O") in "biuf" and not _is_category_dtype(d)
+                getattr(d, "kind", "O") in "biuf" and not is_category_dtype(d)
                 for d in dtypes
             )
             array = None
         else:
-            array = X if isinstance(X, np.ndarray) else _as_array(X)
+            array = X if isinstance(X, np.ndarray) else as_array(X)
             if array is None or array.ndim != 2:
                 return X, self  # validation says what is wrong
             plain = array.dtype.kind in "biuf"
@@ -242,20 +255,30 @@ class ColumnEncoder:
         whose every value has its code already (what :meth:`_codes` gives
         them, the encoder unchanged); None otherwise. The streaming case of
         raw categories: a dictionary lookup a cell, straight into floats."""
-        kinds = self.kinds.tolist()
-        if kinds.count(CATEGORICAL) != len(kinds):
+        getters = self._code_getters()
+        if getters is None:
             return None
         n_rows, n_columns = array.shape
-        unknown = repeat(-1.0)  # codes are >= 0: -1 is a value without one
-        getters = [(index or {}).get for index in self._index]
-        lookups = map(map, getters, array.T.tolist(), repeat(unknown, n_columns))
+        lookups = map(map, getters, array.T.tolist())
         try:
             codes = np.fromiter(chain.from_iterable(lookups), float, array.size)
-        except TypeError:  # an unhashable value: the general path says so
-            return None
-        if n_rows and codes.min() < 0:
-            return None  # missing, new or of another type: the general path
+        except (KeyError, TypeError):  # missing, new, of another type or
+            return None  # unhashable: the general path says what it is
         return codes.reshape(n_columns, n_rows).T.copy()
+
+    def _code_getters(self) -> tuple | None:
+        """Each column's ``index.__getitem__`` if every column is
+        categorical, else None; kept until :meth:`_forget_kinds` (an index
+        only grows in place after its column turned categorical)."""
+        getters = self.__dict__.get("_getters")
+        if getters is None:
+            kinds = self.kinds.tolist()
+            indexes = [index for index in self._index if index is not None]
+            getters = ()  # kept too: not every column is categorical
+            if kinds.count(CATEGORICAL) == len(kinds) == len(indexes):
+                getters = tuple(index.__getitem__ for index in indexes)
+            self._getters = getters
+        return getters or None
 
     def _encode(self, X, array, learning, mutable, names):
         """:meth:`encode`'s columns; raises ``_Change`` if learning them would
@@ -275,7 +298,7 @@ class ColumnEncoder:
             if dtype not in read:
                 read[dtype] = (
                     getattr(dtype, "kind", "O") in "biuf",
-                    CATEGORICAL if _is_category_dtype(dtype) else None,
+                    CATEGORICAL if is_category_dtype(dtype) else None,
                 )
             numeric, hint = read[dtype]
             if numeric and hint is None and self.kinds[j] != CATEGORICAL:
@@ -327,7 +350,7 @@ class ColumnEncoder:
     def _column(self, j, values, hint, learning, mutable, name) -> list:
         kind = int(self.kinds[j])
         if kind == UNKNOWN:
-            kind = hint or _infer_kind(values, name)
+            kind = hint or infer_kind(values, name)
             if learning and kind != UNKNOWN:
                 if not mutable:
                     raise _Change
@@ -335,9 +358,9 @@ class ColumnEncoder:
                 if kind == CATEGORICAL:
                     self.categories[j] = []
                     self._index[j] = {}
-                    self.__dict__.pop("_n_categorical", None)
+                    self._forget_kinds()
         if kind == NUMERIC:
-            return _numbers(values, name)
+            return numbers_of(values, name)
         if kind == CATEGORICAL:
             return self._codes(j, values, learning and mutable, learning, name)
         return [np.nan] * len(values)  # all missing so far
@@ -359,12 +382,12 @@ class ColumnEncoder:
 
     def _code(self, j, value, mutable, learning, name) -> float:
         """The code of a value not found as it is: missing, another type, new."""
-        if _is_missing(value):
+        if is_missing(value):
             value = None
         else:
             if isinstance(value, np.generic):
                 value = value.item()
-            number = isinstance(value, Real) and not _is_label(value)
+            number = isinstance(value, Real) and not is_label(value)
             expected = self.numbers[j]
             if expected is None and learning:
                 if not mutable:
@@ -399,48 +422,3 @@ class ColumnEncoder:
 
 class _Change(Exception):
     """Learning a call's input would change the encoder (copy it first)."""
-
-
-def _as_array(X) -> np.ndarray | None:
-    """A list of rows as an array; objects when it holds strings or None."""
-    try:
-        array = np.asarray(X)
-        if array.dtype.kind in "USO":
-            array = np.asarray(X, dtype=object)
-    except (TypeError, ValueError):
-        return None
-    return array
-
-
-def _infer_kind(values: list, name) -> int:
-    """The type of a column from its values (UNKNOWN if all are missing)."""
-    labels = numbers = False
-    for kind in set(map(type, values)):  # few types, many values
-        if issubclass(kind, (str, bytes, np.str_, np.bytes_)):
-            labels = True
-        elif kind is type(None) or kind.__name__ in ("NAType", "NaTType"):
-            continue
-        elif issubclass(kind, (float, np.floating)):
-            # NaN is missing: numbers only if some float is not NaN.
-            numbers = numbers or any(v == v for v in values if type(v) is kind)
-        else:
-            numbers = True
-    if labels and numbers:
-        raise ValueError(
-            f"column {name!r} mixes numbers and strings: make it all numbers "
-            "or all categories (e.g. astype(str), or a pandas category)."
-        )
-    return CATEGORICAL if labels else NUMERIC if numbers else UNKNOWN
-
-
-def _numbers(items: list, name) -> list:
-    """A numeric column's values as floats, NaN where missing."""
-    for value in items:
-        if _is_label(value):
-            raise ValueError(
-                f"column {name!r} held numbers so far and now holds {value!r}: "
-                "a column keeps its type over the stream."
-            )
-    return np.array(
-        [np.nan if _is_missing(v) else v for v in items], dtype=float
-    ).tolist()

@@ -234,6 +234,35 @@ def test_rows_of_known_categories_keep_the_encoder():
     np.testing.assert_array_equal(again, [[1, 3], [2, 0]])
 
 
+def test_kept_readings_of_the_kinds_follow_a_column_turning_categorical():
+    """The encoder keeps its categorical mask and its columns' code lookups
+    (every row asks); a column that turns categorical later is read as one
+    by them, and a saved encoder holds none of them."""
+    X = np.array([["a", None], ["b", None]], object)  # column 1: not typed yet
+    encoder = ColumnEncoder().encode(X, learning=True)[1]
+    saved = pickle.dumps(encoder)
+    rows = np.array([["b", "x"]], object)
+    assert encoder._known_codes(np.array([["a", None]], object)) is None
+    assert encoder.categorical.tolist() == [True, False]
+    assert encoder.not_categorical.tolist() == [False, True]
+    assert pickle.dumps(encoder) == saved  # the readings are not saved
+    grown = encoder.encode(rows, learning=True)[1]
+    assert grown.categorical.tolist() == [True, True]
+    assert grown.not_categorical.tolist() == [False, False]
+    np.testing.assert_array_equal(grown._known_codes(rows), [[1, 0]])
+    assert grown._known_codes(np.array([["b", "new"]], object)) is None
+    # Turned categorical in place (a fresh encoder's first rows) after a read.
+    fresh = ColumnEncoder()
+    fresh._start(2)
+    assert fresh._known_codes(rows) is None and not fresh.categorical.any()
+    coded = fresh._encode(rows, rows, True, True, [0, 1])
+    np.testing.assert_array_equal(coded, [[0, 0]])
+    assert fresh.categorical.tolist() == [True, True]
+    np.testing.assert_array_equal(fresh._known_codes(rows), [[0, 0]])
+    loaded = pickle.loads(pickle.dumps(grown))
+    np.testing.assert_array_equal(loaded._known_codes(rows), [[1, 0]])
+
+
 def test_a_failed_encoding_changes_nothing():
     encoder = ColumnEncoder().encode(np.array([["a", 1.0]], object), learning=True)[1]
     saved = pickle.dumps(encoder)

@@ -1,0 +1,92 @@
+"""What the values of a column are: missing, labels, numbers; a column's kind.
+
+The value-level rules of :class:`~sklearn_localregret.thresholds.columns.
+ColumnEncoder`: which values count as missing, which as category labels,
+the kind a column's first values give it, and a numeric column's floats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "CATEGORICAL",
+    "NUMERIC",
+    "UNKNOWN",
+    "as_array",
+    "infer_kind",
+    "is_category_dtype",
+    "is_label",
+    "is_missing",
+    "numbers_of",
+]
+
+#: A column not typed yet: every value so far was missing.
+UNKNOWN = 0
+#: Numbers, read as they are (NaN where missing).
+NUMERIC = 1
+#: Categories, read as codes ``0, 1, ...`` in order of first appearance.
+CATEGORICAL = 2
+
+
+def is_missing(value) -> bool:
+    """None, NaN, ``pandas.NA`` and ``pandas.NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(value != value)
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def is_label(value) -> bool:
+    """A string-like category (as opposed to a number)."""
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+
+
+def is_category_dtype(dtype) -> bool:
+    return getattr(dtype, "name", None) == "category"
+
+
+def as_array(X) -> np.ndarray | None:
+    """A list of rows as an array; objects when it holds strings or None."""
+    try:
+        array = np.asarray(X)
+        if array.dtype.kind in "USO":
+            array = np.asarray(X, dtype=object)
+    except (TypeError, ValueError):
+        return None
+    return array
+
+
+def infer_kind(values: list, name) -> int:
+    """The type of a column from its values (UNKNOWN if all are missing)."""
+    labels = numbers = False
+    for kind in set(map(type, values)):  # few types, many values
+        if issubclass(kind, (str, bytes, np.str_, np.bytes_)):
+            labels = True
+        elif kind is type(None) or kind.__name__ in ("NAType", "NaTType"):
+            continue
+        elif issubclass(kind, (float, np.floating)):
+            # NaN is missing: numbers only if some float is not NaN.
+            numbers = numbers or any(v == v for v in values if type(v) is kind)
+        else:
+            numbers = True
+    if labels and numbers:
+        raise ValueError(
+            f"column {name!r} mixes numbers and strings: make it all numbers "
+            "or all categories (e.g. astype(str), or a pandas category)."
+        )
+    return CATEGORICAL if labels else NUMERIC if numbers else UNKNOWN
+
+
+def numbers_of(items: list, name) -> list:
+    """A numeric column's values as floats, NaN where missing."""
+    for value in items:
+        if is_label(value):
+            raise ValueError(
+                f"column {name!r} held numbers so far and now holds {value!r}: "
+                "a column keeps its type over the stream."
+            )
+    return np.array(
+        [np.nan if is_missing(v) else v for v in items], dtype=float
+    ).tolist()
