@@ -466,6 +466,22 @@ def test_bad_predict_raises_and_changes_nothing(name, method, X, match):
     assert pickle.dumps(est) == before
 
 
+@pytest.mark.parametrize("name", ESTIMATOR_IDS)
+def test_a_frame_column_that_cannot_be_read_is_named(name):
+    # A column of dates, after readable ones: the error names it (and says
+    # what to do), at learning and at predicting; the model is unchanged.
+    pd = pytest.importorskip("pandas")
+    X, y = binary_stream()
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(N_FEATURES)])
+    est = make_estimator(name).partial_fit(frame, y, classes=[0, 1])
+    before = pickle.dumps(est)
+    dated = frame.assign(x3=pd.Timestamp("2026-11-28"))
+    for call in (lambda: est.partial_fit(dated, y), lambda: est.predict(dated)):
+        with pytest.raises(ValueError, match="column 'x3' has dtype datetime64"):
+            call()
+    assert pickle.dumps(est) == before
+
+
 BINARY_ONLY = ["disjunct-external", "disjunct-swap", "winnow2"]
 
 

@@ -111,10 +111,12 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
     """
     dtypes = getattr(X, "dtypes", None)
     if dtypes is not None and hasattr(dtypes, "items"):  # a DataFrame
-        for column, dtype in dtypes.items():
+        # As a list: a Series' items cost pandas ~4 us each (a streaming call).
+        for at, dtype in enumerate(dtypes.tolist()):
             kind = getattr(dtype, "kind", "O")
             if kind in "biuf" or (categories and kind not in "mM"):
                 continue
+            column = dtypes.index[at]
             what = "dates or durations" if kind in "mM" else "categories or text"
             raise ValueError(
                 f"{estimator_name} needs numeric features; column {column!r} has "
