@@ -8,7 +8,9 @@ Every learner sees the same rows in the same run.
    and 5 rows per call, on mushroom (117 one-hot features), a 20-feature
    numeric stream (``make_classification``; both as in
    ``bench_stream_loop.py``) and one shuffled pass over digits (64 features,
-   10 classes). Goals: >= 1x HT's rows/s at 1 row per call, >= 3x at 5.
+   10 classes), ours and HT in lockstep (``bench_stream_loop.
+   ours_and_ht_lockstep``: in turns of 50 calls). Goals: >= 1x HT's rows/s
+   at 1 row per call, >= 3x at 5.
 2. One bulk ``fit`` on each stream against HT's ``learn_one`` over the same
    rows. Goal: >= 10x.
 3. ``pi_proba`` of one row (exact, input validation included; the median
@@ -33,7 +35,7 @@ import numpy as np
 
 # The same streams and loops as bench_stream_loop (this folder is on sys.path
 # when a script of it runs).
-from bench_stream_loop import ht_loop, ours_loop, streams, wilson
+from bench_stream_loop import ours_and_ht_lockstep, streams, wilson
 from sklearn.datasets import load_digits
 
 from sklearn_localregret import LocalRegretTreeClassifier
@@ -65,8 +67,7 @@ def loop_section(data: dict, seed: int) -> None:
     print("-" * len(header))
     for name, (X, y) in data.items():
         for per_call in (1, 5):
-            ht_seconds, ht_wrong = ht_loop(X, y, per_call)
-            seconds, wrong, _, _ = ours_loop(
+            (seconds, wrong, _, _), (ht_seconds, ht_wrong) = ours_and_ht_lockstep(
                 lambda: LocalRegretTreeClassifier(random_state=seed), X, y, per_call
             )
             n = len(y)

@@ -24,8 +24,8 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    on all rows beforehand, transforming every call's rows (its time counted).
    A fourth (with pandas installed) is the raw strings as a DataFrame of
    named columns, each call a slice of it. The inputs learn in lockstep,
-   call by call (each call's rows go to every input's learner in turn), so
-   that the machine's changes of speed move them alike. "nodes" is the mean
+   in turns of 50 calls, so that the machine's changes of speed move them
+   alike. "nodes" is the mean
    size of the trees played. With more than one seed, raw against one-hot seed by
    seed, with 95% t intervals over the seeds (the two inputs learn
    different trees: their speed differs by the trees' sizes as well as by
@@ -74,22 +74,30 @@ def progressive(predict, learn, X, y, batch):
     return wrong / len(y), seconds
 
 
+#: Calls a run makes in a row before the next run's turn (as
+#: bench_stream_loop.LOCKSTEP_CALLS: call by call, the runs evicted each
+#: other's data from the caches).
+LOCKSTEP_CALLS = 50
+
+
 def lockstep(runs, y, batch):
     """:func:`progressive` for several ``(predict, learn, X)`` on the same
-    labels, call by call: each call's rows go to every run in turn (first
-    run alternating), so that a change of the machine's speed during the
-    loop moves them alike. Each run's ``(error, seconds learning)``."""
+    labels, in turns of ``LOCKSTEP_CALLS`` calls (the first run of a turn
+    rotating), so that a change of the machine's speed during the loop
+    moves them alike. Each run's ``(error, seconds learning)``."""
     wrong, seconds = [0] * len(runs), [0.0] * len(runs)
-    for call, lo in enumerate(range(0, len(y), batch)):
-        yb = y[lo : lo + batch]
-        turn = list(range(len(runs)))
-        for i in turn[call % len(runs) :] + turn[: call % len(runs)]:
+    starts = list(range(0, len(y), batch))
+    for turn, at in enumerate(range(0, len(starts), LOCKSTEP_CALLS)):
+        order = list(range(len(runs)))
+        order = order[turn % len(runs) :] + order[: turn % len(runs)]
+        for i in order:
             predict, learn, X = runs[i]
-            Xb = X[lo : lo + batch]
-            wrong[i] += int(np.sum(predict(Xb) != yb))
-            start = time.perf_counter()
-            learn(Xb, yb)
-            seconds[i] += time.perf_counter() - start
+            for lo in starts[at : at + LOCKSTEP_CALLS]:
+                Xb, yb = X[lo : lo + batch], y[lo : lo + batch]
+                wrong[i] += int(np.sum(predict(Xb) != yb))
+                start = time.perf_counter()
+                learn(Xb, yb)
+                seconds[i] += time.perf_counter() - start
     return [(w / len(y), t) for w, t in zip(wrong, seconds)]
 
 
@@ -220,7 +228,7 @@ def raw_categories(batch, n_seeds, params):
         pass
     for config in (params, {**params, "leaf_model": None}):
         label = "" if config is params else ", labels"
-        # Seed by seed, the inputs call by call (lockstep): the machine's
+        # Seed by seed, the inputs in turns of 50 calls (lockstep): the machine's
         # drift over the run then moves them alike (their ratios are the
         # goal), where a whole input's seeds in a row could meet another load.
         runs: dict = {name: [] for name, _, _ in inputs}

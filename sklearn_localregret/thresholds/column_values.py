@@ -44,6 +44,8 @@ def is_label(value) -> bool:
 
 
 def is_category_dtype(dtype) -> bool:
+    """A pandas ``category`` dtype (its columns are categorical whatever
+    their values)."""
     return getattr(dtype, "name", None) == "category"
 
 
