@@ -1,10 +1,16 @@
-"""Where the round kernel's time goes at one row per call (issue 25).
+"""Where a one-row call's time goes, and the round kernel's (issue 25).
 
 ``LocalRegretTreeClassifier()`` learns ``--rows`` rows of the 20-feature
-numeric stream of ``bench_stream_loop.py`` one row per call. The last
-one-row update of the played tree (``update_played_sites``, the compiled
-kernel of a round's regret update) is replayed on a copy of its arguments,
-and timed (median of ``--repeats`` calls):
+numeric stream of ``bench_stream_loop.py`` one row per call, test-then-train
+(``predict``, then ``partial_fit``). Over the last ``--last`` calls, the
+time of each step and of the compiled kernels that do a round's and a
+prediction's arithmetic (the round's update of the played tree, the label
+cache's refresh, the prediction walk, the draw, the root models' losses,
+the tests' outcomes), each call of them timed from Python: what is left is
+Python and the smaller kernels. Then the last one-row update of the played
+tree (``update_played_sites``, the compiled kernel of a round's regret
+update) is replayed on a copy of its arguments, and timed (median of
+``--repeats`` calls):
 
 * with every node of the played tree (what the round did), with none (the
   call itself, the rows' routing and the test masks), and with each node
@@ -18,7 +24,8 @@ and timed (median of ``--repeats`` calls):
 Each figure includes one call of a compiled function from Python (~1 us).
 Run::
 
-    python benchmarks/bench_round_kernel.py [--rows 3000] [--repeats 1000]
+    python benchmarks/bench_round_kernel.py [--rows 3000] [--last 1000]
+        [--repeats 1000]
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ import numpy as np
 from bench_stream_loop import streams
 
 import sklearn_localregret._tree.external as external
+import sklearn_localregret._tree.root_model as root_model
+import sklearn_localregret.engine.hierarchical_labels as labels
+import sklearn_localregret.thresholds.catalog as catalog
 from sklearn_localregret import LocalRegretTreeClassifier
 from sklearn_localregret.engine.compiled.leaf_model import (
     SMOOTHING,
@@ -79,6 +89,57 @@ def last_one_row_update(rows: int) -> tuple:
     return kernel, list(captured[0])
 
 
+#: The kernels timed in a live loop: (module, name, what it does).
+LIVE_KERNELS = (
+    (external, "update_played_sites", "round update of the played tree"),
+    (labels, "refresh_label_slots", "label cache refresh"),
+    (labels, "label_probabilities", "prediction walk"),
+    (external, "draw_tree", "draw of the round's tree"),
+    (root_model, "root_model_losses", "root models' losses"),
+    (catalog, "test_outcomes", "tests' outcomes"),
+)
+
+
+def live_shares(rows: int, last: int) -> tuple[float, dict]:
+    """Microseconds a test-then-train step of the last ``last`` one-row
+    calls took, and each live kernel's microseconds a step."""
+    X, y = streams(rows, 0)["numeric (20 features)"]
+    spent = {name: 0.0 for _, name, _ in LIVE_KERNELS}
+    timing = [False]
+
+    def timed(kernel, name):
+        def call(*args):
+            if not timing[0]:
+                return kernel(*args)
+            start = time.perf_counter()
+            out = kernel(*args)
+            spent[name] += time.perf_counter() - start
+            return out
+
+        return call
+
+    originals = [
+        (module, name, getattr(module, name)) for module, name, _ in LIVE_KERNELS
+    ]
+    for module, name, kernel in originals:
+        setattr(module, name, timed(kernel, name))
+    model = LocalRegretTreeClassifier(random_state=0)
+    total = 0.0
+    try:
+        model.partial_fit(X[:1], y[:1], classes=[0, 1])
+        for i in range(1, rows):
+            timing[0] = i >= rows - last
+            start = time.perf_counter()
+            model.predict(X[i : i + 1])
+            model.partial_fit(X[i : i + 1], y[i : i + 1])
+            total += (time.perf_counter() - start) * timing[0]
+    finally:
+        for module, name, kernel in originals:
+            setattr(module, name, kernel)
+    steps = min(last, rows - 1)
+    return total / steps * 1e6, {k: v / steps * 1e6 for k, v in spent.items()}
+
+
 def reached_nodes(args) -> set:
     """The played tree's nodes the round's one row passes through."""
     r = args[ORDER][0]
@@ -96,8 +157,18 @@ def reached_nodes(args) -> set:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=3000)
+    parser.add_argument("--last", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=1000)
     args = parser.parse_args()
+    step, kernels = live_shares(args.rows, args.last)
+    print(
+        f"numeric stream, one row per call: the last {args.last} test-then-train "
+        f"steps, {step:.0f} us a step (predict + partial_fit)"
+    )
+    for _, name, what in LIVE_KERNELS:
+        print(f"  {what:34} {kernels[name]:7.1f} us  {kernels[name] / step:6.1%}")
+    rest = step - sum(kernels.values())
+    print(f"  {'Python and the other kernels':34} {rest:7.1f} us  {rest / step:6.1%}")
     kernel, update = last_one_row_update(args.rows)
     n_nodes = int(update[N_NODES])
     nodes = update[NODES]
