@@ -25,11 +25,10 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    A fourth (with pandas installed) is the raw strings as a DataFrame of
    named columns, each call a slice of it. The inputs learn in lockstep,
    in turns of 50 calls, so that the machine's changes of speed move them
-   alike. "nodes" is the mean
-   size of the trees played. With more than one seed, raw against one-hot seed by
-   seed, with 95% t intervals over the seeds (the two inputs learn
-   different trees: their speed differs by the trees' sizes as well as by
-   the code).
+   alike. "nodes" is the mean size of the trees played. With more than one
+   seed, raw against one-hot seed by seed, with 95% t intervals over the
+   seeds (the two inputs learn different trees: their speed differs by the
+   trees' sizes as well as by the code).
 3. **What missing cells cost offline.** scikit-learn's
    ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
    cross-validated on the complete rows and on the masked rows of part 1:

@@ -131,9 +131,9 @@ def ours_loop(make, X, y, rows_per_call: int):
 
 #: Calls a learner makes in a row before the other's turn in a lockstep loop:
 #: short enough that a change of the machine's speed meets both, long enough
-#: that each runs with its own data in the caches (call by call, each
-#: evicted the other's: ours ran at 0.6-0.8x its rate in turns of 50 calls,
-#: mushroom at 5 rows a call 2.7-2.9x HT against 4.2-4.3x, in two runs each).
+#: that each runs with its own data in the caches. Call by call, each evicted
+#: the other's, and ours ran at 0.6-0.8x the rate it has in turns of 50
+#: (mushroom at 5 rows a call: 2.7x-2.9x HT against 4.2x-4.3x, two runs each).
 LOCKSTEP_CALLS = 50
 
 
