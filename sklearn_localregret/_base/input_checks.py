@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._weights import MAX_WEIGHT, first_too_large
+from ..thresholds.column_values import is_missing
 
 __all__ = [
     "BinarizeWarning",
@@ -64,7 +65,7 @@ def same_kind_labels(y, n_rows: int, known: np.ndarray) -> bool:
     kind, known_kind = y.dtype.kind, known.dtype.kind
     if kind == "O":
         return all(
-            isinstance(label, _PLAIN_LABEL_TYPES) and not _is_missing_label(label)
+            isinstance(label, _PLAIN_LABEL_TYPES) and not is_missing(label)
             for label in y.tolist()
         )
     return (kind in "US" and known_kind in "US" and kind == known_kind) or (
@@ -135,14 +136,6 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
         )
 
 
-def _is_missing_label(label) -> bool:
-    if label is None:
-        return True
-    if isinstance(label, (float, np.floating)):
-        return bool(label != label)
-    return type(label).__name__ in ("NAType", "NaTType")
-
-
 def check_labels_present(y) -> None:
     """Missing labels (None, NaN, ``pandas.NA``) get a message that says so."""
     dtype = getattr(y, "dtype", None)
@@ -160,7 +153,7 @@ def check_labels_present(y) -> None:
     labels = np.asarray(y, dtype=object).ravel().tolist()
     if any(label is None for label in labels):
         what = "None"
-    elif any(_is_missing_label(label) for label in labels):
+    elif any(is_missing(label) for label in labels):
         what = "NaN"
     else:
         return
