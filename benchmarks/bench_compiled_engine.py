@@ -18,6 +18,14 @@ Every learner sees the same rows in the same run.
    ``predict_proba`` (the same but on rows a root model of the hedge
    predicts). Goals (the exact walk): <= 10 us on the numeric stream, <= 100
    us on digits.
+4. The floor of the API: scikit-learn's own incremental learners,
+   ``SGDClassifier`` and ``GaussianNB`` at default parameters, in the same
+   test-then-train loops as (1) (``predict`` then ``partial_fit``, in
+   lockstep with HT), and the one-row ``predict_proba`` of a fitted
+   ``GaussianNB`` and ``DecisionTreeClassifier``: what a call costs a
+   scikit-learn estimator whose arithmetic is a few dozen operations a row,
+   against the goals of (1) and (3). (GaussianNB's first one-row calls
+   leave it zero variances: its errors there are its own.)
 
 The errors of (1) are those of the Python engine before the kernels: the
 kernels play the same trees for the same seed (``tests/test_tree_rounds_
@@ -37,6 +45,9 @@ import numpy as np
 # when a script of it runs).
 from bench_stream_loop import ours_and_ht_lockstep, streams, wilson
 from sklearn.datasets import load_digits
+from sklearn.linear_model import SGDClassifier
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_localregret import LocalRegretTreeClassifier
 
@@ -139,6 +150,45 @@ def proba_section(fitted: dict) -> None:
         )
 
 
+#: scikit-learn's incremental learners of section 4, by name.
+API_PEERS = {
+    "SGDClassifier": lambda seed: SGDClassifier(random_state=seed),
+    "GaussianNB": lambda seed: GaussianNB(),
+}
+
+
+def api_floor_section(data: dict, seed: int) -> None:
+    print(
+        "\n4. the API's floor: scikit-learn's incremental learners in the loops "
+        "of 1 (lockstep with HT), and one row's predict_proba of fitted peers"
+    )
+    # GaussianNB's first one-row calls give it zero variances (its own
+    # warnings, and its errors): the loops time its calls all the same.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for name, (X, y) in data.items():
+            for per_call in (1, 5):
+                for peer, make in API_PEERS.items():
+                    (seconds, wrong, _, _), (ht_seconds, _) = ours_and_ht_lockstep(
+                        lambda make=make: make(seed), X, y, per_call
+                    )
+                    print(
+                        f"  {name:24} {per_call} row(s)/call {peer:14} "
+                        f"{len(y) / seconds:>8,.0f} rows/s "
+                        f"{ht_seconds / seconds:5.2f}x HT, error {wrong / len(y):.3f}"
+                    )
+            for peer, model in (
+                ("GaussianNB", GaussianNB().fit(X, y)),
+                (
+                    "DecisionTreeClassifier",
+                    DecisionTreeClassifier(random_state=seed).fit(X, y),
+                ),
+            ):
+                print(
+                    f"  {name:24} one row's predict_proba, {peer:22} "
+                    f"{_median_us(model.predict_proba, X):6.1f} us"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=2000)
@@ -148,6 +198,7 @@ def main() -> None:
     LocalRegretTreeClassifier().fit(*data["digits (10 classes)"])  # compiled
     loop_section(data, args.seed)
     proba_section(bulk_section(data, args.seed))
+    api_floor_section(data, args.seed)
 
 
 if __name__ == "__main__":
