@@ -243,3 +243,57 @@ def test_short_rounds_pay_the_bias_in_proportion_to_their_rows(regret, bias):
     assert paid == pytest.approx(4 * (0.3 if bias else 1.0), rel=1e-12)
     for one, five in zip(ones, fives):
         np.testing.assert_allclose(one, five, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("calls", [[1] * 20, [1, 1, 1, 10, 5, 1], [2, 1, 4, 3, 5, 5]])
+def test_each_part_of_a_round_pays_its_bias_and_decays_with_the_rest(calls):
+    """Each part of a round pays its bias ``b * rows / batch_size`` and
+    decays with the rounds after it, whatever the calls' sizes: the true
+    regrets hold every part's bias decayed from its own call."""
+    X, y = _stream(sum(calls))
+    model = _playing_a_leaf(
+        LocalRegretTreeClassifier(
+            bias=0.3, discount=0.9, warm_start=0, leaf_model=None, random_state=0
+        )
+    )
+    lo = 0
+    for size in calls:
+        model.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[0, 1])
+        lo += size
+    table = model.regret_table_
+    root = table.find(())
+    (leaves, _), (fair, _) = table.dense_regrets(False), table.dense_regrets(True)
+    paid = fair[root][1] - leaves[root][1]  # leaf 1 is an edge in every round
+    # Each call of m rows is rounds of 5 and a short round of the rest: its
+    # rounds pay 0.3 * their rows / 5, decayed by the rows after them.
+    expected, after = 0.0, sum(calls)
+    for size in calls:
+        for start in range(0, size, 5):
+            rows = min(5, size - start)
+            after -= rows
+            expected += 0.3 * rows / 5 * 0.9 ** (after / 5)
+    assert paid == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_copy_saved_after_quiet_sites_are_forgotten_mid_round_goes_on_alike():
+    """Forgetting quiet sites drops the played tree's arrays: the live
+    learner draws at its next call. A copy saved then must too (it went on
+    with the last tree, whose sites may be gone, and the two parted)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(1400, 4))
+    y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)).astype(int)
+    model = LocalRegretTreeClassifier(random_state=0, discount=0.5)
+    model.partial_fit(X[:5], y[:5], classes=[0, 1])
+    for i in range(5, len(y)):
+        rows_before = model._player.table.n_rows
+        model.partial_fit(X[i : i + 1], y[i : i + 1])
+        if model._player.table.n_rows < rows_before and model._player.flat.n_nodes == 0:
+            break  # sites forgotten at the end of a part of a round
+    else:  # pragma: no cover - the stream is chosen to forget mid-round
+        pytest.fail("no site was forgotten mid-round")
+    copy = pickle.loads(pickle.dumps(model))
+    for j in range(i + 1, i + 40):
+        for learner in (model, copy):
+            learner.partial_fit(X[j : j + 1], y[j : j + 1])
+        assert copy.last_tree_ == model.last_tree_, j
+    assert copy.regret_table_.keys() == model.regret_table_.keys()

@@ -44,6 +44,13 @@ def test_rounds_match_the_python_engine(recorded, name):
     for part in FACTORS:
         got, want = now[f"{name}/{part}"], recorded[f"{name}/{part}"]
         assert got.shape == want.shape, part
+        if part == "versions":
+            # A row's version counts the updates that may have moved it (its
+            # caches are recomputed): an update with nothing to add, no row
+            # reaching the site and no bias, leaves it now, where the
+            # recording counted one.
+            assert (got <= want).all(), part
+            continue
         scale = max(float(np.abs(want).max(initial=0.0)), 1.0)
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * scale, err_msg=part)
     np.testing.assert_allclose(

@@ -179,6 +179,10 @@ class ExternalPlayer(TreePlayer):
             table.forget(np.flatnonzero(quiet))
             self._build_samplers()
             self.labels.reset()  # in place: whoever holds it stays in step
+            # The played tree's arrays are gone (and its sites may be): the
+            # next round draws, here and in a copy saved now (which would
+            # otherwise go on with the last tree).
+            self.open_round = 0.0
 
     def draw_flat(self, rng: np.random.Generator) -> bool:
         """Draw the round's tree into :attr:`flat`; whether the chain drew it.

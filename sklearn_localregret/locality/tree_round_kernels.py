@@ -146,7 +146,8 @@ def update_played_sites(
     :class:`~sklearn_localregret.engine.StumpRegretTable` (leaf ``c``: class
     weight minus what the played subtree gets right; stump ``(v, c1, c2)``:
     the factors ``S_true``, ``S_false`` and ``B``), with the bias ``bias`` on
-    every colour that is an edge. Each updated row's content weights
+    every colour that is an edge; a node no row reaches is left as it is
+    when ``bias`` is 0 (nothing to add). Each updated row's content weights
     (``seen``, ``content``, ``cdf``, ``total``, and with model leaves the
     naive Bayes cache ``odds``, ``base``: the table's cache) are recomputed
     at once, while the row is in cache; ``model_scale[row]`` records the
@@ -239,6 +240,11 @@ def update_played_sites(
                 majority_correct += w
             for v in range(n_tests):  # adding 0.0 where it fails: no branch
                 true_counts[c, v] += w * outcomes[r, v]
+        if n_reached == 0 and bias == 0.0:
+            # Nothing to add (a node its rows miss in a round without bias,
+            # ``L=None``; a warm start's site no recent row reaches): the
+            # site, its version and its caches stay as they are.
+            continue
         # Stump colours are edges where the path leaves the test undecided,
         # the node does not split on it, and the depth limit allows.
         if 0 <= max_depth <= _node_depth(node, node_parent):
