@@ -11,13 +11,20 @@ The kernels are compiled by numba on their first call and cached on disk
 * **warm** -- the same steps again on the cache the cold run filled, as every
   later process sees them.
 
+``--per-kernel N``: the cold steps once more, in a fresh process with an
+empty cache, timing each kernel's compilation with numba's compile events:
+the ``N`` longest, each including the kernels it compiled inside it (a
+kernel compiles its callees on its own first compilation), and how many
+kernels and signatures were compiled.
+
 Run::
 
-    python benchmarks/bench_compile.py
+    python benchmarks/bench_compile.py [--per-kernel 10]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -54,10 +61,35 @@ print(json.dumps({
 """
 
 
-def run(cache: str) -> dict:
+# Before STEPS with --per-kernel: a listener of numba's compile events.
+PER_KERNEL = r"""
+import time as _time
+from numba.core import event as _event
+_spent = {}
+class _Timer(_event.Listener):
+    def on_start(self, ev):
+        d = ev.data["dispatcher"]
+        _spent.setdefault(id(d), [d, 0.0, 0.0])[1] = _time.perf_counter()
+    def on_end(self, ev):
+        entry = _spent[id(ev.data["dispatcher"])]
+        entry[2] += _time.perf_counter() - entry[1]
+_event.register("numba:compile", _Timer())
+"""
+
+# After STEPS with --per-kernel: the kernels' compile times, as JSON.
+PER_KERNEL_END = r"""
+print(json.dumps({
+    f"{d.py_func.__module__}.{d.py_func.__name__}": [s, len(d.signatures)]
+    for d, _, s in _spent.values()
+}))
+"""
+
+
+def run(cache: str, per_kernel: bool = False) -> dict:
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    code = PER_KERNEL + STEPS + PER_KERNEL_END if per_kernel else STEPS
     out = subprocess.run(
-        [sys.executable, "-c", STEPS],
+        [sys.executable, "-c", code],
         env=env,
         check=True,
         capture_output=True,
@@ -66,7 +98,26 @@ def run(cache: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def per_kernel(top: int) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        kernels = run(cache, per_kernel=True)
+    signatures = sum(n for _, n in kernels.values())
+    print(
+        f"cold: {len(kernels)} kernels compiled, {signatures} signatures; the "
+        f"{top} longest (s, each with the kernels compiled inside it):"
+    )
+    ranked = sorted(kernels.items(), key=lambda item: -item[1][0])
+    for name, (seconds, _) in ranked[:top]:
+        print(f"  {seconds:6.2f}  {name.removeprefix('sklearn_localregret.')}")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-kernel", type=int, default=0, metavar="N")
+    args = parser.parse_args()
+    if args.per_kernel:
+        per_kernel(args.per_kernel)
+        return
     with tempfile.TemporaryDirectory() as cache:
         cold, warm = run(cache), run(cache)
     print(f"{'step':<22}{'cold s':>9}{'warm s':>9}")
