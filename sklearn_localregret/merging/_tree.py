@@ -42,6 +42,7 @@ from ..engine.merge import (
     snapshot,
 )
 from ._core import Merger, check_same_task
+from ._sums import apply_sums
 
 __all__ = ["TreeMerger", "check_same_columns", "tree_players"]
 
@@ -130,15 +131,17 @@ class TreeMerger(Merger):
         return changed_rows_difference(now, before, coef)
 
     def apply(self, est, mark, own, total) -> None:
-        super().apply(est, mark, own, total)
+        apply_sums(self, est, mark, own, total)
         # The other shards' rounds decayed the whole table at once: forget
         # the sites that are quiet now, as one learner would have over those
         # rounds, so that the table follows the sites in play and not every
-        # site the window's shards ever touched.
+        # site the window's shards ever touched; before the caches are
+        # refreshed, which would otherwise renew the sites forgotten next.
         for player in tree_players(est):
             forget = getattr(player, "forget_quiet_sites", None)
             if forget is not None:
                 forget()
+        self.refresh(est)
 
     def refresh(self, est) -> None:
         # Each player renews its samplers and caches around its summed table.
