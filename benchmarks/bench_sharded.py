@@ -27,6 +27,15 @@ time includes making the rows on the workers), the holdout error of both,
 and each worker's resident memory after learning. Both sides start warm
 (the compiled kernels loaded).
 
+``--breakdown``: where each worker's time went, timed on the worker
+window by window: summing the shards' deltas, applying the sum, learning
+the window's rows, taking its delta; then, between two windows, waiting for
+the slower shard to finish ("slower"), and from the moment both deltas are
+ready to the start of the next window ("after": the scheduler, and the
+transfer and reading of the other shard's delta). ``--no-worker-profiler``
+turns dask's statistical profiler of the workers off (it samples the
+worker's thread every 10 ms; on by default in dask).
+
 ``--mmap-threshold BYTES`` (default 32 MiB; 0: dask's own environment) is
 set as ``MALLOC_MMAP_THRESHOLD_`` in the workers' environment. Dask's nanny
 sets ``MALLOC_TRIM_THRESHOLD_``, which turns glibc's adaptive mmap threshold
@@ -41,6 +50,7 @@ Run::
         [--streams kr-vs-kp shuttle]
     python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
         [--sync-every 1000] [--discount 0.99] [--mmap-threshold 33554432]
+        [--breakdown] [--no-worker-profiler]
     python benchmarks/bench_sharded.py --ceiling [--rows 1000000] [--workers 2]
     python benchmarks/bench_sharded.py --spread [--rows 300000] [--seeds 0 1 2]
         [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
@@ -149,6 +159,63 @@ def _rss() -> int:
     return psutil.Process(os.getpid()).memory_info().rss
 
 
+def _time_windows() -> None:
+    """On a worker: time each window's phases (``_shards._window``'s steps,
+    in its order), kept in the module for :func:`_window_times`."""
+    from sklearn_localregret.merging import _shards
+
+    _shards.WINDOW_TIMES = []
+
+    def timed(state, X, y, lo, hi, classes, total):
+        start = time.perf_counter()  # (a clock every process on the machine shares)
+        summed = applied = start
+        if total is not None:
+            delta_sum = _shards._summed(state, total)
+            summed = time.perf_counter()
+            state.apply(delta_sum)
+            applied = time.perf_counter()
+        state.learn(_shards.rows_of(X, lo, hi), _shards.rows_of(y, lo, hi), classes)
+        learnt = time.perf_counter()
+        delta = state.delta()
+        _shards.WINDOW_TIMES.append(
+            (start, summed, applied, learnt, time.perf_counter())
+        )
+        return delta
+
+    _shards._window = timed
+
+
+def _window_times() -> list:
+    from sklearn_localregret.merging import _shards
+
+    return _shards.WINDOW_TIMES
+
+
+def _print_breakdown(times: dict) -> None:
+    """Per worker, where its windows' time went: summing the shards' deltas,
+    applying the sum, learning, taking its delta; waiting for the slower
+    shard to finish the window; and from the moment both deltas were ready
+    to the start of its next window (the scheduler, and the transfer and
+    reading of the other shard's delta)."""
+    spans = [np.array(times[w]) for w in sorted(times)]
+    if len({len(s) for s in spans}) != 1:
+        print("breakdown: the workers ran different numbers of windows")
+        return
+    both_done = np.max([s[:-1, 4] for s in spans], axis=0)
+    print(
+        f"{'worker':>6} {'windows':>7} {'sum s':>6} {'apply s':>7} {'learn s':>7} "
+        f"{'delta s':>7} {'slower s':>8} {'after s':>7} {'span s':>6}"
+    )
+    for i, s in enumerate(spans):
+        phases = np.diff(s, axis=1).sum(axis=0)
+        print(
+            f"{i:>6} {len(s):>7} {phases[0]:>6.2f} {phases[1]:>7.2f} "
+            f"{phases[2]:>7.2f} {phases[3]:>7.2f} "
+            f"{(both_done - s[:-1, 4]).sum():>8.2f} "
+            f"{(s[1:, 0] - both_done).sum():>7.2f} {s[-1, 4] - s[0, 0]:>6.2f}"
+        )
+
+
 def cluster(args) -> None:
     import dask
     from distributed import Client, LocalCluster
@@ -166,11 +233,15 @@ def cluster(args) -> None:
 
     environ = "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"
     mmap = {environ: args.mmap_threshold} if args.mmap_threshold else {}
+    if args.no_worker_profiler:
+        mmap["distributed.worker.profile.enabled"] = False
     print(
         f"workers' MALLOC_MMAP_THRESHOLD_: {args.mmap_threshold:,}"
         if args.mmap_threshold
         else "workers' environment: dask's own"
     )
+    if args.no_worker_profiler:
+        print("workers' profiler: off")
     with (
         dask.config.set(mmap),
         LocalCluster(
@@ -191,6 +262,8 @@ def cluster(args) -> None:
                 and None
             )
         )
+        if args.breakdown:
+            client.run(_time_windows)
         start = time.perf_counter()
         Xd, yd = _dask_concept(args.rows)
         sharded = fit_sharded(
@@ -203,6 +276,7 @@ def cluster(args) -> None:
         )
         sharded_time = time.perf_counter() - start
         after = client.run(_rss)
+        times = client.run(_window_times) if args.breakdown else None
     print(
         f"{args.workers} workers: {args.rows / sharded_time:,.0f} rows/s "
         f"({sharded_time:.1f} s, sync_every={args.sync_every[0]}): "
@@ -224,6 +298,8 @@ def cluster(args) -> None:
             f"worker {worker}: {after[worker] / 2**20:,.0f} MiB resident "
             f"({before[worker] / 2**20:,.0f} MiB before learning)"
         )
+    if times is not None:
+        _print_breakdown(times)
 
 
 def ceiling(args) -> None:
@@ -335,6 +411,8 @@ def main() -> None:
     )
     parser.add_argument("--sync-every", type=int, nargs="+", default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument("--no-worker-profiler", action="store_true")
     parser.add_argument("--discount", type=float, default=0.99)
     parser.add_argument("--mmap-threshold", type=int, default=32 * 2**20)
     parser.add_argument("--streams", nargs="+", default=["kr-vs-kp", "shuttle"])
