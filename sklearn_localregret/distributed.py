@@ -93,6 +93,12 @@ LocalRegretDisjunctClassifier
     settled, is the first shard's copy of it
     (:mod:`sklearn_localregret.merging._forest`).
 
+    A shard's learner lives on its worker between syncs: a worker that
+    leaves the cluster during the fit takes it along, and ``fit_sharded``
+    raises ``RuntimeError`` (within seconds: it checks the shards' workers
+    while it waits) instead of waiting for windows no worker may run; run
+    it again.
+
     At a sync each worker fetches the shards' increments and sums them
     itself, in shard order (every shard holds the same sum; nothing passes
     through the client): the regret rows the window touched (a tree's

@@ -203,6 +203,58 @@ def test_a_shards_error_on_a_cluster_is_raised_here():
         _fit_on_local_cluster(est, Xd, yd, classes=[0, 1], sync_every=5)
 
 
+def test_a_worker_leaving_mid_fit_is_an_error_not_a_hang(monkeypatch):
+    """A shard's learner lives on its worker between windows, and its windows
+    are pinned there: when that worker leaves, the client says so instead of
+    waiting forever for windows no worker may run."""
+    import threading
+
+    da = pytest.importorskip("dask.array")
+    distributed = pytest.importorskip("distributed")
+    from sklearn_localregret.merging import _shards
+
+    monkeypatch.setattr(_shards, "_POLL_SECONDS", 0.2)
+    learn = _shards._window
+    calls: dict[int, int] = {}
+
+    def window_then_leave(state, *args):
+        calls[id(state)] = calls.get(id(state), 0) + 1
+        delta = learn(state, *args)
+        if len(calls) == 2 and calls[id(state)] == 3:  # a shard's third window
+            worker = distributed.get_worker()
+            worker.loop.add_callback(worker.close)
+        return delta
+
+    monkeypatch.setattr(_shards, "_window", window_then_leave)
+    X, y = _data(4000)
+    Xd, yd = da.from_array(X, chunks=(500, 3)), da.from_array(y, chunks=500)
+    outcome: list = []
+
+    def fit():
+        try:
+            _fit_on_local_cluster(
+                LocalRegretTreeClassifier(random_state=0), Xd, yd, sync_every=20
+            )
+            outcome.append(None)
+        except Exception as error:  # noqa: BLE001 - the test reads it
+            outcome.append(error)
+
+    runner = threading.Thread(target=fit, daemon=True)
+    runner.start()
+    runner.join(timeout=120)
+    assert outcome, "fit_sharded hung after a worker left"
+    assert isinstance(outcome[0], RuntimeError)
+    assert "left the cluster" in str(outcome[0])
+
+
+def test_a_window_whose_learner_is_gone_says_so():
+    # A worker restarted at the same address has lost the learners it held.
+    from sklearn_localregret.merging import _shards
+
+    with pytest.raises(RuntimeError, match="shard 3's learner is not on"):
+        _shards._window_on_worker(("no such fit", 3), None, None, 0, 0, [0, 1], None)
+
+
 def test_deltas_are_sent_as_plain_arrays_and_sum_exactly():
     """What a worker sends another at a sync (a pickled SyncDelta) holds the
     tables' rows in use as plain arrays (no deflating, no spare capacity),

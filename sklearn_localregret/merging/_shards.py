@@ -67,13 +67,29 @@ _WINDOWS_AHEAD = 3
 # rows are between windows, so that a window is one task and one reply.
 _ON_WORKER: dict[tuple[str, int], ShardState] = {}
 
+# Seconds between two checks, while the client waits for the workers, that
+# every shard's worker is still in the cluster: a task pinned to a worker
+# that left would wait for it forever.
+_POLL_SECONDS = 2.0
+
 
 def _start_on_worker(key: tuple[str, int], model: bytes, seed: int) -> None:
     _ON_WORKER[key] = ShardState(model, seed)
 
 
 def _window_on_worker(key, X, y, lo: int, hi: int, classes, total):
-    return _window(_ON_WORKER[key], X, y, lo, hi, classes, total)
+    return _window(_on_worker(key), X, y, lo, hi, classes, total)
+
+
+def _on_worker(key) -> ShardState:
+    state = _ON_WORKER.get(key)
+    if state is None:  # the worker restarted: its learner is gone
+        raise RuntimeError(
+            f"shard {key[1]}'s learner is not on its worker (the worker "
+            "restarted?): sharded learning cannot go on without it; run "
+            "fit_sharded again"
+        )
+    return state
 
 
 def _summed(state: ShardState, total):
@@ -83,7 +99,8 @@ def _summed(state: ShardState, total):
 
 
 def _finish_on_worker(key, total) -> bytes:
-    state = _ON_WORKER.pop(key)
+    state = _on_worker(key)
+    del _ON_WORKER[key]
     state.apply(_summed(state, total))
     return dumps(state.model)
 
@@ -97,6 +114,7 @@ class Shards:
 
     def __init__(self, streams: list, client, workers: list):
         self.client, self.workers = client, workers
+        self.n_shards = len(streams)
         self.lengths: list[int] = []
         self.offsets = [0] * len(streams)  # rows of each stream learnt
         self.data: list[Any] = []
@@ -114,7 +132,7 @@ class Shards:
                 x = client.compute(dask.delayed(_concat)(x_parts), workers=where)
                 y = client.compute(dask.delayed(_concat)(y_parts), workers=where)
                 self.data.append((x, y))
-                self.lengths.append(client.submit(len, y, workers=where).result())
+                self.lengths.append(self._result(client.submit(len, y, workers=where)))
 
     def done(self) -> bool:
         return all(at >= n for at, n in zip(self.offsets, self.lengths))
@@ -146,7 +164,7 @@ class Shards:
             end = min(lo + max(hi - lo, _FETCH_ROWS), self.lengths[i])
             where = [self.workers[i % len(self.workers)]]
             part = self.client.submit(_both_rows, x, y, lo, end, workers=where)
-            start, (xs, ys) = lo, part.result()
+            start, (xs, ys) = lo, self._result(part)
             self._fetched[i] = (start, xs, ys)
         return rows_of(xs, lo - start, hi - start), rows_of(ys, lo - start, hi - start)
 
@@ -158,7 +176,7 @@ class Shards:
         fit = uuid.uuid4().hex
         self.keys = [(fit, i) for i in range(len(seeds))]
         shared = self.client.scatter(model, broadcast=True)
-        self.client.gather(
+        self._check(
             [
                 self.client.submit(
                     _start_on_worker,
@@ -209,10 +227,9 @@ class Shards:
         return futures
 
     def _check(self, futures: list) -> None:
-        """Wait for a window on every shard; a shard's error is raised here."""
-        from distributed import wait
-
-        wait(futures)
+        """Wait for tasks of the shards (a window on each); a shard's error
+        is raised here."""
+        self._wait(futures)
         for future in futures:
             if future.status == "error":
                 future.result()  # raises the shard's error here
@@ -229,21 +246,55 @@ class Shards:
         done = self.client.submit(
             _finish_on_worker, self.keys[0], last, workers=self._where(0), pure=False
         )
-        return pickle.loads(done.result())
+        return pickle.loads(self._result(done))
+
+    def _wait(self, futures: list) -> None:
+        """Wait for ``futures`` (done or failed), checking every
+        ``_POLL_SECONDS`` that the shards' workers are still there."""
+        from distributed import wait
+
+        while True:
+            try:
+                wait(futures, timeout=_POLL_SECONDS)
+                return
+            except TimeoutError:
+                self._check_workers()
+
+    def _result(self, future):
+        self._wait([future])
+        return future.result()
+
+    def _check_workers(self) -> None:
+        """``RuntimeError`` if a worker that holds a shard left the cluster
+        (its learner, and the windows pinned to it, are lost)."""
+        alive = set(self.client.scheduler_info()["workers"])
+        for i in range(self.n_shards):
+            worker = self._where(i)[0]
+            if worker not in alive:
+                raise RuntimeError(
+                    f"worker {worker}, which held shard {i}'s learner, left "
+                    "the cluster: sharded learning cannot go on without it "
+                    "(a shard's learner lives on its worker between syncs); "
+                    "run fit_sharded again"
+                )
 
     def close(self) -> None:
         if self.client is None:
             return
+        from distributed import wait
+
         for future in (f for pair in self.data for f in pair):
             future.release()  # (a cancel races the deltas that depend on them)
-        self.client.gather(
-            [
-                self.client.submit(
-                    _drop_on_worker, key, workers=self._where(i), pure=False
-                )
-                for i, key in enumerate(getattr(self, "keys", []))
-            ]
-        )
+        alive = set(self.client.scheduler_info()["workers"])
+        dropped = [
+            self.client.submit(_drop_on_worker, key, workers=self._where(i), pure=False)
+            for i, key in enumerate(getattr(self, "keys", []))
+            if self._where(i)[0] in alive  # (a worker gone took its learner)
+        ]
+        try:
+            wait(dropped, timeout=5 * _POLL_SECONDS)
+        except TimeoutError:  # a worker left meanwhile: nothing to drop there
+            pass
 
 
 def _compute(parts: list):
