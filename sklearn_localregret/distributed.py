@@ -141,11 +141,17 @@ LocalRegretDisjunctClassifier
     ...     clf = fit_sharded(LocalRegretTreeClassifier(random_state=0),
     ...                       Xd, yd, client=client, sync_every=20)
     """
+    _check_learner(estimator)
     if not isinstance(sync_every, Integral) or isinstance(sync_every, bool):
         raise TypeError(f"sync_every must be an int; got {sync_every!r}")
     if sync_every < 1:
         raise ValueError(f"sync_every must be >= 1; got {sync_every}")
     workers = _workers(client)
+    if client is not None and not workers:
+        raise ValueError(
+            "the client's cluster has no workers (yet): wait for them first, "
+            "for example client.wait_for_workers(2)"
+        )
     if n_shards is None:
         n_shards = len(workers) if workers else 1
     if not isinstance(n_shards, Integral) or isinstance(n_shards, bool):
@@ -176,6 +182,27 @@ LocalRegretDisjunctClassifier
         return shards.finish(last)
     finally:
         shards.close()
+
+
+def _check_learner(estimator) -> None:
+    from . import (
+        LocalRegretDisjunctClassifier,
+        LocalRegretForestClassifier,
+        LocalRegretTreeClassifier,
+    )
+
+    kinds = (
+        LocalRegretTreeClassifier,
+        LocalRegretForestClassifier,
+        LocalRegretDisjunctClassifier,
+    )
+    if not isinstance(estimator, kinds):
+        raise TypeError(
+            "fit_sharded learns a LocalRegretTreeClassifier, "
+            "LocalRegretForestClassifier or LocalRegretDisjunctClassifier; got "
+            f"{type(estimator).__name__} (its state is not a sum the shards "
+            "could add up)"
+        )
 
 
 # -- the shards' streams --------------------------------------------------

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.linear_model import SGDClassifier
 
 from sklearn_localregret import (
     LocalRegretDisjunctClassifier,
     LocalRegretForestClassifier,
     LocalRegretTreeClassifier,
 )
+from sklearn_localregret.baselines import Winnow2Classifier
 from sklearn_localregret.distributed import fit_sharded
 
 
@@ -157,6 +159,13 @@ def test_bad_parameters(kwargs, error, match):
         fit_sharded(LocalRegretTreeClassifier(), X, y, **kwargs)
 
 
+@pytest.mark.parametrize("learner", [SGDClassifier(), Winnow2Classifier()])
+def test_a_learner_whose_state_is_not_a_sum_is_refused(learner):
+    X, y = _data(200)
+    with pytest.raises(TypeError, match="fit_sharded learns a LocalRegretTree"):
+        fit_sharded(learner, X, y, n_shards=2)
+
+
 def test_mismatched_input():
     X, y = _data(100)
     with pytest.raises(ValueError, match="different lengths"):
@@ -245,6 +254,22 @@ def test_a_worker_leaving_mid_fit_is_an_error_not_a_hang(monkeypatch):
     assert outcome, "fit_sharded hung after a worker left"
     assert isinstance(outcome[0], RuntimeError)
     assert "left the cluster" in str(outcome[0])
+
+
+def test_a_cluster_without_workers_is_a_clear_error():
+    distributed = pytest.importorskip("distributed")
+    X, y = _data(500)
+    with (
+        distributed.LocalCluster(
+            n_workers=0, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        for n_shards in (None, 2):
+            with pytest.raises(ValueError, match="has no workers"):
+                fit_sharded(
+                    LocalRegretTreeClassifier(), X, y, client=client, n_shards=n_shards
+                )
 
 
 def test_a_window_whose_learner_is_gone_says_so():
