@@ -163,6 +163,9 @@ LocalRegretDisjunctClassifier
     streams = _shard_streams(X, y, int(n_shards))
     model = clone(estimator)
     shards = Shards(streams, client, workers)
+    if sum(shards.lengths) == 0:
+        shards.close()
+        raise ValueError("X has no rows (0 samples): there is nothing to learn")
     rows = sync_every * model.batch_size
     # Before the tests are settled, one process learns the first rows, as
     # ``fit`` would (see Notes).

@@ -166,6 +166,29 @@ def test_a_learner_whose_state_is_not_a_sum_is_refused(learner):
         fit_sharded(learner, X, y, n_shards=2)
 
 
+def test_no_rows_is_an_error():
+    X, y = _data(100)
+    with pytest.raises(ValueError, match="no rows"):
+        fit_sharded(LocalRegretTreeClassifier(), X[:0], y[:0], n_shards=2)
+
+
+def test_a_test_entering_after_the_shards_started_is_named():
+    # The first rows settle the tests; a column's first missing value, or a
+    # category first met, after that cannot be added across shards.
+    pd = pytest.importorskip("pandas")
+    X, y = _data(3000)
+    late_missing = X.astype(float)
+    late_missing[2500, 1] = np.nan
+    with pytest.raises(ValueError, match="column 1's first missing value"):
+        fit_sharded(LocalRegretTreeClassifier(), late_missing, y, n_shards=2)
+    frame = pd.DataFrame({"b": X[:, 1], "c": X[:, 2], "a": np.where(X[:, 0], "x", "y")})
+    frame.loc[2900, "a"] = "z"
+    # A forest names the column of its members' subspaces, by name.
+    forest = LocalRegretForestClassifier(n_estimators=3, max_features=2, random_state=0)
+    with pytest.raises(ValueError, match="a category of column 'a' first met"):
+        fit_sharded(forest, frame, y, n_shards=2)
+
+
 def test_mismatched_input():
     X, y = _data(100)
     with pytest.raises(ValueError, match="different lengths"):

@@ -68,7 +68,7 @@ from ._sums import (
     mark_sums,
     sum_deltas,
 )
-from ._tree import TreeMerger, check_same_columns
+from ._tree import TreeMerger, check_no_new_tests, check_same_columns
 
 __all__ = ["ForestMerger", "Taken"]
 
@@ -181,6 +181,12 @@ class ForestMerger(Merger):
                 whole = dumps((member, est._detectors[k]))
                 delta.members.append(Taken(whole, new_drifts, _fitted(member)))
             else:
+                check_no_new_tests(
+                    member,
+                    before.tests,
+                    est.__dict__.get("feature_names_in_"),
+                    est.estimators_features_[k],
+                )
                 delta.members.append(self.tree.delta(member, before))
         return delta
 

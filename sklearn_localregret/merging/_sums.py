@@ -58,6 +58,7 @@ class Mark:
     counters: list[dict]  # per counter group, {name: value}
     hedges: list[tuple]  # per hedge, (losses, gap, hedge_loss)
     members: list = field(default_factory=list)  # a forest's, per member
+    tests: int = -1  # a tree's number of tests (-1: not a tree)
 
 
 @dataclass

@@ -41,10 +41,16 @@ from ..engine.merge import (
     check_same_layout,
     snapshot,
 )
+from ..thresholds.catalog import EQUALS, GREATER_OR_MISSING
 from ._core import Merger, check_same_task
 from ._sums import apply_sums
 
-__all__ = ["TreeMerger", "check_same_columns", "tree_players"]
+__all__ = [
+    "TreeMerger",
+    "check_no_new_tests",
+    "check_same_columns",
+    "tree_players",
+]
 
 
 def tree_players(est) -> list:
@@ -125,6 +131,16 @@ class TreeMerger(Merger):
 
     def snapshot(self, state):
         return snapshot(state)
+
+    def mark(self, est):
+        mark = super().mark(est)
+        mark.tests = est._tests.n_tests
+        return mark
+
+    def delta(self, est, mark):
+        names = est.__dict__.get("feature_names_in_")
+        check_no_new_tests(est, mark.tests, names)
+        return super().delta(est, mark)
 
     def difference(self, now, before, coef: float):
         # Sparse: a window of rounds touches the rows of the trees it played.
@@ -209,6 +225,42 @@ def check_same_columns(mine, theirs) -> None:
             "the learners' categorical columns differ (their categories or "
             "the codes of them): merge learners that grew from one model"
         )
+
+
+def check_no_new_tests(est, n_tests: int, names=None, columns=None) -> None:
+    """A shard's tests are those it started with: a test entering in its
+    window (a column's first missing value, a category first met) would make
+    the shards' trees differ (``ValueError`` saying which and what to do).
+
+    ``names``: the columns' names, if any; ``columns``: the column of each
+    of ``est``'s features (a forest member's subspace), if not the same.
+    """
+    tests = est._tests
+    if n_tests < 0 or tests.n_tests <= n_tests:  # (n_tests < 0: not marked)
+        return
+    width = tests.n_features if columns is None else None
+    if names is not None and width is not None and len(names) != width:
+        names = None  # a wide input's slots: not the columns
+    what = []
+    for test in range(n_tests, tests.n_tests):
+        feature, kind = int(tests.feature[test]), int(tests.kind[test])
+        if columns is not None:
+            feature = int(columns[feature])
+        column = f"column {feature if names is None else repr(str(names[feature]))}"
+        if kind == EQUALS:
+            what.append(f"a category of {column} first met")
+        elif kind == GREATER_OR_MISSING:
+            what.append(f"{column}'s first missing value")
+        else:  # pragma: no cover - thresholds are settled before sharding
+            what.append(f"a threshold of {column}")
+    raise ValueError(
+        "a shard met tests that entered after the shards started ("
+        + "; ".join(dict.fromkeys(what))
+        + "): the shards' trees would be on different tests. Encode such "
+        "columns before sharding (an imputer with a missing indicator, a "
+        "one-hot encoder), or let the first rows, which settle the tests, "
+        "show every category and missing value (fit_sharded's Notes)."
+    )
 
 
 def _check_same_admitted(mine, theirs) -> None:
