@@ -303,10 +303,11 @@ def test_a_window_whose_learner_is_gone_says_so():
         _shards._window_on_worker(("no such fit", 3), None, None, 0, 0, [0, 1], None)
 
 
-def test_deltas_are_sent_as_plain_arrays_and_sum_exactly():
+def test_deltas_are_sent_compactly_and_sum_exactly():
     """What a worker sends another at a sync (a pickled SyncDelta) holds the
-    tables' rows in use as plain arrays (no deflating, no spare capacity),
-    and a shard that applies the pickled sum ends exactly as one that
+    tables' rows in use, without deflating
+    (:mod:`sklearn_localregret.merging._sent_tables`), read back bit for
+    bit; a shard that applies the pickled sum ends exactly as one that
     applies the sum itself."""
     import pickle
 
@@ -330,7 +331,9 @@ def test_deltas_are_sent_as_plain_arrays_and_sum_exactly():
     for mine, theirs in zip(sent, deltas):
         assert mine.parts[0].keys() == theirs.parts[0].keys()
         for name, values in theirs.parts[0].factors().items():
-            np.testing.assert_array_equal(mine.parts[0].factors()[name], values)
+            got = mine.parts[0].factors()[name]
+            assert got.dtype == values.dtype and got.shape == values.shape
+            assert got.tobytes() == values.tobytes()  # bit for bit
     twin = ShardState(dumps(shards[0].model))
     twin._before, twin._own = shards[0]._before, shards[0]._own
     shards[0].apply(SyncDelta.sum(deltas, shards[0].merger))
@@ -338,6 +341,39 @@ def test_deltas_are_sent_as_plain_arrays_and_sum_exactly():
     keys, values, *counts = _state(shards[0].model)
     assert _state(twin.model)[0] == keys and _state(twin.model)[2:] == tuple(counts)
     np.testing.assert_array_equal(_state(twin.model)[1], values)
+
+
+def test_a_delta_on_real_features_is_sent_in_fewer_bytes():
+    # S_false predicted from the class totals, the costs from each row's
+    # usual cost, zeros left out: on 20 real features (140 tests) a window's
+    # factors take 0.56 of their plain bytes; plain would be 1.0.
+    from sklearn_localregret.merging._core import dumps
+    from sklearn_localregret.merging._sent_tables import compact_state
+    from sklearn_localregret.merging._sync import ShardState
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 20))
+    y = ((X[:, 0] > 0) ^ (X[:, 3] > 0.5)).astype(int)
+    model = LocalRegretTreeClassifier(random_state=0).fit(X[:1000], y[:1000])
+    shard = ShardState(dumps(model), 1)
+    shard.learn(X[1000:], y[1000:], [0, 1])
+    state = shard.delta().parts[0].saved_state(packed=False)
+    assert state["_true"].shape[1] == 140
+    factors = ("_true", "_false", "_cost")
+    compact = compact_state(state)
+    ratio = _array_bytes([compact[n] for n in factors]) / _array_bytes(
+        [state[n] for n in factors]
+    )
+    assert ratio < 0.7
+
+
+def _array_bytes(values) -> int:
+    """The bytes of the arrays in nested tuples and lists."""
+    if isinstance(values, np.ndarray):
+        return values.nbytes
+    if isinstance(values, (tuple, list)):
+        return sum(_array_bytes(v) for v in values)
+    return 0
 
 
 def test_dask_dataframe_with_feature_names():

@@ -5,14 +5,17 @@ pack their arrays when saved (deflated, residuals: small files, slow) are
 stored as they are in memory, which is many times faster; ``pickle.loads``
 reads it back. It is for copies and for what shards send each other, never
 for saving. :func:`dumps_sent` is for increments one process sends another
-(a sync's deltas): a stump table's factors only, as plain arrays (no
-spare capacity, no caches: they are rebuilt on loading).
+(a sync's deltas): a stump table's factors only, in the compact form of
+:mod:`._sent_tables` (no spare capacity, no caches: they are rebuilt on
+loading; no deflating: fast).
 """
 
 from __future__ import annotations
 
 import io
 import pickle
+
+from ._sent_tables import compact_state, expanded_state
 
 __all__ = ["copy_model", "dumps", "dumps_sent"]
 
@@ -77,11 +80,12 @@ class _SentPickler(_RawPickler):
         from ..engine.stump_table import StumpRegretTable
 
         if type(obj) is StumpRegretTable:
-            return _loaded_table, (type(obj), obj.saved_state(packed=False))
+            state = compact_state(obj.saved_state(packed=False))
+            return _loaded_table, (type(obj), state)
         return super().reducer_override(obj)
 
 
 def _loaded_table(cls, state):
     obj = cls.__new__(cls)
-    obj.__setstate__(state)
+    obj.__setstate__(expanded_state(state))
     return obj
