@@ -16,7 +16,7 @@ from .compiled.class_totals import majority_sums, residual_bits
 from .keyed_rows import KeyedRows
 from .saved_arrays import pack, unpack
 
-__all__ = ["StumpTableStorage"]
+__all__ = ["StumpTableStorage", "class_totals"]
 
 
 class StumpTableStorage(KeyedRows):
@@ -95,7 +95,7 @@ class StumpTableStorage(KeyedRows):
         state["_leaf"] = keep(self._leaf[:n])
         state["_true"] = keep(true)
         if packed:
-            totals = _class_totals(true, false)
+            totals = class_totals(true, false)
             # pack_residual(false, totals[:, None, :] - true), in one pass.
             residual = np.empty(true.shape, dtype=np.uint64)
             residual_bits(false.view(np.uint64), totals, true, residual)
@@ -169,7 +169,7 @@ def _as_is(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
+def class_totals(true: np.ndarray, false: np.ndarray) -> np.ndarray:
     """Per row and class, the most frequent ``S_true + S_false`` over the tests.
 
     All tests of a site that were edges in the same rounds share it (the

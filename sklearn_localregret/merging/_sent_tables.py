@@ -9,7 +9,7 @@ numbers are predictable:
 
 * ``S_false`` is ``totals - S_true`` at most tests (the weight of each class
   that reached the site: :func:`~sklearn_localregret.engine.
-  stump_table_storage._class_totals`), so the bitwise difference from that
+  stump_table_storage.class_totals`), so the bitwise difference from that
   prediction is sent, mostly zeros;
 * a row's costs ``B`` are the same at most of its tests (the rounds in which
   they were edges), so their bitwise difference from the row's most
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.compiled.class_totals import residual_bits
-from ..engine.stump_table_storage import _class_totals
+from ..engine.stump_table_storage import class_totals
 
 __all__ = ["compact_state", "expanded_state"]
 
@@ -40,12 +40,12 @@ def compact_state(state: dict) -> dict:
     true = np.ascontiguousarray(state["_true"], dtype=np.float64)
     false = np.ascontiguousarray(state["_false"], dtype=np.float64)
     cost = np.ascontiguousarray(state["_cost"], dtype=np.float64)  # (n, 2, t)
-    totals = _class_totals(true, false)
+    totals = class_totals(true, false)
     false_bits = np.empty(true.shape, dtype=np.uint64)
     residual_bits(false.view(np.uint64), totals, true, false_bits)
     # The mode of each row's costs over its tests, both kinds.
     by_test = np.ascontiguousarray(cost.transpose(0, 2, 1))
-    usual_cost = _class_totals(by_test, np.zeros_like(by_test))
+    usual_cost = class_totals(by_test, np.zeros_like(by_test))
     cost_bits = cost.view(np.uint64) ^ usual_cost.view(np.uint64)[:, :, None]
     sent = dict(state)
     sent["_true"] = _nonzero_words(true.view(np.uint64))

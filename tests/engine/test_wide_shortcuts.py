@@ -19,7 +19,7 @@ from sklearn_localregret.engine.compiled.class_totals import (
 )
 from sklearn_localregret.engine.compiled.tree_labels import pending_label_entries
 from sklearn_localregret.engine.saved_arrays import pack_residual, unpack
-from sklearn_localregret.engine.stump_table_storage import _class_totals, _sorted_modes
+from sklearn_localregret.engine.stump_table_storage import class_totals, _sorted_modes
 
 
 def _factors(rng, n, t, k):
@@ -47,7 +47,7 @@ def test_class_totals_are_the_sorted_modes(seed):
     rng = np.random.default_rng(seed)
     n, t, k = rng.integers(1, 9), rng.integers(1, 40), rng.integers(1, 4)
     true, false = _factors(rng, n, t, k)
-    totals = _class_totals(true, false)
+    totals = class_totals(true, false)
     expected = _modes_by_sorting(true, false)
     assert totals.tobytes() == expected.tobytes()
     # The vote finds exactly the columns that one value holds for more than
@@ -65,7 +65,7 @@ def test_class_totals_are_the_sorted_modes(seed):
 def test_residual_passes_are_pack_residual(seed):
     rng = np.random.default_rng(seed)
     true, false = _factors(rng, 5, 17, 3)
-    totals = _class_totals(true, false)
+    totals = class_totals(true, false)
     # Views of wider arrays, as a table's rows in use are.
     wide_true = np.zeros((7, 20, 3))
     wide_true[:5, :17] = true
