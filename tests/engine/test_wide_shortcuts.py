@@ -19,7 +19,7 @@ from sklearn_localregret.engine.compiled.class_totals import (
 )
 from sklearn_localregret.engine.compiled.tree_labels import pending_label_entries
 from sklearn_localregret.engine.saved_arrays import pack_residual, unpack
-from sklearn_localregret.engine.stump_table_storage import class_totals, _sorted_modes
+from sklearn_localregret.engine.stump_table_storage import _sorted_modes, class_totals
 
 
 def _factors(rng, n, t, k):
