@@ -223,7 +223,11 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
             wrong = root.shape_error(len(classes), n)
             if wrong is not None:
                 raise _Inconsistent(wrong)
-        elif root.count.shape != shape or root.total.shape != shape:
+        elif (
+            root.count.shape != shape
+            or root.total.shape != shape
+            or np.shape(root.shift_array()) != (n,)
+        ):
             raise _Inconsistent(f"a root model's statistics are not of {shape}")
 
 

@@ -19,6 +19,7 @@ from ..engine.compiled.passive_aggressive import (
     pa_learn,
     pa_posteriors,
 )
+from .root_shift import first_values, sums_at
 
 __all__ = ["RootLinear"]
 
@@ -82,6 +83,10 @@ class RootLinear:
         self.count = np.zeros(width)
         self.total = np.zeros(width)
         self.squares = np.zeros(width)
+        # Each column's first value learnt, which the sums are taken from
+        # (:mod:`.root_shift`; None until the first rows; absent in models
+        # saved before: 0). Category codes stay as they are.
+        self.shift: np.ndarray | None = None
 
     @classmethod
     def of_columns(cls, n_classes: int, columns) -> RootLinear:
@@ -106,12 +111,30 @@ class RootLinear:
         state.pop("_last_mask", None)  # a cache (see _mask)
         return state
 
-    def inputs(self, X, columns=None) -> tuple:
+    def shift_array(self) -> np.ndarray:
+        shift = self.__dict__.get("shift")
+        return np.zeros(self.n_features) if shift is None else shift
+
+    def sums_for(self, dst, names) -> dict:
+        """This model's sums ``names`` taken from ``dst``'s first values (a
+        merge adds them to ``dst``'s); ``dst`` takes this model's if it has
+        none yet (it has learnt nothing)."""
+        return sums_at(self, dst, names, self.shift_array(), dst.shift_array())
+
+    def inputs(self, X, columns=None, learning: bool = False) -> tuple:
         """The rows and the mask of inputs the model reads: ``X`` and
-        ``columns`` (default all), and for categorical columns their
-        one-hot slots instead of the codes."""
+        ``columns`` (default all), less each column's first value learnt,
+        and for categorical columns their one-hot slots instead of the
+        codes. ``learning``: rows it learns next (the first set its first
+        values)."""
         X = np.asarray(X, dtype=np.float64)
         slots = self.__dict__.get("slot_start")
+        if learning and "shift" in self.__dict__ and self.shift is None:
+            codes = None if slots is None else slots >= 0
+            self.shift = first_values(X, codes)
+        shift = self.__dict__.get("shift")
+        if shift is not None:
+            X = X - shift
         one_hot = slots is not None and self.coef.shape[1] != self.n_features
         mask = self._mask(columns, slots if one_hot else None)
         if not one_hot:
@@ -143,7 +166,7 @@ class RootLinear:
         """Learn rows ``X`` (NaN where missing) of class indices ``y`` at
         ``weight``, from the columns where ``columns`` is true (default all);
         ``inputs``: :meth:`inputs` of ``X`` and ``columns``, if known."""
-        rows, mask = self.inputs(X, columns) if inputs is None else inputs
+        rows, mask = self.inputs(X, columns, True) if inputs is None else inputs
         pa_learn(
             self.coef,
             self.intercept,
@@ -187,9 +210,11 @@ class RootLinear:
         expected = n_features + n_cat * int(self.__dict__.get("n_slots", 0))
         sums = (self.count, self.total, self.squares)
         last_slot = slots.max(initial=-1) + self.__dict__.get("n_slots", 0)
+        shift = self.__dict__.get("shift")
         if (
             self.coef.shape != (n_classes, expected)
             or slots.shape != (n_features,)
+            or (shift is not None and np.shape(shift) != (n_features,))
             or self.intercept.shape != (n_classes,)
             or any(a.shape != (expected,) for a in sums)
             or (n_cat and last_slot > expected - n_features)

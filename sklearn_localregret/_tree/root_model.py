@@ -138,7 +138,7 @@ class RootModelExpert:
         linear = self.__dict__.get("_root_linear")
         if linear is None:
             return None
-        return linear.inputs(X, self._numeric_columns())
+        return linear.inputs(X, self._numeric_columns(), learning=True)
 
     def _round_expert_losses(
         self, X, outcomes, y, weight, linear_inputs=None
@@ -170,7 +170,9 @@ class RootModelExpert:
         if columns is None:
             columns = np.ones(X.shape[1], dtype=bool)
         if linear is not None:
-            X_linear, columns_linear = linear_inputs or linear.inputs(X, columns)
+            X_linear, columns_linear = linear_inputs or linear.inputs(
+                X, columns, learning=True
+            )
         else:
             X_linear, columns_linear = X, columns
         out = np.zeros(len(names))
@@ -185,7 +187,8 @@ class RootModelExpert:
             _sums(
                 linear, n_classes, ("coef", "intercept", "count", "total", "squares")
             ),
-            np.ascontiguousarray(X, dtype=np.float64),
+            # (the Gaussian model's rows: less its columns' first values)
+            np.ascontiguousarray(X if gaussian is None else gaussian.shifted(X)),
             np.ascontiguousarray(columns, dtype=bool),
             np.ascontiguousarray(X_linear, dtype=np.float64),
             np.ascontiguousarray(columns_linear, dtype=bool),

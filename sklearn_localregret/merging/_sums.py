@@ -98,8 +98,13 @@ def add_counters(merger: Merger, dst, src, coef: int) -> None:
     for (mine, names, largest), (theirs, _, _) in zip(
         merger.counter_groups(dst), merger.counter_groups(src)
     ):
+        # A root model's sums are taken from its columns' first values:
+        # moved to ``dst``'s before they are added.
+        sums_for = getattr(theirs, "sums_for", None)
+        values = sums_for(mine, names) if sums_for else None
         for name in names:
-            setattr(mine, name, getattr(mine, name) + coef * getattr(theirs, name))
+            value = getattr(theirs, name) if values is None else values[name]
+            setattr(mine, name, getattr(mine, name) + coef * value)
         if coef > 0:
             for name in largest:
                 setattr(mine, name, max(getattr(mine, name), getattr(theirs, name)))
