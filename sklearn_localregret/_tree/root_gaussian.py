@@ -100,4 +100,3 @@ class RootGaussian:
         """The first most probable class of each row of ``X`` (indices; class
         0 before any row), from :meth:`proba`."""
         return np.argmax(self.proba(X, columns), axis=1)
-
