@@ -69,7 +69,7 @@ class RootGaussian:
         """Decay the statistics by ``decay``, then add rows ``X`` (NaN where
         missing) of classes ``y`` (indices) weighted ``weight``."""
         X = np.asarray(X, dtype=np.float64)
-        if "shift" in self.__dict__ and self.shift is None:
+        if "shift" in self.__dict__ and self.shift is None and len(X):
             self.shift = first_values(X)
         gaussian_learn(
             self.weight,

@@ -129,7 +129,7 @@ class RootLinear:
         values)."""
         X = np.asarray(X, dtype=np.float64)
         slots = self.__dict__.get("slot_start")
-        if learning and "shift" in self.__dict__ and self.shift is None:
+        if learning and "shift" in self.__dict__ and self.shift is None and len(X):
             codes = None if slots is None else slots >= 0
             self.shift = first_values(X, codes)
         shift = self.__dict__.get("shift")
