@@ -303,6 +303,11 @@ def test_export_text_uses_dataframe_names_and_class_names():
         "|--- f3 >  0.50",
         "|   |--- class: C",
     ]
+    # Names of the wrong length are a ValueError, as scikit-learn's.
+    with pytest.raises(ValueError, match="feature_names must contain 6 names, got 1"):
+        clf.export_text(feature_names=["a"])
+    with pytest.raises(ValueError, match="class_names must contain 3 names, got 2"):
+        clf.export_text(class_names=["a", "b"])
 
 
 def test_max_depth_bounds_the_played_trees():

@@ -148,8 +148,18 @@ class TreeViews:
             tree = self.representative_tree()
         if feature_names is None:
             feature_names = getattr(self, "feature_names_in_", None)
+        elif len(feature_names) != self.n_features_in_:
+            raise ValueError(
+                f"feature_names must contain {self.n_features_in_} names, got "
+                f"{len(feature_names)}"
+            )
         if class_names is None:
             class_names = self.classes_
+        elif len(class_names) != len(self.classes_):
+            raise ValueError(
+                f"class_names must contain {len(self.classes_)} names, got "
+                f"{len(class_names)}"
+            )
         if self._player.table.leaf_model:
             class_names = [*class_names, "naive Bayes"]  # label K: the model
         tests, columns = self._tests, self._columns
