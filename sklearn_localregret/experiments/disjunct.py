@@ -195,7 +195,7 @@ EXPERIMENT = Experiment(
     collect=collect,
     table=summary_table,
     # CPU s per task, default runs on the 2-core development machine (issue 30)
-    reference_seconds={"random": 1.3, "killer": 0.8, "mushroom": 1.8},
+    reference_seconds={"random": 0.18, "killer": 0.15, "mushroom": 0.28},
 )
 
 
