@@ -51,6 +51,9 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
     # Sparse input is read in its nonzeros (locality/sparse_rounds.py).
     _accepts_sparse_blocks = True
 
+    # What the first call builds the graph from.
+    _BUILT_FROM = ("regret", "graph", "max_removal_sets", "discount")
+
     # Made by the subclass's _init_model: the graph (the saved state) and
     # the key of the Monte Carlo estimates of pi.
     _graph: HypercubeColoring | RemovalSetColoring | HypercubeSwapRegrets

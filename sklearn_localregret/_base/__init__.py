@@ -115,6 +115,36 @@ class BaseOnlineClassifier(
     _allow_nan: bool = False
     _reads_categories: bool = False
 
+    # Parameters the model is built from on its first call (each learner
+    # lists its own): set_params on a fitted model cannot change what they
+    # built, so the next partial_fit refuses (fit starts over with them).
+    _BUILT_FROM: tuple[str, ...] = ()
+
+    def set_params(self, **params):
+        super().set_params(**params)
+        built = self.__dict__.get("_built_with")
+        if built is not None:
+            changed = tuple(
+                name
+                for name in self._BUILT_FROM
+                if repr(getattr(self, name)) != repr(built.get(name))
+            )
+            self.__dict__.pop("_params_changed", None)
+            if changed:
+                self._params_changed = changed
+        return self
+
+    def _check_params_unchanged(self) -> None:
+        changed = self.__dict__.get("_params_changed")
+        if changed:
+            now = ", ".join(f"{n}={getattr(self, n)!r}" for n in changed)
+            was = ", ".join(f"{n}={self._built_with[n]!r}" for n in changed)
+            raise ValueError(
+                f"{now} was set after this model was fitted with {was}: "
+                "partial_fit goes on with the model those built; call fit to "
+                "start over with the new values (or set them back)"
+            )
+
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
         """Raise ``ValueError`` if these classes are not supported."""
@@ -162,6 +192,10 @@ class BaseOnlineClassifier(
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
         state.pop("_whole_call_rows", None)  # set during a learning call only
+        # What set_params compares with: this process's, not saved (a loaded
+        # model's set_params then checks nothing).
+        state.pop("_built_with", None)
+        state.pop("_params_changed", None)
         return state
 
     def __setstate__(self, state):
@@ -255,6 +289,8 @@ class BaseOnlineClassifier(
         """
         with self._call_lock():  # one learning call at a time
             self._check_loaded()
+            if "_params_changed" in self.__dict__:
+                self._check_params_unchanged()
             if getattr(self, "classes_", None) is not None:
                 row = self._clean_rows(X, y, classes, sample_weight)
                 if row is not None:
@@ -290,6 +326,8 @@ class BaseOnlineClassifier(
                     X, y, classes, sample_weight
                 )
                 if first_call:
+                    self.__dict__.pop("_params_changed", None)
+                    self._built_with = {n: getattr(self, n) for n in self._BUILT_FROM}
                     self._start_stream()
                     self._init_model(self.n_features_in_, len(self.classes_))
                     self.n_rounds_ = 0

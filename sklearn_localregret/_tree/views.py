@@ -148,10 +148,9 @@ class TreeViews:
             tree = self.representative_tree()
         if feature_names is None:
             feature_names = getattr(self, "feature_names_in_", None)
-        elif len(feature_names) != self.n_features_in_:
+        elif len(feature_names) != (width := getattr(self, "n_features_in_")):
             raise ValueError(
-                f"feature_names must contain {self.n_features_in_} names, got "
-                f"{len(feature_names)}"
+                f"feature_names must contain {width} names, got {len(feature_names)}"
             )
         if class_names is None:
             class_names = self.classes_

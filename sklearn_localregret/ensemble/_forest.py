@@ -46,6 +46,18 @@ class LocalRegretForestClassifier(
 ):
     __doc__ = FOREST_CLASSIFIER_DOCSTRING
 
+    # What the first call builds the forest from (members, subspaces, tests).
+    _BUILT_FROM = (
+        "n_estimators",
+        "max_features",
+        "binarize",
+        "max_thresholds",
+        "refined_features",
+        "max_categories",
+        "warm_start",
+        "discount",
+    )
+
     _parameter_constraints: dict = {
         **BaseOnlineClassifier._parameter_constraints,
         **{
