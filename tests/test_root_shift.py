@@ -18,6 +18,12 @@ from sklearn_localregret.merging._sums import add_counters
 # from plain sums is noise.
 OFFSET = 1.7e12
 
+each_root_model = pytest.mark.parametrize(
+    "make",
+    [lambda: RootGaussian(2, 3, 1.0), lambda: RootLinear(2, 3)],
+    ids=["gaussian", "linear"],
+)
+
 
 def _stream(n, seed):
     rng = np.random.default_rng(seed)
@@ -37,11 +43,7 @@ def _learnt(model, X, y):
     return model
 
 
-@pytest.mark.parametrize(
-    "make",
-    [lambda: RootGaussian(2, 3, 1.0), lambda: RootLinear(2, 3)],
-    ids=["gaussian", "linear"],
-)
+@each_root_model
 def test_a_column_far_from_zero_reads_as_near_it(make):
     # The same rows moved by 1.7e12 in their first column: the same
     # posteriors (a Gaussian and a standardised linear model do not move
@@ -73,11 +75,7 @@ def test_the_tree_is_as_accurate_on_a_column_of_times():
     assert abs(errors[1] - errors[0]) < 0.01
 
 
-@pytest.mark.parametrize(
-    "make",
-    [lambda: RootGaussian(2, 3, 1.0), lambda: RootLinear(2, 3)],
-    ids=["gaussian", "linear"],
-)
+@each_root_model
 def test_a_merge_moves_the_other_sums_to_these_first_values(make):
     # Two models whose first rows differ add up to the model of both
     # streams' statistics: the sums (count, total, squares) of one model
