@@ -24,8 +24,10 @@ process (``fit``) and by ``fit_sharded`` on a ``LocalCluster`` of
 chunks of 50,000 rows themselves (as they would load them), the one process
 makes the same rows. Printed: rows/s of both and their ratio (the sharded
 time includes making the rows on the workers), the holdout error of both,
-and each worker's resident memory after learning. Both sides start warm
-(the compiled kernels loaded).
+each worker's resident memory after learning, and the CPU time each worker
+process and this one (the client, and a ``LocalCluster``'s scheduler and
+nannies) used during the sharded fit, against the span's core-seconds.
+Both sides start warm (the compiled kernels loaded).
 
 ``--breakdown``: where each worker's time went, timed on the worker
 window by window: summing the shards' deltas, applying the sum, learning
@@ -159,6 +161,14 @@ def _rss() -> int:
     return psutil.Process(os.getpid()).memory_info().rss
 
 
+def _cpu_seconds() -> float:
+    """This process's CPU time so far (user and system), in seconds."""
+    import psutil
+
+    times = psutil.Process(os.getpid()).cpu_times()
+    return times.user + times.system
+
+
 def _time_windows() -> None:
     """On a worker: time each window's phases (``_shards._window``'s steps,
     in its order), kept in the module for :func:`_window_times`."""
@@ -264,6 +274,7 @@ def cluster(args) -> None:
         )
         if args.breakdown:
             client.run(_time_windows)
+        cpu_before = client.run(_cpu_seconds), _cpu_seconds()
         start = time.perf_counter()
         Xd, yd = _dask_concept(args.rows)
         sharded = fit_sharded(
@@ -275,6 +286,7 @@ def cluster(args) -> None:
             sync_every=args.sync_every[0],
         )
         sharded_time = time.perf_counter() - start
+        cpu_after = client.run(_cpu_seconds), _cpu_seconds()
         after = client.run(_rss)
         times = client.run(_window_times) if args.breakdown else None
     print(
@@ -298,8 +310,30 @@ def cluster(args) -> None:
             f"worker {worker}: {after[worker] / 2**20:,.0f} MiB resident "
             f"({before[worker] / 2**20:,.0f} MiB before learning)"
         )
+    _print_cpu(cpu_before, cpu_after, sharded_time, one_time)
     if times is not None:
         _print_breakdown(times)
+
+
+def _print_cpu(before, after, span: float, one_time: float) -> None:
+    """Where the machine's CPU went during the sharded fit: each worker's
+    process, and this one (the client, and with a LocalCluster its scheduler
+    and nannies too), against the core-seconds the span offered."""
+    workers = {w: after[0][w] - before[0][w] for w in sorted(after[0])}
+    here = after[1] - before[1]
+    cores = os.cpu_count() or 1
+    used = sum(workers.values()) + here
+    print(
+        f"CPU during the sharded fit: {used:.1f} of the {cores * span:.1f} "
+        f"core-seconds of {cores} cores over {span:.1f} s; learning all rows "
+        f"took one process {one_time:.1f} s"
+    )
+    for i, (worker, seconds) in enumerate(workers.items()):
+        print(
+            f"  worker {i} ({worker}): {seconds:.1f} s busy, "
+            f"{span - seconds:.1f} s idle"
+        )
+    print(f"  client, scheduler and nannies (this process): {here:.1f} s")
 
 
 def ceiling(args) -> None:
