@@ -297,3 +297,69 @@ def test_river_rows_with_strings_and_missing_values():
     assert adapter.predict_one({"colour": "purple"}) in (0, 1)
     with pytest.raises(ValueError, match="'size' held numbers"):
         adapter.learn_one({"colour": "red", "size": "big"}, 1)
+
+
+def _odd_values(n):
+    """Columns of values that are neither numbers nor category labels."""
+    pd = pytest.importorskip("pandas")
+    import datetime
+
+    return {
+        "tuples": pd.Series([(i % 2,) for i in range(n)], dtype=object),
+        "complex": np.arange(n) + 1j,
+        "periods": pd.period_range("2020-01", periods=n, freq="M"),
+        "datetimes": pd.Series([datetime.datetime(2020, 1, 1)] * n, dtype=object),
+    }
+
+
+@pytest.mark.parametrize("kind", ["tuples", "complex", "periods", "datetimes"])
+def test_values_neither_numbers_nor_labels_are_refused_by_name(kind):
+    # A column of 1-tuples was read as numbers by numpy's unpacking (then
+    # predicting on the same frame failed); complex numbers and dates gave
+    # float()'s message, which does not say which column.
+    frame, y = table_stream(n=100)
+    odd = frame.assign(size=_odd_values(100)[kind])
+    with pytest.raises(TypeError, match="column 'size' holds .* neither a number"):
+        model().fit(odd, y)
+    clf = model().fit(frame.iloc[:80], y[:80])
+    before = pickle.dumps(clf)
+    with pytest.raises(TypeError, match="column 'size' holds"):
+        clf.partial_fit(odd.iloc[80:], y[80:])
+    assert pickle.dumps(clf) == before
+
+
+@pytest.mark.parametrize("rows", [5, 100])
+def test_a_frame_named_in_messages_whatever_its_length(rows):
+    # Frames of at most 64 rows are read as object arrays: their messages
+    # named the columns by position ("column 2") where longer ones said 'size'.
+    frame, y = table_stream(n=200)
+    clf = model().fit(frame.iloc[:100], y[:100])
+    with pytest.raises(ValueError, match="column 'size' held numbers"):
+        clf.partial_fit(frame.iloc[100 : 100 + rows].assign(size="big"), y[:rows])
+
+
+def test_a_series_is_refused_as_one_dimensional():
+    frame, y = table_stream(n=60)
+    with pytest.raises(ValueError, match="2-dimensional"):
+        model().fit(frame["size"], y)  # was: TypeError, a dtype not iterable
+
+
+@pytest.mark.filterwarnings("ignore:X does not have valid feature names")
+def test_a_column_missing_while_learning_reads_strings_as_unseen():
+    # Strings in a column typed by no value learnt: an AttributeError (no
+    # category index) where unseen categories read as missing.
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=50), "u": [None] * 50})
+    y = (frame["a"] > 0).astype(int).to_numpy()
+    clf = model().fit(frame, y)
+    before = pickle.dumps(clf)
+    rows = frame.iloc[:3]
+    expected = clf.predict_proba(rows)
+    np.testing.assert_array_equal(
+        clf.predict_proba(rows.assign(u=["x", "y", "z"])), expected
+    )
+    np.testing.assert_array_equal(
+        clf.predict_proba(rows.assign(u=["x", "y", "z"]).to_numpy(object)), expected
+    )
+    assert pickle.dumps(clf) == before

@@ -165,7 +165,9 @@ class StreamValidation:
                 and labels.dtype.kind in "biuUSO"
             ):  # what is_plain_stream_chunk asks of labels (else: the frame)
                 X, y, named = rows, labels, True
-        X = self._encode_columns(X, learning=True, first_call=first_call)
+        # (a frame's rows as an array: its messages name the columns still)
+        names = list(self.__dict__["feature_names_in_"]) if named else None
+        X = self._encode_columns(X, learning=True, first_call=first_call, names=names)
         with clear_input_errors(self):
             if not first_call and is_plain_stream_chunk(X, y):
                 # Streaming calls (River, dask-ml: one small chunk per call;
@@ -352,7 +354,8 @@ class StreamValidation:
         check_feature_dtypes(X, type(self).__name__, self._reads_categories)
         rows = self._frame_rows(X)
         if rows is not None:  # a small frame of the fitted names
-            encoded = self._encode_columns(rows, learning=False)
+            names = list(self.__dict__["feature_names_in_"])
+            encoded = self._encode_columns(rows, learning=False, names=names)
             if self._is_plain_rows(encoded, named=True):
                 return self._encode_features(encoded)
         encoded = self._encode_columns(X, learning=False)

@@ -82,13 +82,33 @@ def infer_kind(values: list, name) -> int:
 
 
 def numbers_of(items: list, name) -> list:
-    """A numeric column's values as floats, NaN where missing."""
+    """A numeric column's values as floats, NaN where missing.
+
+    Each value is read by ``float()`` on its own: a sequence (a tuple, a
+    list, an array) is not a number even if numpy would unpack it, and a
+    value that is neither a number nor a category label (a complex number,
+    a date, a period) is a ``TypeError`` naming the column.
+    """
     for value in items:
         if is_label(value):
             raise ValueError(
                 f"column {name!r} held numbers so far and now holds {value!r}: "
                 "a column keeps its type over the stream."
             )
-    return np.array(
-        [np.nan if is_missing(v) else v for v in items], dtype=float
-    ).tolist()
+    numbers = []
+    for value in items:
+        if is_missing(value):
+            numbers.append(np.nan)
+            continue
+        try:
+            if isinstance(value, (tuple, list, dict, set, np.ndarray)):
+                raise TypeError
+            numbers.append(float(value))
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"column {name!r} holds {value!r} ({type(value).__name__}), "
+                "which is neither a number nor a category label: a column "
+                "holds numbers, strings or pandas categories (and missing "
+                "values)."
+            ) from None
+    return numbers

@@ -211,7 +211,8 @@ class ColumnEncoder:
                     "them. Pass a DataFrame or an array of objects."
                 )
             return X, self._numeric_input(X.shape[1], learning)
-        frame = hasattr(X, "dtypes") and hasattr(X, "iloc")
+        # (a Series has dtypes and iloc too: validation refuses it as 1-D)
+        frame = hasattr(X, "dtypes") and hasattr(X, "iloc") and hasattr(X, "columns")
         if frame:
             dtypes = list(X.dtypes)
             plain = all(
@@ -362,6 +363,8 @@ class ColumnEncoder:
         if kind == NUMERIC:
             return numbers_of(values, name)
         if kind == CATEGORICAL:
+            if self._index[j] is None:  # typed by values only predicted:
+                return [np.nan] * len(values)  # all unseen while learning
             return self._codes(j, values, learning and mutable, learning, name)
         return [np.nan] * len(values)  # all missing so far
 
