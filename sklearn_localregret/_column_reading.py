@@ -41,10 +41,12 @@ class ReadsColumns:
             columns = ColumnEncoder(self.max_categories)
         else:
             columns = self._columns
-            if not columns.has_categories and (
-                type(X) is np.ndarray and X.dtype.kind in "biuf"
+            if (
+                not columns.has_categories
+                and (type(X) is np.ndarray and X.dtype.kind in "biuf")
+                and not (learning and columns.has_untyped())
             ):
-                return X  # the streaming case: nothing to encode
+                return X  # the streaming case: nothing to encode (or type)
         X, columns = columns.encode(
             X, learning=learning, name=type(self).__name__, names=names
         )
@@ -53,7 +55,9 @@ class ReadsColumns:
         return X
 
     def _numeric_rows_read_as_is(self) -> bool:
-        return not self._columns.has_categories
+        # (numbers learnt type a column that only had missing values so far)
+        columns = self._columns
+        return not columns.has_categories and not columns.has_untyped()
 
     def _known_category_rows(self, X) -> np.ndarray | None:
         """An object ndarray's codes (``ColumnEncoder._known_codes``: every

@@ -6,7 +6,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, check_scalar
 
 from ._disjunct_base import BaseDisjunctClassifier
 from ._disjunct_linear import LinearExpert
@@ -420,6 +420,7 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
         -------
         str
         """
+        check_scalar(decimals, "decimals", Integral, min_val=0)
         probs = self.feature_probabilities_
         names = self._feature_names()
         order = [k for k in np.argsort(-probs, kind="stable") if probs[k] > threshold]

@@ -52,7 +52,8 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
     _accepts_sparse_blocks = True
 
     # What the first call builds the graph from.
-    _BUILT_FROM = ("regret", "graph", "max_removal_sets", "discount")
+    _BUILT_FROM: tuple[str, ...] = ("regret", "graph", "max_removal_sets", "discount")
+    _BUILT_FROM += ("L", "n_mcmc_steps")
 
     # Made by the subclass's _init_model: the graph (the saved state) and
     # the key of the Monte Carlo estimates of pi.

@@ -42,9 +42,9 @@ class LocalRegretTreeClassifier(
     BaseLocalRegretClassifier,
 ):
     __doc__ = TREE_CLASSIFIER_DOCSTRING
-    _BUILT_FROM: tuple[str, ...] = ("regret", "binarize", "max_thresholds")
-    _BUILT_FROM += ("refined_features", "max_categories", "warm_start")
-    _BUILT_FROM += ("discount", "leaf_model")  # tests, tables, players
+    _BUILT_FROM: tuple[str, ...] = ("regret", "binarize", "max_thresholds", "L")
+    _BUILT_FROM += ("refined_features", "max_categories", "warm_start", "max_depth")
+    _BUILT_FROM += ("discount", "leaf_model", "n_mcmc_steps")  # tests, players
 
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,

@@ -145,7 +145,8 @@ def progressive_score(
         Rows per round: predicted together, then learned together.
     classes : array-like, default=None
         Every label the stream can have, passed to the first ``partial_fit``;
-        None means the labels present in ``y``.
+        None means the estimator's ``classes_`` if it has learnt already,
+        else the labels present in ``y``.
     window : int, default=100
         Rows in the moving window of ``windowed_error`` and ``window_error``.
 
@@ -217,6 +218,8 @@ def progressive_score(
         )
     if n_rows == 0:
         raise ValueError("The stream is empty: X and y have no rows.")
+    if classes is None:  # a fitted model's (a stretch may lack a class)
+        classes = getattr(estimator, "classes_", None)
     if classes is None:
         classes = np.unique(y)
 

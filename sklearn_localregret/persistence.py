@@ -98,7 +98,8 @@ _OUR_TYPES = (
     Split,
 )
 # Named, not imported: the River adapter's class is built only when River is
-# installed (its recent rows are a deque); boolean_encoder()'s feature-name
+# installed (its recent rows were a deque in files saved before they were
+# saved as a list); boolean_encoder()'s feature-name
 # combiner, a private function that saved pipelines name.
 _NAMED_TYPES = (
     "sklearn_localregret.river.RiverAdapter",

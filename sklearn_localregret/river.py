@@ -215,6 +215,18 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             """
             return 0 if self._recent is None else len(self._recent)
 
+        def __getstate__(self):
+            state = self.__dict__.copy()
+            recent = state.get("_recent")
+            if recent is not None:  # skops rebuilt a deque empty and unbounded
+                state["_recent"] = list(recent)
+            return state
+
+        def __setstate__(self, state):
+            self.__dict__.update(state)
+            if self._recent is not None and not isinstance(self._recent, deque):
+                self._recent = deque(self._recent, maxlen=int(self.replay_rows))
+
         def _check_params(self) -> None:
             if not isinstance(self.estimator, BaseOnlineClassifier):
                 raise TypeError(

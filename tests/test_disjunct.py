@@ -67,6 +67,12 @@ def test_learns_a_disjunction_on_a_stream():
         clf.swap_regret_
     text = clf.export_text()
     assert "x1" in text and "x4" in text and "x0 " not in text
+    assert "P=1.0\n" in clf.export_text(decimals=1)
+    # (format errors, "Format specifier missing precision", before)
+    with pytest.raises(ValueError, match="decimals == -1, must be >= 0"):
+        clf.export_text(decimals=-1)
+    with pytest.raises(TypeError, match="decimals must be an instance of int"):
+        clf.export_text(decimals=1.5)
 
 
 def test_empty_model_predicts_the_negative_class():

@@ -144,6 +144,19 @@ def test_classes_may_include_labels_not_in_the_stream():
     assert result.estimator.classes_.tolist() == [0, 1, 2]
 
 
+def test_a_fitted_model_goes_on_over_a_stretch_without_one_of_its_classes():
+    # The stretch's own labels were passed as classes, which a model fitted
+    # on three classes refused ("not the same as on the first call").
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])
+    model = LocalRegretTreeClassifier(random_state=0).fit(X[:200], y[:200])
+    stretch = y[200:] != 2
+    result = progressive_score(model, X[200:][stretch], y[200:][stretch])
+    assert result.estimator.classes_.tolist() == [0, 1, 2]
+    assert result.n_unpredicted == 0
+
+
 class _NoPartialFit:
     def predict(self, X):
         return np.zeros(len(X))

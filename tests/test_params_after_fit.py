@@ -26,17 +26,19 @@ def _data():
     [
         (
             lambda: LocalRegretTreeClassifier(random_state=0),
-            {"regret": "swap", "discount": 0.5, "max_thresholds": 3},
-            {"batch_size": 3},
+            {"regret": "swap", "discount": 0.5, "max_thresholds": 3, "max_depth": 1}
+            | {"L": 5, "n_mcmc_steps": 10},
+            {"batch_size": 3, "predict_tolerance": 0.1},
         ),
         (
             lambda: LocalRegretForestClassifier(n_estimators=2, random_state=0),
-            {"n_estimators": 3, "discount": 0.9},
+            {"n_estimators": 3, "discount": 0.9, "max_depth": 1, "L": 5}
+            | {"leaf_prediction": "label", "predict_tolerance": 0.1},
             {"batch_size": 5},
         ),
         (
             lambda: LocalRegretDisjunctClassifier(random_state=0),
-            {"regret": "swap", "discount": 0.9},
+            {"regret": "swap", "discount": 0.9, "L": 5, "n_mcmc_steps": 10},
             {"batch_size": 2},
         ),
     ],
@@ -58,3 +60,36 @@ def test_a_built_parameter_changed_after_fit_is_refused(make, built, free):
     model.set_params(**built).fit(X, y)  # fit starts over with them
     model.partial_fit(X[:10], y[:10])
     assert model.n_samples_seen_ == len(y) + 10
+
+
+@pytest.mark.parametrize("save", ["pickle", "skops"])
+def test_a_saved_model_remembers_what_it_was_built_from(save, tmp_path):
+    # The parameters built from were not saved: a loaded model learnt on
+    # with its old tables under a parameter changed before or after saving.
+    X, y = _data()
+    model = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+
+    def saved(model):
+        if save == "pickle":
+            return pickle.loads(pickle.dumps(model))
+        pytest.importorskip("skops")
+        from sklearn_localregret.persistence import dump, load
+
+        dump(model, tmp_path / "model.skops")
+        return load(tmp_path / "model.skops")
+
+    changed = saved(model.set_params(discount=0.5))  # changed, then saved
+    with pytest.raises(ValueError, match="discount=0.5 was set after"):
+        changed.partial_fit(X[:10], y[:10])
+    loaded = saved(model.set_params(discount=0.99))  # saved, then changed
+    loaded.set_params(regret="swap")
+    with pytest.raises(ValueError, match="regret='swap' was set after"):
+        loaded.partial_fit(X[:10], y[:10])
+    # Saved before the parameters were: those it was saved with.
+    state = model.__getstate__()
+    state.pop("_built_with")
+    old = LocalRegretTreeClassifier.__new__(LocalRegretTreeClassifier)
+    old.__setstate__(state)
+    old.set_params(max_depth=1)
+    with pytest.raises(ValueError, match="max_depth=1 was set after"):
+        old.partial_fit(X[:10], y[:10])

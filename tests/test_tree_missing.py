@@ -319,7 +319,9 @@ def test_values_neither_numbers_nor_labels_are_refused_by_name(kind):
     # float()'s message, which does not say which column.
     frame, y = table_stream(n=100)
     odd = frame.assign(size=_odd_values(100)[kind])
-    with pytest.raises(TypeError, match="column 'size' holds .* neither a number"):
+    with pytest.raises(
+        TypeError, match="column .size. holds .* neither a number nor a category"
+    ):
         model().fit(odd, y)
     clf = model().fit(frame.iloc[:80], y[:80])
     before = pickle.dumps(clf)
@@ -362,4 +364,21 @@ def test_a_column_missing_while_learning_reads_strings_as_unseen():
     np.testing.assert_array_equal(
         clf.predict_proba(rows.assign(u=["x", "y", "z"]).to_numpy(object)), expected
     )
+    assert pickle.dumps(clf) == before
+
+
+def test_numbers_type_a_column_whose_first_values_were_missing():
+    # Plain float rows skipped the encoder: a column whose first value was
+    # None stayed untyped, and a later string made it categorical, dropping
+    # what was learnt of it (a NaN first raised, as a typed column does).
+    X = np.array([[None, 1.0]], dtype=object)
+    clf = model().partial_fit(X, [0], classes=[0, 1])
+    values = np.arange(200.0) % 40
+    for lo in range(0, 200, 5):  # streaming calls of plain floats
+        rows = np.column_stack([values[lo : lo + 5], np.ones(5)])
+        clf.partial_fit(rows, (rows[:, 0] > 20).astype(int))
+    assert clf._columns.kinds.tolist() == [1, 1]  # numeric
+    before = pickle.dumps(clf)
+    with pytest.raises(ValueError, match="column 0 held numbers so far"):
+        clf.partial_fit(np.array([["s", 1.0]], dtype=object), [1])
     assert pickle.dumps(clf) == before

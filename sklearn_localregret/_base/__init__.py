@@ -121,6 +121,10 @@ class BaseOnlineClassifier(
     _BUILT_FROM: tuple[str, ...] = ()
 
     def set_params(self, **params):
+        if "classes_" in self.__dict__ and "_built_with" not in self.__dict__:
+            # Saved before what it was built from was: from what it was saved
+            # with (a loaded model has every parameter by now).
+            self._built_with = {n: getattr(self, n) for n in self._BUILT_FROM}
         super().set_params(**params)
         built = self.__dict__.get("_built_with")
         if built is not None:
@@ -192,10 +196,6 @@ class BaseOnlineClassifier(
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
         state.pop("_whole_call_rows", None)  # set during a learning call only
-        # What set_params compares with: this process's, not saved (a loaded
-        # model's set_params then checks nothing).
-        state.pop("_built_with", None)
-        state.pop("_params_changed", None)
         return state
 
     def __setstate__(self, state):

@@ -56,6 +56,13 @@ class LocalRegretForestClassifier(
         "max_categories",
         "warm_start",
         "discount",
+        "max_depth",
+        "L",
+        "n_mcmc_steps",
+        # (the members' own copies: see TREE_PARAMS)
+        "bias",
+        "predict_tolerance",
+        "leaf_prediction",
     )
 
     _parameter_constraints: dict = {

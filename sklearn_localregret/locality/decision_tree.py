@@ -6,8 +6,7 @@ trees over ``n`` boolean variables whose leaves carry a class (an index into
 are *tests*, numbered ``0, 1, ...``: for 0/1 data test ``v`` is feature ``v``;
 for numeric data a test is a threshold question ``x_j > t``
 (:mod:`sklearn_localregret.thresholds`). A tree is made of two kinds of
-immutable, hashable nodes, so that a tree can key a dict (per-edge "swap"
-regrets do):
+immutable, hashable nodes: a tree can key a dict (per-edge "swap" regrets do):
 
 * :class:`Leaf` ``(label)``;
 * :class:`Split` ``(test, true_child, false_child)``: rows that pass ``test``
@@ -27,9 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import NamedTuple, Union, final
 
 import numpy as np
+from sklearn.utils.validation import check_scalar
 
 __all__ = [
     "Leaf",
@@ -412,6 +413,7 @@ def export_text(
     |   |--- colour == red
     |   |   |--- class: 1
     """
+    check_scalar(decimals, "decimals", Integral, min_val=0)
     lines: list[str] = []
 
     def name(j):

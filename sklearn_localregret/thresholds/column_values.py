@@ -107,8 +107,8 @@ def numbers_of(items: list, name) -> list:
         except (TypeError, ValueError):
             raise TypeError(
                 f"column {name!r} holds {value!r} ({type(value).__name__}), "
-                "which is neither a number nor a category label: a column "
-                "holds numbers, strings or pandas categories (and missing "
-                "values)."
+                "which is neither a number nor a category: the argument must "
+                "be a category string, a number or missing (a column holds "
+                "numbers, strings or pandas categories)."
             ) from None
     return numbers

@@ -328,7 +328,7 @@ class ColumnEncoder:
             result[:, j] = array[:, j] if values is None else values
         return result
 
-    def _has_untyped(self) -> bool:
+    def has_untyped(self) -> bool:
         """Whether a column has no type yet (kept once every column has one:
         a column never loses its type; hashed text has a million)."""
         if self.__dict__.get("_all_typed"):
@@ -340,7 +340,7 @@ class ColumnEncoder:
 
     def _numeric_input(self, n_features: int, learning: bool) -> ColumnEncoder:
         """The encoder to keep after numeric input: its columns are numeric."""
-        if not learning or not (self.n_features is None or self._has_untyped()):
+        if not learning or not (self.n_features is None or self.has_untyped()):
             return self
         if self.n_features is None:
             return ColumnEncoder.numeric(n_features, self.max_categories)

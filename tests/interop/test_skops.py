@@ -237,6 +237,15 @@ def test_river_adapter_round_trip_with_trusted_types_only(name, classes, tmp_pat
     assert [loaded.predict_one(r) for r in rows] == [
         adapter.predict_one(r) for r in rows
     ]
+    # The rows kept to replay: skops gave the deque back empty and unbounded,
+    # and a new label then restarted the loaded learner from its one row.
+    assert loaded.n_replay_rows_ == adapter.n_replay_rows_
+    if classes is None:
+        assert loaded.n_replay_rows_ > 0
+        adapter.learn_one(rows[0], 2)
+        loaded.learn_one(rows[0], 2)
+        assert loaded.estimator_.n_samples_seen_ == adapter.estimator_.n_samples_seen_
+        assert loaded.predict_proba_one(rows[1]) == adapter.predict_proba_one(rows[1])
 
 
 def _hedge_with_two_shares() -> AdaHedge:
