@@ -313,7 +313,7 @@ def test_a_failed_call_puts_the_model_back_after_the_readers(name, monkeypatch):
     learner = threading.Thread(target=bad_call)
     learner.start()
     learner.join(0.3)
-    # Putting the attributes back (all of them, cleared first) waits.
+    # Putting the attributes back (in place, under the model lock) waits.
     assert learner.is_alive()
     release.set()
     reader.join(30)
@@ -321,6 +321,81 @@ def test_a_failed_call_puts_the_model_back_after_the_readers(name, monkeypatch):
     assert len(failures) == 1 and "features" in str(failures[0])
     np.testing.assert_array_equal(answers[0], before)
     np.testing.assert_array_equal(model.predict_proba(X), before)
+
+
+BLOCKING_ALL = {**BLOCKING, "forest": "LocalRegretForestClassifier"}
+
+
+def _refit_stream():
+    """Six 0/1 features and classes 0, 1; then two features and 5, 6."""
+    X, y = _stream()
+    rng = np.random.default_rng(1)
+    X2 = rng.integers(0, 2, (60, 2)).astype(float)
+    return X, y, X2, 5 + (X2[:, 0] + X2[:, 1] > 0).astype(int)
+
+
+def _fitted(cls, X, y):
+    params = {"n_estimators": 2} if "Forest" in cls.__name__ else {}
+    return cls(random_state=0, **params).fit(X, y)
+
+
+@pytest.mark.parametrize("name", BLOCKING_ALL)
+def test_a_reader_during_a_refit_waits_for_the_new_model(name, monkeypatch):
+    # fit deletes the fitted attributes before it learns: a reader came to a
+    # model with none (NotFittedError, AttributeError on classes_).
+    cls = getattr(sklearn_localregret, BLOCKING_ALL[name])
+    X, y, X2, y2 = _refit_stream()
+    model = _fitted(cls, X, y)
+    expected = _fitted(cls, X2, y2).predict_proba(X2)
+    inside, release = _hold(cls, "_validate_stream", monkeypatch)  # the refit's
+    refit = threading.Thread(target=model.fit, args=(X2, y2))
+    refit.start()
+    assert inside.wait(30)
+    answers, errors = [], []
+
+    def read():
+        try:
+            answers.append(model.predict_proba(X2))
+        except Exception as exc:
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive() and not errors  # waiting for the refit
+    release.set()
+    refit.join(30)
+    reader.join(30)
+    assert not errors, errors
+    np.testing.assert_array_equal(answers[0], expected)
+
+
+@pytest.mark.parametrize("name", BLOCKING_ALL)
+def test_a_reader_validated_before_a_refit_reads_the_new_model(name, monkeypatch):
+    # Rows validated against the old model (six columns), then predicted by
+    # the refitted one (two columns, other classes): broadcast errors, or
+    # another model's class indices read through the new classes.
+    cls = getattr(sklearn_localregret, BLOCKING_ALL[name])
+    X, y, X2, y2 = _refit_stream()
+    model = _fitted(cls, X, y)
+    inside, release = _hold(cls, "_predict_proba_checked", monkeypatch)
+    errors = []
+
+    def read():
+        try:
+            model.predict_proba(X)
+        except Exception as exc:
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert inside.wait(30)  # validated against the six columns
+    model.fit(X2, y2)
+    release.set()
+    reader.join(30)
+    # Read again against the model there is now: it has two columns.
+    assert len(errors) == 1 and isinstance(errors[0], ValueError), errors
+    assert "X has 6 features" in str(errors[0]) and "expecting 2" in str(errors[0])
 
 
 def test_the_end_of_a_call_waits_for_readers(monkeypatch):

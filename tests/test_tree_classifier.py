@@ -335,3 +335,19 @@ def test_swap_tracks_more_regrets_than_external():
     assert swap.n_nonzero_regrets_ > ext.n_nonzero_regrets_
     assert 0 <= ext.local_regret_ and 0 <= swap.local_regret_
     assert math.isfinite(swap.local_regret_)
+
+
+def test_probabilities_are_never_below_zero():
+    # Taking a followed child's start labels off its site's left rounding
+    # traces below 0 (-5e-17 at these seeds), which np.random.choice and
+    # predict_log_proba refuse: row by row and in blocks (two kernels).
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3000, 4))
+    y = (X[:, 0] + 0.5 * rng.normal(size=3000) > 0).astype(int)
+    rows = rng.normal(size=(200, 4))
+    model = LocalRegretTreeClassifier(random_state=5)
+    model.partial_fit(X[:25], y[:25], classes=[0, 1])
+    for proba in (model.pi_proba(rows), model.predict_proba(rows)):
+        assert proba.min() >= 0.0
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+    assert min(model.pi_proba(rows[i : i + 1]).min() for i in range(200)) >= 0.0

@@ -52,7 +52,7 @@ from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
-from .concurrency import lock_of, one_blas_thread
+from .concurrency import lock_of, one_blas_thread, refitting, restore_attributes
 from .hedged_prediction import REMEMBERED_ROWS, HedgedPrediction, same_rows
 from .input_checks import (
     BinarizeWarning,
@@ -195,6 +195,8 @@ class BaseOnlineClassifier(
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         state.pop("_lock_model", None)
         state.pop("_lock_calls", None)
+        state.pop("_refits", None)
+        state.pop("_refitter", None)
         state.pop("_whole_call_rows", None)  # set during a learning call only
         return state
 
@@ -240,8 +242,9 @@ class BaseOnlineClassifier(
         self : object
             The fitted estimator.
         """
-        # Readers wait for the whole refit: the model is replaced, not learnt on.
-        with self._call_lock(), self._model_lock():
+        # Readers wait for the whole refit: the model is replaced, not learnt
+        # on; a reader under way reads again (concurrency.reads_model).
+        with self._call_lock(), self._model_lock(), refitting(self):
             return self._fit(X, y, sample_weight)
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -260,8 +263,7 @@ class BaseOnlineClassifier(
         except BaseException:
             # A failed refit keeps the model it had (the new one, built from
             # fresh objects, is dropped).
-            self.__dict__.clear()
-            self.__dict__.update(saved)
+            restore_attributes(self, saved)
             raise
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -335,10 +337,10 @@ class BaseOnlineClassifier(
                     self.n_online_mistakes_ = 0.0
                     self._weight_seen = 0.0
         except BaseException:
-            # Nothing was learned yet: put back exactly what was there.
+            # Nothing was learned yet: put back exactly what was there, in
+            # place (a reader validating meanwhile never finds it empty).
             with lock:
-                self.__dict__.clear()
-                self.__dict__.update(saved)
+                restore_attributes(self, saved)
             raise
         self._learn(X, y_encoded, weight)
         return self

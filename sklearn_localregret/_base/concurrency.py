@@ -5,13 +5,23 @@ number of threads while one thread learns: a learner holds its model lock
 for each round (or bulk unit), a reader for each block it predicts, so a
 reader sees the model of complete rounds. Learning calls hold the call
 lock throughout (:class:`~sklearn_localregret._base.BaseOnlineClassifier`).
+A refit (``fit`` on a fitted model) replaces the model: readers read again
+if one ran meanwhile (:func:`reads_model`).
 """
 
 from __future__ import annotations
 
+import functools
 import threading
+from contextlib import contextmanager
 
-__all__ = ["lock_of", "one_blas_thread"]
+__all__ = [
+    "lock_of",
+    "one_blas_thread",
+    "reads_model",
+    "refitting",
+    "restore_attributes",
+]
 
 _BLAS_LIBRARIES = None
 # BLAS's thread count is a setting of the process, not of a thread: the
@@ -104,3 +114,72 @@ def lock_of(estimator, name: str) -> threading.RLock:
     if lock is None:
         lock = estimator.__dict__.setdefault(name, threading.RLock())
     return lock
+
+
+def reads_model(method):
+    """A reader method: what it returns was read from one fitted model.
+
+    A reader validates its rows against the fitted model, then predicts them
+    block by block under the model lock. A refit (``fit`` on a fitted
+    model) replaces the model under that lock for its whole length, and
+    counts its start and end in the estimator's ``_refits`` (odd while one
+    is under way): a reader that sees the count move while it ran (it may
+    have found no model, or another model's columns and classes) reads
+    again, and one that comes during a refit waits for it first. The
+    refitting thread reads through.
+    """
+
+    @functools.wraps(method)
+    def reader(self, *args, **kwargs):
+        state = self.__dict__
+        while True:
+            refits = state.get("_refits", 0)
+            if refits % 2 and state.get("_refitter") != threading.get_ident():
+                with lock_of(self, "_lock_model"):  # held by the refit
+                    continue
+            try:
+                result = method(self, *args, **kwargs)
+            except Exception:
+                if state.get("_refits", 0) != refits:
+                    continue
+                raise
+            if state.get("_refits", 0) == refits:
+                return result
+
+    return reader
+
+
+@contextmanager
+def refitting(estimator):
+    """A refit of ``estimator`` under way (its caller holds the model lock):
+    counted in ``_refits`` for :func:`reads_model`, odd until it ends."""
+    state = estimator.__dict__
+    state["_refits"] = state.get("_refits", 0) + 1
+    state["_refitter"] = threading.get_ident()
+    try:
+        yield
+    finally:
+        state.pop("_refitter", None)
+        state["_refits"] = state["_refits"] + 1
+
+
+# What reads_model reads of a refit: never taken out of the estimator.
+_REFIT_COUNTS = ("_refits", "_refitter")
+
+
+def restore_attributes(estimator, saved: dict) -> None:
+    """Put back ``estimator``'s attributes as ``saved`` (a copy of its
+    ``__dict__``), in their order (a pickle of it is the one before), in
+    place: a reader validating meanwhile (outside the model lock) does not
+    find the estimator empty, as a cleared dict would show it. Attributes
+    deleted and set again since (a refit's) are put back in ``saved``'s
+    order one by one, the refit's count staying where it is throughout."""
+    state = estimator.__dict__
+    state.update(saved)
+    for name in [name for name in state if name not in saved]:
+        del state[name]
+    if list(state) != list(saved):
+        for name, value in saved.items():
+            if name not in _REFIT_COUNTS:
+                del state[name]
+                state[name] = value

@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sparse_blocks import canonical_csr, sparse_row_uniforms
 from ..engine.compiled.row_uniforms import row_uniforms
 from . import rounds
+from .concurrency import reads_model
 from .hedge_draws import hedge_block
 
 __all__ = ["REMEMBERED_ROWS", "HedgedPrediction", "same_rows"]
@@ -194,6 +195,7 @@ class HedgedPrediction:
         check_is_fitted(self)
         return self._hedge.regret_bound
 
+    @reads_model
     def predict_proba(self, X):
         """Probability of each class under the current distribution pi over models.
 
@@ -215,6 +217,7 @@ class HedgedPrediction:
         """
         return self._predict_proba_checked(self._validate_for_predict(X))
 
+    @reads_model
     def pi_proba(self, X):
         """Probability of each class under the current distribution pi.
 
@@ -320,6 +323,7 @@ class HedgedPrediction:
         rows (learners whose hedge has more than two experts)."""
         raise NotImplementedError
 
+    @reads_model
     def predict(self, X):
         """Predicted classes: the hedge of the vote and the play by default.
 

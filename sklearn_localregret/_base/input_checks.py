@@ -80,7 +80,8 @@ def check_weight_range(weight: np.ndarray, name: str) -> None:
         raise ValueError(
             f"{name} must be at most {MAX_WEIGHT:g} (row {at} has "
             f"{float(weight[at]):g}): larger weights could overflow the regret "
-            "tables. Rescale them; only their ratios matter."
+            "tables. Rescale them (divided by their mean, say): the plays "
+            "depend on their ratios only."
         )
 
 

@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval
 
 from .._base import BaseOnlineClassifier
+from .._base.concurrency import reads_model
 
 __all__ = ["Winnow2Classifier"]
 
@@ -139,6 +140,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
                     coef[active] *= alpha ** (w if label == 1 else -w)
             self._count_rounds(weight, float(wrong))
 
+    @reads_model
     def decision_function(self, X):
         """``coef_ @ x - threshold_``: positive means ``classes_[1]``.
 
@@ -158,6 +160,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
             scores = np.asarray(X @ self.coef_, dtype=np.float64).ravel()
             return scores - self.threshold_
 
+    @reads_model
     def predict(self, X):
         """The class of each row: ``classes_[decision_function(X) > 0]``.
 

@@ -19,6 +19,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import rounds
+from .._base.concurrency import reads_model
 from .._hedge import AdaHedge
 from .._sparse_blocks import canonical_csr, nonzero_row_uniforms
 from .._tree.wide_input import wide_chunk_rows
@@ -73,6 +74,7 @@ class ForestPrediction(ForestMembers):
         n = block.shape[0] if block.shape[0] >= _PARALLEL_PREDICT_ROWS else 1
         return np.stack(self._map_members(proba, n))
 
+    @reads_model
     def predict_proba(self, X):
         """Class probabilities of the expert that predicts each row.
 
@@ -99,6 +101,7 @@ class ForestPrediction(ForestMembers):
         out = [proba for _, proba in self._hedged_blocks(X)]
         return out[0] if len(out) == 1 else np.vstack(out)
 
+    @reads_model
     def predict(self, X):
         """Classes drawn from the combination: the vote while it leads.
 

@@ -306,6 +306,9 @@ def site_labels(
             column = 2 if goes else 2 + k
             for c in range(k):
                 here[c] -= pool_float[at, column + c]
+    for c in range(k):  # a followed child's labels taken off: rounding leaves
+        if here[c] < 0.0:  # a trace below 0 (a probability of -5e-17)
+            here[c] = 0.0
 
 
 @kernel
