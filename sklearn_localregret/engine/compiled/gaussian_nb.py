@@ -9,8 +9,9 @@ is scikit-learn's ``GaussianNB`` on those sums::
     log P(c | x) = log W[c] + sum_j log N(x_j; mean[c, j], var[c, j]) + const
 
 with ``eps = VAR_SMOOTHING * (largest pooled variance of a column) +
-VAR_FLOOR``. A column some class has no value of, a column outside the mask
-and a missing value are left out of the sum; a class of no weight has
+VAR_FLOOR``. A column some class has no value of, a column outside the mask,
+a column whose sums overflowed (values beyond ~1e154) and a missing value
+are left out of the sum; a class of no weight has
 probability 0, and before any weight every class has the same. Each round
 costs a few array operations of a handful of elements in numpy, which a
 one-row stream pays several times a row: hence these kernels.
@@ -58,6 +59,17 @@ def gaussian_learn(weight, count, total, squares, X, y, w, decay) -> None:
 
 
 @kernel
+def _finite_moments(count, total, squares, c, j) -> bool:
+    """Whether class ``c``'s mean and variance of column ``j`` are numbers:
+    values beyond ~1e154 overflow the sums of squares, and the column is
+    then left out (as it would be missing)."""
+    if not (math.isfinite(total[c, j]) and math.isfinite(squares[c, j])):
+        return False
+    m = total[c, j] / count[c, j]
+    return math.isfinite(squares[c, j] / count[c, j] - m * m)
+
+
+@kernel
 def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
     """``out[i, c]``: the posterior of class ``c`` for row ``i`` of ``X``,
     from the columns where ``columns`` is true (and every class has a
@@ -74,11 +86,13 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
             n += count[c, j]
             s += total[c, j]
             q += squares[c, j]
-            if count[c, j] <= 0.0:
-                usable[j] = False
+            if count[c, j] <= 0.0 or not _finite_moments(count, total, squares, c, j):
+                usable[j] = False  # (sums past 1e308: values beyond ~1e154)
         if n > 0.0:
             m = s / n
-            largest = max(largest, q / n - m * m)
+            pooled = q / n - m * m
+            if math.isfinite(pooled):
+                largest = max(largest, pooled)
     eps = VAR_SMOOTHING * largest + VAR_FLOOR
     mean = np.zeros((k, d))
     inverse = np.zeros((k, d))  # 1 / var

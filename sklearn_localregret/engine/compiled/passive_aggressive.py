@@ -37,6 +37,8 @@ def _scaling(count, total, squares, columns, mean, sd) -> None:
         if columns[j] and count[j] > 0.0:
             m = total[j] / count[j]
             var = squares[j] / count[j] - m * m
+            if not (math.isfinite(m) and math.isfinite(var)):
+                continue  # sums overflowed (values beyond ~1e154): not read
             s = math.sqrt(var) if var > 0.0 else 0.0
             if s <= 1e-8 * max(1.0, abs(m)):  # no spread: centre only
                 s = 1.0
@@ -57,6 +59,8 @@ def _standardized(X, i, mean, sd, x, nonzero) -> tuple:
         x[j] = 0.0
         if sd[j] > 0.0 and not math.isnan(v):
             x[j] = (v - mean[j]) / sd[j]
+            if not math.isfinite(x[j]):  # beyond 1e308 sd: read as the mean
+                x[j] = 0.0
             if x[j] != 0.0:
                 norm += x[j] * x[j]
                 nonzero[n_nonzero] = j
@@ -83,7 +87,7 @@ def pa_learn(coef, intercept, count, total, squares, X, y, w, columns, C) -> Non
     nonzero = np.empty(d, dtype=np.int64)
     for i in range(X.shape[0]):
         norm, n_nonzero = _standardized(X, i, mean, sd, x, nonzero)
-        if norm == 0.0:
+        if norm == 0.0 or not math.isfinite(norm):  # (x x past 1e308: no step)
             continue
         for c in range(coef.shape[0]):
             s = 1.0 if y[i] == c else -1.0
@@ -118,6 +122,8 @@ def pa_posteriors(coef, intercept, count, total, squares, X, columns, out) -> No
             for r in range(n_nonzero):
                 j = nonzero[r]
                 p += coef[c, j] * x[j]
+            if p != p:  # inf - inf: scores past 1e308 either way
+                p = 0.0
             out[i, c] = 1.0 / (1.0 + math.exp(-p)) if p > -700.0 else 0.0
             norm += out[i, c]
         for c in range(k):
