@@ -166,9 +166,9 @@ def _row_columns(rows):
         xs.append(x)
         ys.append(label)
     if isinstance(xs[0], dict):
-        keys = list(xs[0])
-        for number, x in enumerate(xs):
-            if not isinstance(x, dict) or list(x) != keys:
+        keys, names = list(xs[0]), set(xs[0])
+        for number, x in enumerate(xs):  # the same names, in any order
+            if not isinstance(x, dict) or x.keys() != names:
                 raise ValueError(
                     f"Row {number} has features {list(x)!r}; the first "
                     f"row has {keys!r}."
@@ -217,12 +217,20 @@ def _encode(columns, n_rows: int):
 
 
 def _as_labels(y):
-    """Labels as an array; text labels that are all integers become ints."""
+    """Labels as an array; text labels that are all integers (of int64)
+    become ints. A missing label (None, NaN) is a ``ValueError``."""
     y = np.asarray(y)
+    if y.dtype.kind in "Of":
+        missing = [i for i, v in enumerate(y.tolist()) if v is None or v != v]
+        if missing:
+            raise ValueError(
+                f"Row {missing[0]}'s label is missing ({y.tolist()[missing[0]]!r}): "
+                "every row of a stream needs its label."
+            )
     if y.dtype.kind in "US":
         try:
             as_int = y.astype(np.int64)
-        except ValueError:
+        except (ValueError, OverflowError):
             return y
         if (as_int.astype(str) == np.char.strip(y.astype(str))).all():
             return as_int

@@ -148,6 +148,9 @@ def test_make_stream_from_rows():
     # Two rows in a tuple are rows, not an (X, y) pair.
     s = make_stream((([0.0, 1.0], 1), ([1.0, 0.0], 0)))
     assert s.X.tolist() == [[0.0, 1.0], [1.0, 0.0]] and s.y.tolist() == [1, 0]
+    # Dict rows' keys in any order (River's rows): read by name.
+    s = make_stream([({"a": 1, "b": 2}, 0), ({"b": 3, "a": 4}, 1)])
+    assert s.feature_names == ("a", "b") and s.X.tolist() == [[1, 2], [4, 3]]
 
 
 def test_make_stream_from_csv(tmp_path):
@@ -162,6 +165,9 @@ def test_make_stream_from_csv(tmp_path):
     # Integer labels become ints; an open file works as well as a path.
     s = make_stream(io.StringIO("x,label\n0.5,1\n1.5,0\n"))
     assert s.y.tolist() == [1, 0] and s.y.dtype.kind == "i"
+    # Beyond int64 they stay text (an OverflowError before).
+    s = make_stream(io.StringIO("x,label\n0.5,99999999999999999999\n1.5,0\n"))
+    assert s.y.tolist() == ["99999999999999999999", "0"]
 
 
 def test_make_stream_refuses_bad_input_clearly(tmp_path):
@@ -195,6 +201,9 @@ def test_make_stream_refuses_bad_input_clearly(tmp_path):
         make_stream((np.array([[np.nan], [1.0]]), [0, 1]))
     with pytest.raises(ValueError, match="label_column applies to CSV files only"):
         make_stream((np.eye(2), [0, 1]), label_column="y")
+    for missing in (None, np.nan):  # ("'<' not supported" for None before)
+        with pytest.raises(ValueError, match="Row 1's label is missing"):
+            make_stream(([[1], [2], [3]], [0, missing, 1]))
 
 
 def test_stream_validates_itself():
