@@ -30,7 +30,9 @@ class ThresholdSource:
         """Reset for a stream of rows with ``n_features`` features."""
         raise NotImplementedError
 
-    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
+    def observe(
+        self, X: np.ndarray, rank=None, numeric=None
+    ) -> list[tuple[int, float]]:
         """Candidates ``(feature, threshold)`` that enter before this round.
 
         Parameters
@@ -42,6 +44,9 @@ class ThresholdSource:
             higher first) from what the learner has learnt so far; a source
             may use it to choose the features it refines. It depends on past
             rounds only, so proposals still depend on the rows in order.
+        numeric : ndarray of bool of shape (n_features,), default=None
+            The features that are numbers (default all): the others (a
+            catalog's categorical columns, NaN in ``X``) need no threshold.
 
         Returns
         -------

@@ -151,7 +151,9 @@ class AdmittedColumns(ThresholdSource):
         """Whether every slot is filled and its test has entered."""
         return self._proposed == self.n_slots
 
-    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
+    def observe(
+        self, X: np.ndarray, rank=None, numeric=None
+    ) -> list[tuple[int, float]]:
         """The tests of the slots admitted since the last call."""
         start, self._proposed = self._proposed, self.columns.shape[0]
         return [(slot, self.threshold) for slot in range(start, self._proposed)]

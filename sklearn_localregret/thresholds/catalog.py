@@ -237,7 +237,9 @@ class ThresholdTests:
             seen = X
             if not numeric.all():  # the source reads numeric columns only
                 seen = np.where(numeric, X, np.nan)
-            for j, t in self.source.observe(seen, self._ranking(test_scores)):
+            mask = None if categorical is None else numeric
+            ranking = self._ranking(test_scores)
+            for j, t in self.source.observe(seen, ranking, numeric=mask):
                 if numeric[j]:
                     new.append((j, t, GREATER))
                     if self.missing[j]:

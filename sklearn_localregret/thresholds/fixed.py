@@ -38,7 +38,9 @@ class FixedThresholds(ThresholdSource):
         self.n_features = int(n_features)
         self.complete = False
 
-    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
+    def observe(
+        self, X: np.ndarray, rank=None, numeric=None
+    ) -> list[tuple[int, float]]:
         if self.complete:
             return []
         self.complete = True

@@ -12,6 +12,12 @@ __all__ = ["QuantileThresholds"]
 # not the first draws of its own generator seeded the same.
 _LEVELS_SALT = 0x1E7E15
 
+#: Most rows of a late column's values kept (:meth:`QuantileThresholds.observe`):
+#: a column with no value, or a single one, over the schedule's rows is
+#: watched on until its thresholds come from its first values, or this many
+#: rows after the schedule have passed without them.
+LATE_ROWS = 2**16
+
 
 class QuantileThresholds(ThresholdSource):
     """Thresholds at quantiles of each feature, entering as the stream grows.
@@ -36,7 +42,14 @@ class QuantileThresholds(ThresholdSource):
     Until a feature's first checkpoint its rows are still learned, by the
     leaves and the other features' tests; no row is set aside. Tests only
     enter, at most ``max_thresholds`` per feature, and after the last
-    checkpoint the source is complete.
+    checkpoint the source is complete, unless a numeric feature has no
+    threshold yet (no value so far, or a single value: a sensor not yet on,
+    a column constant at first). Those *late* features are watched on: at
+    the next checkpoints (``growth`` times the rows each), each is offered
+    every level at once on its values since the schedule ended, until each
+    has its thresholds, or :data:`LATE_ROWS` rows have been kept (or
+    ``max_buffered_values`` values) without them; then the source is
+    complete.
 
     **Refining the features that matter.** With ``refined_features=F`` every
     feature gets its median at the first checkpoint, and each later
@@ -149,9 +162,16 @@ class QuantileThresholds(ThresholdSource):
     def _next_checkpoint_rows(self) -> int:
         return self.first_checkpoint * self.growth**self._checkpoint
 
-    def observe(self, X: np.ndarray, rank=None) -> list[tuple[int, float]]:
+    def observe(
+        self, X: np.ndarray, rank=None, numeric=None
+    ) -> list[tuple[int, float]]:
+        """See :meth:`ThresholdSource.observe`; ``numeric`` (a bool mask,
+        default all) says which features may be late: the others (a
+        catalog's categorical columns, NaN here) never get thresholds."""
         if self.complete:
             return []
+        if self.__dict__.get("_late") is not None:
+            return [pair for pair in self._observe_late(X) if pair is not None]
         new: list[tuple[int, float]] = []
         if self._rows_seen == 0 and X.shape[0]:
             missing = np.isnan(X)
@@ -168,9 +188,63 @@ class QuantileThresholds(ThresholdSource):
             new.extend(self._quantile_candidates(self._checkpoint, rank))
             self._checkpoint += 1
             if 2**self._checkpoint - 1 >= self.max_thresholds:
-                self.complete = True
-                self._buffer = []
+                self._end_schedule(numeric)
+                break
         return [pair for pair in new if pair is not None]
+
+    def _end_schedule(self, numeric) -> None:
+        """The last checkpoint: complete, or the late features watched on."""
+        self._buffer = []
+        late = [
+            j
+            for j in range(self.n_features)
+            if not self._chosen[j] and (numeric is None or numeric[j])
+        ]
+        if not late:
+            self.complete = True
+            return
+        self._late: list[int] | None = late
+        self._late_values: list[np.ndarray] = []
+        self._late_kept = 0
+        self._late_next = self._rows_seen * self.growth
+
+    def _observe_late(self, X: np.ndarray) -> list:
+        """A round's rows for the late features; at a checkpoint, the
+        thresholds of those that have values enough (every level at once)."""
+        late: list[int] = self.__dict__["_late"]
+        self._rows_seen += X.shape[0]
+        most = min(LATE_ROWS, max(1, self.max_buffered_values // len(late)))
+        room = most - self._late_kept
+        if room > 0:
+            kept = np.array(X[:room][:, late], dtype=float)
+            self._late_values.append(kept)
+            self._late_kept += kept.shape[0]
+        if self._rows_seen < self._late_next:
+            return []
+        self._late_next *= self.growth
+        values = np.sort(np.concatenate(self._late_values), axis=0)  # NaN last
+        counts = values.shape[0] - np.isnan(values).sum(axis=0)
+        gaps = 2 ** max(1, int(np.ceil(np.log2(self.max_thresholds + 1))))
+        shifts = self.__dict__.get("_shifts")
+        new: list = []
+        waiting: list[int] = []
+        for i, j in enumerate(late):
+            shift = 0.0 if shifts is None else shifts[j]
+            levels = (np.arange(1, gaps) + shift) / gaps
+            column = values[: int(counts[i]), i]
+            offer = []
+            if column.size:
+                offer = self._level_thresholds(column, levels, self.max_thresholds, j)
+            new.extend(self._add(j, t) for t in offer)
+            if not offer:
+                waiting.append(i)
+        if not waiting or self._late_kept >= most:
+            self.complete = True
+            self._late, self._late_values = None, []
+        else:
+            self._late = [late[i] for i in waiting]
+            self._late_values = [v[:, waiting] for v in self._late_values]
+        return new
 
     def _add(self, feature: int, threshold: float):
         chosen = self._chosen[feature]
