@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["non_negative_int", "positive_float", "positive_int"]
+__all__ = ["non_negative_int", "output_folder", "positive_float", "positive_int"]
 
 _T = TypeVar("_T", int, float)
 
@@ -35,6 +36,26 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """An integer >= 0 (a count that may be zero, a seed)."""
     return _checked(int, text, lambda v: v >= 0, "an integer >= 0")
+
+
+def output_folder(text: str) -> Path:
+    """A folder to write into: a file of that name, or a place where none
+    can be made, is refused here rather than after minutes of work. Whether
+    it can be made is tried, and what was made for that is taken away (a
+    command makes it when it writes its first file)."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    made = [folder for folder in (path, *path.parents) if not folder.exists()]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(
+            f"cannot make the folder {text!r}: {exc.strerror or exc}"
+        ) from None
+    for folder in made:  # the deepest first
+        folder.rmdir()
+    return path
 
 
 def positive_float(text: str) -> float:

@@ -174,7 +174,12 @@ def _check_classifier(model) -> None:
 def _check_forest(model, n: int, classes: np.ndarray) -> None:
     """Members that agree with the forest, each consistent itself."""
     members, features = model.estimators_, model.estimators_features_
-    k = _count(model.n_estimators, "n_estimators", low=1)
+    # The count it was built with, where set_params changed it since (its
+    # next partial_fit says so); a file that says otherwise is forged.
+    k = model.n_estimators
+    if "n_estimators" in model.__dict__.get("_params_changed", ()):
+        k = model._built_with["n_estimators"]
+    k = _count(k, "n_estimators", low=1)
     if not (len(members) == len(features) == len(model._bagging_rngs) == k):
         raise _Inconsistent(
             f"{len(members)} members and {len(features)} subspaces for n_estimators={k}"
@@ -233,6 +238,14 @@ def _check_forest(model, n: int, classes: np.ndarray) -> None:
 
 def _probe(model, n_features: int, n_classes: int) -> None:
     rows = np.array([[0] * n_features, [1] * n_features])
+    names = model.__dict__.get("feature_names_in_")
+    if names is not None:  # (an array would be warned about: no names)
+        try:
+            import pandas as pd
+
+            rows = pd.DataFrame(rows, columns=list(names))
+        except ImportError:  # pragma: no cover - a frame was fitted on
+            pass
     try:
         if hasattr(model, "predict_proba"):
             out = np.asarray(model.predict_proba(rows))

@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from ._arguments import non_negative_int, positive_int
+from ._arguments import non_negative_int, output_folder, positive_int
 from .maxsat import command as solve_command
 
 __all__ = ["main", "build_parser"]
@@ -34,7 +34,7 @@ def _add_experiment_commands(sub) -> None:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument(
             "--out",
-            type=Path,
+            type=output_folder,
             default=Path("results"),
             help="folder for PNG plots and CSV/JSON numbers (default: results)",
         )

@@ -24,6 +24,7 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from .merging._core import dumps, merger_of
@@ -233,6 +234,8 @@ def _shard_streams(X, y, n_shards: int) -> list:
             (x_parts[i::n_shards], y_parts[i::n_shards])
             for i in range(min(n_shards, len(x_parts)))
         ]
+    if sp.issparse(X):  # rows sliced: CSR (a COO matrix has no rows)
+        X = sp.csr_matrix(X)
     n = len(y)
     if getattr(X, "shape", (n,))[0] != n:
         raise ValueError(f"X and y have different lengths: {X.shape[0]} and {n}")

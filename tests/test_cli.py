@@ -65,6 +65,28 @@ def test_bad_experiment_options_exit_2_with_a_message(options, capsys):
     assert "error:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command", [["maxsat", "--quick"], ["streams", "--quick"], ["solve", "x.cnf"]]
+)
+def test_an_unusable_out_folder_or_seed_is_one_line_and_exit_2(
+    command, tmp_path, capsys
+):
+    # A file as --out, or a folder that cannot be made: NotADirectoryError,
+    # FileExistsError or FileNotFoundError tracebacks (exit 1); solve's
+    # --seed -1: numpy's traceback after printing its first line.
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    bad = [["--seed", "-1"]]
+    if command[0] != "solve":
+        bad += [["--out", str(taken)], ["--out", str(taken / "below")]]
+    for options in bad:
+        with pytest.raises(SystemExit) as exit_info:
+            main([*command, *options])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert "error: argument" in err and "Traceback" not in err
+
+
 def test_quick_experiment_from_the_command_line_and_its_rerun(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     argv = [

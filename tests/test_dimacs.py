@@ -583,3 +583,23 @@ def test_split_weighted_reads_pairs_by_their_first_element():
     ]:
         with pytest.raises(TypeError, match=match):
             split_weighted(bad)
+
+
+def test_lines_end_at_newlines_and_carriage_returns_only():
+    # splitlines() also broke lines at form feeds, NEL and U+2028: errors
+    # named the wrong line, and NEL or U+2028 inside a clause line was read
+    # as a line break where every other non-ASCII character is refused.
+    with pytest.raises(DimacsError, match="line 3: 'x'"):
+        read_dimacs("p cnf 3 2\n1\x0c2 0\nx 0\n")
+    for separator in ("\x85", "\u2028"):
+        with pytest.raises(DimacsError, match="line 2: character .* is not ASCII"):
+            read_dimacs(f"p cnf 3 2\n1 2 0{separator}3 0\n")
+    crlf = read_dimacs("p cnf 3 2\r\n1 2 0\r\n3 0\r\n")
+    cr = read_dimacs("p cnf 3 2\r1 2 0\r3 0\r")
+    assert crlf.clauses == cr.clauses == read_dimacs("p cnf 3 2\n1 2 0\n3 0\n").clauses
+
+
+def test_a_blank_string_is_the_empty_input_not_a_path():
+    for text in ("", "  "):  # (FileNotFoundError: '' before)
+        with pytest.raises(DimacsError, match="the input is empty"):
+            read_dimacs(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.linear_model import SGDClassifier
 
 from sklearn_localregret import (
@@ -202,6 +203,31 @@ def test_mismatched_input():
             da.from_array(X, chunks=(50, -1)),
             da.from_array(y, chunks=25),
         )
+
+
+def test_partitions_of_x_and_y_chunked_otherwise_are_refused():
+    # The same number of partitions, other lengths (500 x 4 and 400, 600,
+    # 600, 400): each shard's rows and labels added up, and 1,200 of 2,000
+    # rows were taught another row's label.
+    da = pytest.importorskip("dask.array")
+    X, y = _data(2000)
+    Xd = da.from_array(X, chunks=(500, -1))
+    yd = da.from_array(y, chunks=((400, 600, 600, 400),))
+    with pytest.raises(ValueError, match="partition of X has 500 rows and its"):
+        fit_sharded(LocalRegretTreeClassifier(), Xd, yd, n_shards=2)
+    with pytest.raises(ValueError, match="rechunk X and y alike"):
+        _fit_on_local_cluster(LocalRegretTreeClassifier(), Xd, yd)
+
+
+def test_sparse_input_learns_the_dense_model():
+    # CSR failed in numpy's concatenate, COO had no rows to slice.
+    X, y = _data(1000)
+    dense = fit_sharded(LocalRegretTreeClassifier(random_state=0), X, y, n_shards=2)
+    for matrix in (sp.csr_matrix(X), sp.coo_matrix(X)):
+        model = fit_sharded(
+            LocalRegretTreeClassifier(random_state=0), matrix, y, n_shards=2
+        )
+        np.testing.assert_array_equal(model.predict_proba(X), dense.predict_proba(X))
 
 
 def test_cluster_learns_the_same_model_as_one_process():

@@ -33,8 +33,9 @@ def _data():
         (
             lambda: LocalRegretForestClassifier(n_estimators=2, random_state=0),
             {"n_estimators": 3, "discount": 0.9, "max_depth": 1, "L": 5}
-            | {"leaf_prediction": "label", "predict_tolerance": 0.1},
-            {"batch_size": 5},
+            | {"leaf_prediction": "label", "predict_tolerance": 0.1}
+            | {"batch_size": 5},
+            {"lambda_value": 3.0, "drift_detector": None},
         ),
         (
             lambda: LocalRegretDisjunctClassifier(random_state=0),
@@ -93,3 +94,58 @@ def test_a_saved_model_remembers_what_it_was_built_from(save, tmp_path):
     old.set_params(max_depth=1)
     with pytest.raises(ValueError, match="max_depth=1 was set after"):
         old.partial_fit(X[:10], y[:10])
+
+
+def test_a_forest_predicts_with_its_members_whatever_n_estimators_says():
+    # predict mapped over range(n_estimators): IndexError for fewer or more,
+    # and for two of three members the experts misread their weights.
+    X, y = _data()
+    forest = LocalRegretForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    expected = forest.predict_proba(X)
+    for count in (1, 2, 5):
+        forest.set_params(n_estimators=count)
+        np.testing.assert_array_equal(forest.predict_proba(X), expected)
+    loaded = pickle.loads(pickle.dumps(forest))  # (said "a forged file?")
+    with pytest.raises(ValueError, match="n_estimators=5 was set after"):
+        loaded.partial_fit(X[:10], y[:10])
+
+
+def test_a_parameter_set_after_fit_is_validated_at_the_next_call():
+    # A fitted partial_fit validates no parameter: an unknown drift detector
+    # raised a KeyError at the first drift, after a member was replaced.
+    X, y = _data()
+    forest = LocalRegretForestClassifier(n_estimators=2, random_state=0).fit(X, y)
+    forest.set_params(drift_detector="ddm")
+    before = pickle.dumps(forest)
+    with pytest.raises(ValueError, match="'drift_detector' parameter"):
+        forest.partial_fit(X[:10], y[:10])
+    assert pickle.dumps(forest) == before
+    forest.set_params(drift_detector="adwin").partial_fit(X[:10], y[:10])
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    tree.set_params(predict_tolerance=-1.0)
+    with pytest.raises(ValueError, match="'predict_tolerance' parameter"):
+        tree.partial_fit(X[:10], y[:10])
+
+
+def test_the_same_value_of_another_type_is_no_change():
+    X, y = _data()
+    tree = LocalRegretTreeClassifier(random_state=0, L=3).fit(X, y)
+    tree.set_params(L=np.int64(3), discount=np.float64(0.99))
+    tree.partial_fit(X[:10], y[:10])  # (refused: repr differs)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        LocalRegretTreeClassifier,
+        LocalRegretForestClassifier,
+        LocalRegretDisjunctClassifier,
+    ],
+    ids=["tree", "forest", "disjunct"],
+)
+def test_random_state_may_be_a_generator(make):
+    # The docstrings say so; the parameter's constraint refused one.
+    X, y = _data()
+    a = make(random_state=np.random.default_rng(3)).fit(X, y)
+    b = make(random_state=np.random.default_rng(3)).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))

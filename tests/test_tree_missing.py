@@ -382,3 +382,15 @@ def test_numbers_type_a_column_whose_first_values_were_missing():
     with pytest.raises(ValueError, match="column 0 held numbers so far"):
         clf.partial_fit(np.array([["s", 1.0]], dtype=object), [1])
     assert pickle.dumps(clf) == before
+
+
+def test_a_loaded_model_of_a_frame_predicts_it_without_warnings():
+    # The first use's consistency check predicted an array, and scikit-learn
+    # warned that X had no feature names (twice, at the user's predict).
+    import warnings
+
+    frame, y = table_stream(n=100)
+    loaded = pickle.loads(pickle.dumps(model().fit(frame, y)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded.predict(frame)

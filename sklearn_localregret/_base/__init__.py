@@ -52,6 +52,7 @@ from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
+from .built_params import check_set_params, set_params_checked
 from .concurrency import lock_of, one_blas_thread, refitting, restore_attributes
 from .hedged_prediction import REMEMBERED_ROWS, HedgedPrediction, same_rows
 from .input_checks import (
@@ -121,33 +122,9 @@ class BaseOnlineClassifier(
     _BUILT_FROM: tuple[str, ...] = ()
 
     def set_params(self, **params):
-        if "classes_" in self.__dict__ and "_built_with" not in self.__dict__:
-            # Saved before what it was built from was: from what it was saved
-            # with (a loaded model has every parameter by now).
-            self._built_with = {n: getattr(self, n) for n in self._BUILT_FROM}
-        super().set_params(**params)
-        built = self.__dict__.get("_built_with")
-        if built is not None:
-            changed = tuple(
-                name
-                for name in self._BUILT_FROM
-                if repr(getattr(self, name)) != repr(built.get(name))
-            )
-            self.__dict__.pop("_params_changed", None)
-            if changed:
-                self._params_changed = changed
+        with set_params_checked(self):
+            super().set_params(**params)
         return self
-
-    def _check_params_unchanged(self) -> None:
-        changed = self.__dict__.get("_params_changed")
-        if changed:
-            now = ", ".join(f"{n}={getattr(self, n)!r}" for n in changed)
-            was = ", ".join(f"{n}={self._built_with[n]!r}" for n in changed)
-            raise ValueError(
-                f"{now} was set after this model was fitted with {was}: "
-                "partial_fit goes on with the model those built; call fit to "
-                "start over with the new values (or set them back)"
-            )
 
     # -- hooks for subclasses ---------------------------------------------
     def _check_classes(self, classes: np.ndarray) -> None:
@@ -291,8 +268,8 @@ class BaseOnlineClassifier(
         """
         with self._call_lock():  # one learning call at a time
             self._check_loaded()
-            if "_params_changed" in self.__dict__:
-                self._check_params_unchanged()
+            if "_params_changed" in self.__dict__ or "_params_set" in self.__dict__:
+                check_set_params(self)
             if getattr(self, "classes_", None) is not None:
                 row = self._clean_rows(X, y, classes, sample_weight)
                 if row is not None:
@@ -329,6 +306,7 @@ class BaseOnlineClassifier(
                 )
                 if first_call:
                     self.__dict__.pop("_params_changed", None)
+                    self.__dict__.pop("_params_set", None)  # fit validated them
                     self._built_with = {n: getattr(self, n) for n in self._BUILT_FROM}
                     self._start_stream()
                     self._init_model(self.n_features_in_, len(self.classes_))
@@ -393,7 +371,7 @@ class BaseLocalRegretClassifier(HedgedPrediction, BaseOnlineClassifier):
         "L": [Interval(Integral, 0, None, closed="left"), None],
         "bias": [Interval(Real, 0, None, closed="left"), None],
         "discount": [Interval(Real, 0, 1, closed="right")],
-        "random_state": ["random_state"],
+        "random_state": ["random_state", np.random.Generator],
         "prediction": [StrOptions({"auto", "hedge", "vote", "sample"})],
     }
 

@@ -59,7 +59,8 @@ class LocalRegretForestClassifier(
         "max_depth",
         "L",
         "n_mcmc_steps",
-        # (the members' own copies: see TREE_PARAMS)
+        # (the members' own copies: see TREE_PARAMS and _new_member)
+        "batch_size",
         "bias",
         "predict_tolerance",
         "leaf_prediction",
@@ -81,7 +82,7 @@ class LocalRegretForestClassifier(
         "lambda_value": [Interval(Real, 0, None, closed="neither")],
         "drift_detector": [StrOptions(set(DRIFT_DETECTORS)), None],
         "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
+        "random_state": ["random_state", np.random.Generator],
     }
 
     # The members read real values (their threshold tests).

@@ -42,9 +42,10 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     max_features : {"sqrt", "log2"}, int, float or None, default=None
         Columns each member sees, counted as scikit-learn's forests count
         them for a split: ``"sqrt"`` and ``"log2"`` of the number of
-        features, an int as is, a float in (0, 1] as that fraction, None all
-        of them; at least one. Here they are fixed per member for the whole
-        stream (the random subspace method), not drawn at each split as in
+        features, an int as is (at most the number of features), a float in
+        (0, 1] as that fraction, None all of them; at least one. Here they
+        are fixed per member for the whole stream (the random subspace
+        method), not drawn at each split as in
         ARF, so a member without an informative column never sees it. The
         default, all columns, was chosen by ``benchmarks/bench_forest.py``:
         ``"sqrt"`` and ``0.5`` lost by 0.06 to 0.13 on the streams of 2 to 9
@@ -144,8 +145,9 @@ leaf_prediction
     with a uniform that is a function of the row, ``random_state`` and
     ``n_rounds_`` (the same answer every time, alone or in a batch); each
     class has the probability the mixture of the experts' predictions gives
-    it. While the vote carries all the weight (from the start, and on
-    stationary streams) it is the vote. :meth:`predict_proba` gives each row
+    it. While the vote carries all the weight (on stationary streams, once
+    the root models have fallen behind it: they start level with it, the
+    members from behind) it is the vote. :meth:`predict_proba` gives each row
     the probabilities of the expert picked for it (the members' mean for
     the vote), so that :meth:`predict` is their most probable class but
     where a member's play draws another.

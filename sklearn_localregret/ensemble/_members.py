@@ -101,8 +101,9 @@ class ForestMembers:
 
     def _map_members(self, task, n_rows: int) -> list:
         """``[task(k) for k in members]``, in threads when it pays."""
-        size = n_threads(self.n_jobs, self.n_estimators) if n_rows > 1 else 1
-        return map_in_threads(task, self.n_estimators, size)
+        count = len(self.estimators_)  # (not n_estimators: set after fit)
+        size = n_threads(self.n_jobs, count) if n_rows > 1 else 1
+        return map_in_threads(task, count, size)
 
     def _learn_member(self, k: int, X, y, weight) -> list:
         """Member ``k`` learns the block; its rounds' ``(proba, vote weight,

@@ -20,6 +20,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from .._arguments import non_negative_int, output_folder
+
 __all__ = ["add_streams_parser", "streams_command"]
 
 
@@ -32,7 +34,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     cmd = subparsers.add_parser("streams", help=text, description=text + ".")
     cmd.add_argument(
         "--out",
-        type=Path,
+        type=output_folder,
         default=Path("results"),
         help="folder for the CSV/JSON/markdown/PNG files (results)",
     )
@@ -48,7 +50,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
         metavar="N",
         help="seeds per stream (3; 2 with --quick)",
     )
-    cmd.add_argument("--seed", type=int, default=0, help="first seed (0)")
+    cmd.add_argument("--seed", type=non_negative_int, default=0, help="first seed (0)")
     cmd.add_argument(
         "--rows",
         type=int,

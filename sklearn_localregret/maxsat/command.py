@@ -113,7 +113,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         default="external",
         help="the learner's regret (external)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="random seed (0)"
+    )
     parser.add_argument(
         "--format",
         choices=["cnf", "wcnf"],

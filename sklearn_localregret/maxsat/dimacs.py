@@ -86,8 +86,8 @@ def read_source(source) -> tuple[str, str | None]:
     source : str, bytes, os.PathLike or file object
         A path (decompressed by its extension), an open text or binary file
         (read as it is), bytes, or a string of DIMACS text. A ``str`` is text
-        when it contains a line break or its first word is ``p``, ``c``,
-        ``h`` or a number; otherwise it is a path.
+        when it contains a line break, is blank, or its first word is
+        ``p``, ``c``, ``h`` or a number; otherwise it is a path.
 
     Returns
     -------
@@ -196,8 +196,8 @@ def _looks_like_text(s: str) -> bool:
     if "\n" in s or "\r" in s:
         return True
     words = s.split(None, 1)
-    if not words:
-        return False
+    if not words:  # empty (or blank): the empty input, never a file's name
+        return True
     word = words[0]
     return word in ("p", "c", "h") or word.lstrip("+-").replace(".", "", 1).isdigit()
 
@@ -282,7 +282,11 @@ class _Parser:
         lits: list[int] = []
         head = None  # the pending clause's weight ("h" for hard) in WCNF
         start = 0  # line where the pending clause began
-        for number, line in enumerate(text.splitlines(), start=1):
+        # Lines end at \n, \r\n or \r only (splitlines() also breaks at
+        # form feeds, NEL, U+2028, ...: other line numbers, and non-ASCII
+        # separators taken inside a clause line).
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for number, line in enumerate(lines, start=1):
             tokens = line.split()
             if not tokens or tokens[0].startswith("c"):
                 continue

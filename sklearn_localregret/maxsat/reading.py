@@ -236,8 +236,8 @@ def read_dimacs(
     source : str, os.PathLike, bytes or file object
         A path (``os.PathLike``, or a ``str`` that is not text), an open text or
         binary file, bytes, or the text itself. A ``str`` is text when it
-        contains a newline or its first word is ``p``, ``c``, ``h`` or a
-        number; otherwise it is a path. A path ending in ``.gz``, ``.bz2`` or
+        contains a newline, is blank, or its first word is ``p``, ``c``,
+        ``h`` or a number; otherwise it is a path. A path ending in ``.gz``, ``.bz2`` or
         ``.xz`` is decompressed; its first bytes must match that extension, and
         a compressed file under another name is an error.
     format : {"cnf", "wcnf"}, default=None

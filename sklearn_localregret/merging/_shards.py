@@ -14,9 +14,11 @@ from __future__ import annotations
 import pickle
 import uuid
 from collections import deque
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._copies import dumps
 from ._sync import ShardState, SyncDelta
@@ -39,7 +41,23 @@ def _concat(parts: list):
         import pandas as pd
 
         return pd.concat(parts)
+    if sp.issparse(parts[0]):
+        return sp.vstack(parts, format="csr")
     return np.concatenate([np.asarray(p) for p in parts])
+
+
+def _paired(x_parts: list, y_parts: list) -> tuple:
+    """A shard's rows and labels, each partition of ``X`` checked against
+    its partition of ``y`` (chunked otherwise, rows would meet other rows'
+    labels)."""
+    for i, (x, y) in enumerate(zip(x_parts, y_parts)):
+        if x.shape[0] != len(y):
+            raise ValueError(
+                f"a partition of X has {x.shape[0]} rows and its partition of "
+                f"y {len(y)} labels (the shard's partition {i}): rechunk X and y "
+                "alike (the same rows in each partition)"
+            )
+    return _concat(x_parts), _concat(y_parts)
 
 
 def _both_rows(X, y, lo: int, hi: int):
@@ -122,15 +140,17 @@ class Shards:
         self._fetched: dict[int, tuple] = {}  # per shard: first row, rows here
         for i, (x_parts, y_parts) in enumerate(streams):
             if client is None:
-                x, y = _compute(x_parts), _compute(y_parts)
+                x, y = _paired(_computed(x_parts), _computed(y_parts))
                 self.data.append((x, y))
                 self.lengths.append(len(y))
             else:
                 import dask
 
                 where = [workers[i % len(workers)]]
-                x = client.compute(dask.delayed(_concat)(x_parts), workers=where)
-                y = client.compute(dask.delayed(_concat)(y_parts), workers=where)
+                both = dask.delayed(_paired)(x_parts, y_parts)
+                both = client.compute(both, workers=where)
+                x = client.submit(itemgetter(0), both, workers=where)
+                y = client.submit(itemgetter(1), both, workers=where)
                 self.data.append((x, y))
                 self.lengths.append(self._result(client.submit(len, y, workers=where)))
 
@@ -297,9 +317,9 @@ class Shards:
             pass
 
 
-def _compute(parts: list):
+def _computed(parts: list) -> list:
     if is_dask(parts[0]) or hasattr(parts[0], "compute"):
         import dask
 
         parts = list(dask.compute(*parts))
-    return _concat(parts)
+    return parts

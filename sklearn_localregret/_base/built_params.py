@@ -1,0 +1,74 @@
+"""Parameters set on a fitted model: what its first call built from them
+cannot change under it, and a fitted ``partial_fit`` validates none.
+
+scikit-learn validates an estimator's parameters in ``fit`` and in the first
+``partial_fit``, not in later ones; a learner's first call builds its model
+from some of them (:attr:`BaseOnlineClassifier._BUILT_FROM`). So a
+``set_params`` on a fitted model is checked at the next ``partial_fit``: a
+built parameter that differs from the value the model was built from is
+refused, and the others are validated as ``fit`` would, before anything
+changes.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from numbers import Number
+
+__all__ = ["check_set_params", "set_params_checked"]
+
+
+def _same(a, b) -> bool:
+    """Whether two parameter values are the same setting (``3`` and
+    ``np.int64(3)`` are; ``1`` and ``"1"`` are not)."""
+    if a is b:
+        return True
+    if isinstance(a, Number) and isinstance(b, Number):
+        return bool(a == b)
+    return repr(a) == repr(b)
+
+
+@contextmanager
+def set_params_checked(estimator):
+    """Around ``set_params``: on a fitted estimator, note the built
+    parameters that now differ from what its model was built from, and that
+    its parameters are to be validated at the next ``partial_fit``."""
+    state = estimator.__dict__
+    fitted = "classes_" in state
+    if fitted and "_built_with" not in state:
+        # Saved before what it was built from was: from what it was saved
+        # with (a loaded model has every parameter by now).
+        state["_built_with"] = {n: getattr(estimator, n) for n in estimator._BUILT_FROM}
+    yield
+    built = state.get("_built_with")
+    if built is not None:
+        changed = tuple(
+            name
+            for name in estimator._BUILT_FROM
+            if not _same(getattr(estimator, name), built.get(name))
+        )
+        state.pop("_params_changed", None)
+        if changed:
+            state["_params_changed"] = changed
+    if fitted:
+        state["_params_set"] = True
+
+
+def check_set_params(estimator) -> None:
+    """At a ``partial_fit`` after ``set_params``: a ``ValueError`` naming the
+    built parameters changed, else the parameters validated (scikit-learn's
+    ``InvalidParameterError``); nothing changes if either raises."""
+    state = estimator.__dict__
+    changed = state.get("_params_changed")
+    if changed:
+        built = state["_built_with"]
+        now = ", ".join(f"{n}={getattr(estimator, n)!r}" for n in changed)
+        was = ", ".join(f"{n}={built[n]!r}" for n in changed)
+        raise ValueError(
+            f"{now} was set after this model was fitted with {was}: "
+            "partial_fit goes on with the model those built; call fit to "
+            "start over with the new values (or set them back)"
+        )
+    if state.get("_params_set"):
+        estimator._validate_params()
+        del state["_params_set"]
