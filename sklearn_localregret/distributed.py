@@ -80,7 +80,8 @@ LocalRegretDisjunctClassifier
     Notes
     -----
     The rounds before the learner's tests are settled (the tree's
-    thresholds come from its first 256 rows; a forest's, every member's)
+    thresholds come from its first 256 rows, a late column's up to 65,536
+    rows after; a forest's, every member's)
     are learnt in one process from the first shard's rows (the stream's
     first rows, as ``fit`` learns them, when the partitions are in stream
     order; the next shard's when the first runs out): tests that differ
