@@ -17,8 +17,8 @@ import numpy as np
 from sklearn_localregret.engine import (
     HierarchicalSampler,
     RegretTable,
+    StumpRegretTable,
     binary_site_probabilities,
-    stump_column,
 )
 
 
@@ -45,28 +45,34 @@ def bench_hypercube(n: int, seconds: float, rng: np.random.Generator) -> float:
     return _rate(draw, seconds)[0]
 
 
-def _grow_tree_table(n_features, n_classes, depth, rng) -> RegretTable:
-    """A table whose heaviest colours build a tree about ``depth`` levels deep."""
-    width = n_classes + n_features * n_classes * n_classes
-    table = RegretTable(width=width)
-    frontier = [()]
+def _grow_tree_table(n_features, n_classes, depth, rng) -> StumpRegretTable:
+    """A table whose sites, one round of seeded counts each, favour a tree
+    about ``depth`` levels deep: at each site one unused test separates the
+    labels, the others split them in the same proportions (no gain)."""
+    table = StumpRegretTable(n_classes=n_classes, n_tests=n_features)
+    frontier: list[tuple] = [()]
     for _ in range(depth):
         next_frontier = []
         for path in frontier:
             row = table.row(path)
-            used = {v for v, _ in path}
-            gains = rng.normal(size=width)
-            cols = np.arange(width)
-            keep = np.ones(width, dtype=bool)
-            for v in used:
-                keep[
-                    stump_column(v, 0, 0, n_classes) : stump_column(v, 0, 0, n_classes)
-                    + n_classes**2
-                ] = False
-            table.update_entries(np.full(keep.sum(), row), cols[keep], gains[keep])
+            used = [v for v, _ in path]
+            counts = rng.uniform(20.0, 50.0, size=n_classes)
+            true_counts = counts * rng.uniform(0.3, 0.7, size=(n_features, 1))
             v = int(rng.choice([u for u in range(n_features) if u not in used]))
-            col = stump_column(v, 1, 0, n_classes)
-            table.update_entries([row], [col], [2000.0])
+            true_counts[v] = counts * np.linspace(0.05, 0.95, n_classes)
+            test_mask = np.ones(n_features, dtype=bool)
+            test_mask[used] = False  # a test decided by the path is no edge
+            correct = counts.max()  # the site is played as its majority leaf
+            leaf_gains = counts - correct
+            table.update(
+                [row],
+                leaf_gains[None],
+                (leaf_gains != 0)[None],
+                true_counts[None],
+                counts[None],
+                np.array([correct]),
+                test_mask[None],
+            )
             next_frontier += [path + ((v, 1),), path + ((v, 0),)]
         frontier = next_frontier
     return table
@@ -74,7 +80,7 @@ def _grow_tree_table(n_features, n_classes, depth, rng) -> RegretTable:
 
 def bench_tree(n_features: int, seconds: float, rng: np.random.Generator):
     table = _grow_tree_table(n_features, 2, depth=4, rng=rng)
-    sampler = HierarchicalSampler(table, n_features=n_features, n_classes=2)
+    sampler = HierarchicalSampler(table)
     sizes = []
 
     def draw():

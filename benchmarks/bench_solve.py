@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from sklearn_localregret import WeightedFormula, read_dimacs
+from sklearn_localregret._arguments import output_folder, positive_float, positive_int
 from sklearn_localregret.baselines import walksat
 
 
@@ -174,7 +175,9 @@ def run_solve(path: Path, n_vars: int, extra: list[str]):
     if "Traceback" in proc.stderr:
         raise RuntimeError(proc.stderr)
     lines = proc.stdout.splitlines()
-    status = next(line[2:] for line in lines if line.startswith("s "))
+    status = next((line[2:] for line in lines if line.startswith("s ")), None)
+    if status is None:  # solve refused its input: its one-line error
+        raise RuntimeError(f"solve exited {proc.returncode}: {proc.stderr.strip()}")
     costs = [float(line[2:]) for line in lines if line.startswith("o ")]
     assignment = None
     v_lines = [line for line in lines if line.startswith("v")]
@@ -208,15 +211,20 @@ def rc2_optimum(formula: WeightedFormula):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 50, 70, 100])
     parser.add_argument(
-        "--seeds", type=int, default=None, help="instances per size (5; --compare 1)"
+        "--sizes", type=positive_int, nargs="+", default=[30, 50, 70, 100]
     )
-    parser.add_argument("--time-limit", type=float, default=10.0)
-    parser.add_argument("--flips", type=int, default=100_000)
+    parser.add_argument(
+        "--seeds",
+        type=positive_int,
+        default=None,
+        help="instances per size (5; --compare 1)",
+    )
+    parser.add_argument("--time-limit", type=positive_float, default=10.0)
+    parser.add_argument("--flips", type=positive_int, default=100_000)
     parser.add_argument(
         "--keep",
-        type=Path,
+        type=output_folder,
         default=None,
         metavar="DIR",
         help="write the instances into DIR and keep them",
@@ -228,16 +236,17 @@ def main(argv=None) -> None:
     )
     parser.add_argument(
         "--clauses",
-        type=int,
+        type=positive_int,
         nargs="+",
         default=[5000, 50000],
         help="clause counts of --compare's instances",
     )
     args = parser.parse_args(argv)
     if args.compare:
-        compare(args.time_limit, args.seeds or 1, args.clauses)
+        compare(args.time_limit, 1 if args.seeds is None else args.seeds, args.clauses)
         return
-    args.seeds = args.seeds or 5
+    if args.seeds is None:
+        args.seeds = 5
     try:
         import pysat  # noqa: F401
 

@@ -13,7 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["non_negative_int", "output_folder", "positive_float", "positive_int"]
+__all__ = [
+    "int_at_least",
+    "non_negative_int",
+    "output_folder",
+    "positive_float",
+    "positive_int",
+]
 
 _T = TypeVar("_T", int, float)
 
@@ -36,6 +42,23 @@ def positive_int(text: str) -> int:
 def non_negative_int(text: str) -> int:
     """An integer >= 0 (a count that may be zero, a seed)."""
     return _checked(int, text, lambda v: v >= 0, "an integer >= 0")
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """The check of an integer >= ``minimum`` (a stream's rows, at least 2).
+
+    Examples
+    --------
+    >>> int_at_least(2)("1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer >= 2, got '1'
+    """
+
+    def check(text: str) -> int:
+        return _checked(int, text, lambda v: v >= minimum, f"an integer >= {minimum}")
+
+    return check
 
 
 def output_folder(text: str) -> Path:

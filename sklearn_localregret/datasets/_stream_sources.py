@@ -130,6 +130,8 @@ def _drifting(make_generator, concepts, n_rows, rng, drift_points, width):
     X = y = names = None
     for k, concept in enumerate(concepts):
         mine = schedule == k
+        if not mine.any():  # a short stream may end before a concept's turn
+            continue
         Xk, yk, names = _take(make_generator(concept, seeds[k]), int(mine.sum()))
         if X is None:
             X = np.empty((n_rows, len(names)))

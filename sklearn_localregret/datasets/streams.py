@@ -32,6 +32,7 @@ from ._stream import Stream
 from ._user_streams import make_stream
 
 __all__ = [
+    "MIN_ROWS",
     "STREAMS",
     "Stream",
     "StreamSpec",
@@ -157,6 +158,9 @@ STREAMS: dict[str, StreamSpec] = {
 }
 
 DEFAULT_ROWS = 5000
+#: Fewest rows of a named stream: fewer leave no room for a drifting stream's
+#: concepts (SEA's four, one after the other) to take a row each.
+MIN_ROWS = 10
 
 
 def _river_installed() -> bool:
@@ -184,8 +188,8 @@ def load_stream(name: str, *, n_rows: int | None = None, seed: int = 0) -> Strea
     name : str
         A key of :data:`STREAMS` (see :func:`stream_names`).
     n_rows : int or None, default=None
-        Rows to generate (5000 when None); a real dataset sampled without
-        replacement gives at most all its rows.
+        Rows to generate (5000 when None), at least :data:`MIN_ROWS`; a real
+        dataset sampled without replacement gives at most all its rows.
     seed : int, default=0
         Seeds the sample, the order and River's generators: the same seed
         gives the same stream.
@@ -214,8 +218,12 @@ def load_stream(name: str, *, n_rows: int | None = None, seed: int = 0) -> Strea
         )
     if n_rows is None:
         n_rows = DEFAULT_ROWS
-    if isinstance(n_rows, bool) or not isinstance(n_rows, Integral) or n_rows < 2:
-        raise ValueError(f"n_rows must be an integer >= 2, got {n_rows!r}.")
+    if (
+        isinstance(n_rows, bool)
+        or not isinstance(n_rows, Integral)
+        or n_rows < MIN_ROWS
+    ):
+        raise ValueError(f"n_rows must be an integer >= {MIN_ROWS}, got {n_rows!r}.")
     spec = STREAMS[name]
     if spec.needs_river and not _river_installed():
         raise ImportError(f"The stream {name!r} is built with River: pip install river")

@@ -269,6 +269,14 @@ class Leaderboard:
             for (learner, message), streams in grouped.items()
         ]
 
+    def _rows_per_stream(self) -> str:
+        """The streams' lengths: one number, or their range (an added
+        stream keeps all its rows, whatever ``n_rows`` says)."""
+        rows = sorted({spec.n_rows for spec in self.streams.values()})
+        if not rows:
+            return f"up to {self.settings['n_rows']}"
+        return f"{rows[0]:,}" if len(rows) == 1 else f"{rows[0]:,} to {rows[-1]:,}"
+
     def markdown(self) -> str:
         """The leaderboard: error tables, speed and memory, failures, settings."""
         s = self.settings
@@ -278,8 +286,8 @@ class Leaderboard:
             lines += [f"`{self.command}`", ""]
         lines += [
             f"Progressive validation: rounds of {s['batch_size']} rows, each "
-            f"predicted before it is learned; up to {s['n_rows']} rows per "
-            f"stream; {seeds} seed{'s' * (seeds > 1)} "
+            f"predicted before it is learned; {self._rows_per_stream()} rows "
+            f"per stream; {seeds} seed{'s' * (seeds > 1)} "
             f"({', '.join(map(str, s['seeds']))}); wall time "
             f"{s.get('wall_seconds', float('nan')):.0f} s.",
             "",

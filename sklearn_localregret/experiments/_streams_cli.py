@@ -18,9 +18,11 @@ import argparse
 import importlib
 import shlex
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
-from .._arguments import non_negative_int, output_folder
+from .._arguments import int_at_least, non_negative_int, output_folder, positive_int
+from ..datasets.streams import MIN_ROWS
 
 __all__ = ["add_streams_parser", "streams_command"]
 
@@ -45,7 +47,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--seeds",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="seeds per stream (3; 2 with --quick)",
@@ -53,21 +55,21 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     cmd.add_argument("--seed", type=non_negative_int, default=0, help="first seed (0)")
     cmd.add_argument(
         "--rows",
-        type=int,
+        type=int_at_least(MIN_ROWS),
         default=None,
         metavar="N",
         help="rows per named stream (3000; 100 with --quick)",
     )
     cmd.add_argument(
         "--batch-size",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="B",
         help="rows per round, predicted then learned (10)",
     )
     cmd.add_argument(
         "--window",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="W",
         help="rows of the moving error window (500; 50 with --quick)",
@@ -111,7 +113,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--drift-points",
-        type=int,
+        type=non_negative_int,
         nargs="+",
         default=(),
         metavar="ROW",
@@ -119,7 +121,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--jobs",
-        type=int,
+        type=positive_int,
         default=1,
         help="runs at once (1: the timings do not compete)",
     )
@@ -175,33 +177,55 @@ def _python_source(spec: str):
 def _user_streams(args) -> list:
     from ..datasets.streams import Stream, make_stream
 
+    if not (args.csv or args.python):
+        for option, value in (
+            ("--drift-points", args.drift_points),
+            ("--label-column", args.label_column),
+        ):
+            if value:
+                raise ValueError(
+                    f"{option} applies to the streams --csv or --python add; "
+                    "none is given."
+                )
     streams = []
     for path in args.csv:
-        if path == "-":
+        with _naming("--csv", path):
+            source, name = (sys.stdin, "stdin") if path == "-" else (path, None)
             streams.append(
                 make_stream(
-                    sys.stdin,
-                    name="stdin",
+                    source,
+                    name=name,
                     label_column=args.label_column,
                     drift_points=args.drift_points,
                 )
             )
-        else:
-            streams.append(
-                make_stream(
-                    path, label_column=args.label_column, drift_points=args.drift_points
-                )
-            )
     for spec in args.python:
-        source = _python_source(spec)
-        if isinstance(source, Stream):
-            streams.append(source)
-        else:
-            name = spec.partition(":")[2]
-            streams.append(
-                make_stream(source, name=name, drift_points=args.drift_points)
-            )
+        with _naming("--python", spec):
+            source = _python_source(spec)
+            if isinstance(source, Stream):
+                streams.append(source)
+            else:
+                name = spec.partition(":")[2]
+                streams.append(
+                    make_stream(source, name=name, drift_points=args.drift_points)
+                )
     return streams
+
+
+@contextmanager
+def _naming(option: str, value: str):
+    """Errors of the stream an option adds name the option and its value."""
+    try:
+        yield
+    except (ValueError, TypeError, OSError) as exc:
+        message = (
+            str(exc)
+            if isinstance(exc, (ValueError, TypeError))
+            else (f"{exc.strerror or exc}: {exc.filename or value!r}")
+        )
+        if message.startswith(option):
+            raise
+        raise ValueError(f"{option} {value}: {message}") from None
 
 
 def _without_river(args) -> str | None:
@@ -273,8 +297,6 @@ def streams_command(args, argv=None) -> int:
             window=args.window,
             quick=args.quick,
         )
-        if args.jobs < 1:
-            raise ValueError(f"--jobs must be >= 1, got {args.jobs}.")
     except (ValueError, TypeError, ImportError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -156,6 +156,15 @@ def plan_streams(
             built[entry] = [load_stream(entry, n_rows=n_rows, seed=s) for s in seeds]
     if not built or not chosen:
         raise ValueError("Nothing to run: no streams or no learners.")
+    for name, copies in built.items():
+        shortest = min(len(stream.y) for stream in copies)
+        if batch_size >= shortest:
+            raise ValueError(
+                f"batch_size {batch_size} is not below the {shortest} rows of "
+                f"stream {name!r}: the whole stream would be one round, "
+                "predicted by learners that learnt nothing yet (every row a "
+                "mistake); take a smaller batch size."
+            )
     settings = {
         "n_seeds": n_seeds,
         "seeds": seeds,

@@ -8,7 +8,7 @@ import pytest
 
 from sklearn_localregret.datasets import Stream, load_stream, make_stream, stream_names
 from sklearn_localregret.datasets import _stream_sources as sources
-from sklearn_localregret.datasets.streams import STREAMS
+from sklearn_localregret.datasets.streams import MIN_ROWS, STREAMS
 
 
 def _available():
@@ -116,11 +116,20 @@ def test_gradual_streams_declare_their_span():
         assert s.drift_width == 100
 
 
+@pytest.mark.parametrize("name", ["sea", "stagger", "agrawal", "rbf-moving"])
+def test_the_shortest_drifting_streams_hold_every_concept(name):
+    if STREAMS[name].needs_river:
+        pytest.importorskip("river")
+    stream = load_stream(name, n_rows=MIN_ROWS, seed=0)
+    assert stream.X.shape[0] == MIN_ROWS
+    assert all(0 < point < MIN_ROWS for point in stream.drift_points)
+
+
 def test_load_stream_refuses_bad_input():
     with pytest.raises(ValueError, match="Unknown stream 'sae'.*sea"):
         load_stream("sae")
     for bad in (0, 1, -5, 2.5, True):
-        with pytest.raises(ValueError, match="n_rows must be an integer >= 2"):
+        with pytest.raises(ValueError, match="n_rows must be an integer >= 10"):
             load_stream("inverted", n_rows=bad)
 
 

@@ -291,6 +291,9 @@ def test_plan_refuses_bad_requests():
         plan_streams(streams=["inverted", "inverted"], n_rows=20)
     with pytest.raises(ValueError, match="n_seeds must be an integer >= 1"):
         plan_streams(streams=["inverted"], n_seeds=0)
+    # One round the size of the stream: every learner predicts it unfitted.
+    with pytest.raises(ValueError, match="batch_size 20 is not below the 20 rows"):
+        plan_streams(streams=["inverted"], n_rows=20, batch_size=20)
 
 
 # -- the command line --------------------------------------------------------------
@@ -328,7 +331,38 @@ def test_cli_bad_input_exits_with_code_2(tmp_path, capsys):
         capsys,
         "cannot import 'no_such_module'",
     )
+    # A stream's own error names the option that added it.
+    _fails_cleanly(
+        ["streams", "--csv", str(tmp_path / "nope.csv"), *out],
+        capsys,
+        f"--csv {tmp_path / 'nope.csv'}: No such file",
+    )
+    _fails_cleanly(
+        ["streams", "--python", "os:path", *out], capsys, "--python os:path: A stream"
+    )
+    _fails_cleanly(
+        ["streams", "--drift-points", "30", *out], capsys, "--drift-points applies"
+    )
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    "option, value, expected",
+    [
+        ("--rows", "9", "argument --rows: expected an integer >= 10, got '9'"),
+        ("--seeds", "0", "argument --seeds: expected an integer >= 1"),
+        ("--batch-size", "0", "argument --batch-size: expected an integer >= 1"),
+        ("--window", "-1", "argument --window: expected an integer >= 1"),
+        ("--jobs", "0", "argument --jobs: expected an integer >= 1"),
+        ("--drift-points", "-3", "argument --drift-points: expected an integer >= 0"),
+    ],
+)
+def test_cli_bad_numbers_name_their_option(option, value, expected, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["streams", option, value, "--out", str(tmp_path / "out")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
 
 
 def test_cli_runs_a_csv_stream(tmp_path, capsys):
@@ -356,9 +390,10 @@ def test_cli_runs_a_csv_stream(tmp_path, capsys):
         "--out",
         str(tmp_path / "out"),
     ]
-    assert main(argv) == 0
+    assert main([*argv, "--rows", "10"]) == 0  # --rows: named streams only
     out = capsys.readouterr().out
     assert "`python -m sklearn_localregret streams --csv" in out
+    assert "; 60 rows per stream;" in out
     assert "| mine | abrupt at 30 |" in out
     doc = json.loads((tmp_path / "out" / "streams.json").read_text())
     assert list(doc["streams"]) == ["mine"]
