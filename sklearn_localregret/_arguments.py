@@ -83,7 +83,7 @@ def output_folder(text: str) -> Path:
 
 def positive_float(text: str) -> float:
     """A finite number > 0 (seconds)."""
-    return _checked(float, text, lambda v: 0 < v < float("inf"), "a positive number")
+    return _checked(float, text, lambda v: 0 < v < float("inf"), "a finite number > 0")
 
 
 def _checked(kind: Callable[[str], _T], text: str, ok, what: str) -> _T:

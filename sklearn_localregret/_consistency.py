@@ -129,7 +129,7 @@ def _check_classifier(model) -> None:
         coef = np.asarray(model.coef_)
         if coef.shape != (n,):
             raise _Inconsistent(f"coef_ has shape {coef.shape} for n_features_in_={n}")
-        if len(classes) != 2:
+        if len(classes) not in (1, 2):  # one: a stream of a single class so far
             raise _Inconsistent(f"{len(classes)} classes for a binary learner")
     elif isinstance(model, LocalRegretDisjunctClassifier):
         graph = model._graph
@@ -138,7 +138,7 @@ def _check_classifier(model) -> None:
                 f"the disjunctions are over {graph.n_vars} features but "
                 f"n_features_in_={n}"
             )
-        if len(classes) != 2:
+        if len(classes) not in (1, 2):  # one: a stream of a single class so far
             raise _Inconsistent(f"{len(classes)} classes for a binary learner")
         linear = model.__dict__.get("_linear_expert")
         experts = 2 if linear is None else 3

@@ -38,6 +38,7 @@ from numbers import Real
 import numpy as np
 
 from ._hedge import AdaHedge
+from .engine.discount_clock import check_discount
 
 __all__ = ["AUTO_DISCOUNTS", "DiscountPlayers", "resolve_discounts"]
 
@@ -78,15 +79,14 @@ def resolve_discounts(discount) -> tuple[float, ...]:
             raise ValueError(f"discount={discount!r}: a float, 'auto' or floats")
         return AUTO_DISCOUNTS
     if isinstance(discount, Real):
-        return (float(discount),)
+        return (check_discount(discount),)
     values = tuple(discount)
     if not values:
         raise ValueError("discount=(): give at least one discount in (0, 1]")
     for value in values:
         if not isinstance(value, Real) or isinstance(value, bool):
             raise ValueError(f"discount={discount!r}: {value!r} is not a number")
-        if not 0.0 < float(value) <= 1.0:
-            raise ValueError(f"discount={discount!r}: {value!r} is not in (0, 1]")
+        check_discount(value, f"discount={discount!r}: each value")
     floats = tuple(float(v) for v in values)
     if len(set(floats)) != len(floats):
         raise ValueError(f"discount={discount!r}: a discount is repeated")

@@ -401,10 +401,7 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
             Feature names (``feature_names_in_`` when fitted on a DataFrame,
             else ``x0, x1, ...``); empty for the empty disjunction.
         """
-        probs = self.feature_probabilities_
-        order = np.argsort(-probs, kind="stable")
-        names = self._feature_names()
-        return [str(names[k]) for k in order if probs[k] > threshold]
+        return [name for name, _ in self._literals(threshold)]
 
     def export_text(self, threshold: float = 0.5, decimals: int = 2) -> str:
         """A readable form of the disjunction with its literals' probabilities.
@@ -421,19 +418,15 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
         str
         """
         check_scalar(decimals, "decimals", Integral, min_val=0)
-        probs = self.feature_probabilities_
-        names = self._feature_names()
-        order = [k for k in np.argsort(-probs, kind="stable") if probs[k] > threshold]
+        literals = self._literals(threshold)
         negative = self.classes_[0]
-        if not order or len(self.classes_) == 1:
+        if not literals or len(self.classes_) == 1:
             return f"always predict {negative} (the empty disjunction)"
-        width = max(len(str(names[k])) for k in order)
+        width = max(len(name) for name, _ in literals)
         lines = [
             f"predict {self.classes_[1]} if any of (P = probability of the literal):"
         ]
-        lines += [
-            f"  {str(names[k]):<{width}}  P={probs[k]:.{decimals}f}" for k in order
-        ]
+        lines += [f"  {name:<{width}}  P={p:.{decimals}f}" for name, p in literals]
         lines.append(f"otherwise predict {negative}")
         return "\n".join(lines)
 

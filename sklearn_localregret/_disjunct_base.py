@@ -69,12 +69,20 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
         and round, so that a fitted model predicts the same every time."""
         return [self._estimate_seed, self.n_rounds_]
 
-    def _feature_names(self) -> np.ndarray:
-        """``feature_names_in_``, or ``x0, x1, ...`` (the model's text)."""
+    def _literals(self, threshold: float) -> list[tuple[str, float]]:
+        """The features whose probability of being a literal exceeds
+        ``threshold``, most probable first (ties in feature order): each
+        one's name (``feature_names_in_``, or ``x0, x1, ...``) and
+        probability. Only these are named (a hashed text model has 2**20
+        features)."""
+        probs = self.feature_probabilities_
+        kept = np.flatnonzero(probs > threshold)
+        kept = kept[np.argsort(-probs[kept], kind="stable")]
         names = getattr(self, "feature_names_in_", None)
-        if names is None:
-            names = np.array([f"x{k}" for k in range(self.n_features_in_)])
-        return names
+        return [
+            (f"x{k}" if names is None else str(names[k]), float(probs[k]))
+            for k in kept.tolist()
+        ]
 
     def _blas_context(self):
         # See the module's docstring: the block paths enter it themselves.

@@ -63,7 +63,7 @@ class LocalRegretTreeClassifier(
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
         "leaf_prediction": [StrOptions({"adaptive", "label"})],
         "discount": [
-            Interval(Real, 0, 1, closed="right"),
+            *BaseLocalRegretClassifier._parameter_constraints["discount"],
             StrOptions({"auto"}),
             "array-like",
         ],

@@ -3,8 +3,8 @@
 Regrets are sums of weights over all rounds, stored times a discount scale of
 up to 1e100 (:class:`~sklearn_localregret.engine.DiscountClock`). With every
 weight at most :data:`MAX_WEIGHT` the stored values stay below 1e200 times the
-number of rows or clauses, far from overflow. Only the ratios of the weights
-matter to the learners, so larger weights can always be rescaled.
+number of rows or clauses, far from overflow. The plays depend only on the
+ratios of the weights, so larger weights can always be rescaled.
 """
 
 from __future__ import annotations

@@ -84,8 +84,16 @@ def _add_experiment_commands(sub) -> None:
         cmd.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
+class _OneLineErrors(argparse.ArgumentParser):
+    """A parser whose usage errors are one line on stderr (exit status 2),
+    as ``solve``'s exit codes promise; ``--help`` gives the usage."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineErrors(
         prog="python -m sklearn_localregret",
         description="Online learning with local regret (Bowling & Zinkevich, "
         "ICML 2012): reproduce the paper's experiments or solve Max-SAT online.",

@@ -50,12 +50,12 @@ def fit_sharded(
     estimator : LocalRegretTreeClassifier, LocalRegretForestClassifier or \
 LocalRegretDisjunctClassifier
         The learner; a clone is fitted (``estimator`` is not changed).
-    X : {dask array, dask DataFrame, ndarray, pandas DataFrame}
+    X : {dask array, dask DataFrame, array-like, sparse matrix, pandas DataFrame}
         Rows. A Dask collection's partitions (row chunks) are dealt to the
         shards in turn: partition ``p`` to shard ``p % n_shards``, each
         shard's stream being its partitions in order. An in-memory array is
         cut into ``n_shards`` contiguous blocks.
-    y : {dask array, dask Series, ndarray, pandas Series}
+    y : {dask array, dask Series, array-like, pandas Series}
         Labels, partitioned as ``X``.
     classes : array-like or None, default=None
         All the classes; None computes them from ``y`` (one pass).
@@ -178,7 +178,11 @@ LocalRegretDisjunctClassifier
         shards.close()
         return model
     merger_of(model).check(model, model)  # what cannot be merged cannot shard
-    seeds = np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
+    seeds: list = [None]  # one shard: the sequential learner, its own draws
+    if len(streams) > 1:
+        seeds = list(
+            np.random.default_rng(_seed(model)).integers(2**63, size=len(streams))
+        )
     try:
         shards.start(dumps(model), seeds)
         last = None  # the last window's deltas
@@ -237,6 +241,10 @@ def _shard_streams(X, y, n_shards: int) -> list:
         ]
     if sp.issparse(X):  # rows sliced: CSR (a COO matrix has no rows)
         X = sp.csr_matrix(X)
+    elif not hasattr(X, "shape"):  # lists of rows, as fit takes them
+        X = np.asarray(X)
+    if not hasattr(y, "shape"):
+        y = np.asarray(y)
     n = len(y)
     if getattr(X, "shape", (n,))[0] != n:
         raise ValueError(f"X and y have different lengths: {X.shape[0]} and {n}")

@@ -409,3 +409,49 @@ def test_options_after_regret_are_keyword_only():
     OnlineMaxSAT(3, "swap", L=2)  # n_vars and regret may be positional
     with pytest.raises(TypeError):
         OnlineMaxSAT(3, "external", 2)
+
+
+def test_a_hard_clause_may_not_weigh_more_than_any_clause():
+    """A formula's hard clauses weigh its top (the soft weights' sum plus 1):
+    refused past 1e100 given as clauses and weights, taken unchecked given
+    as a ``WeightedFormula``."""
+    from sklearn_localregret import WeightedFormula
+
+    heavy = WeightedFormula(
+        [[1], [2], [-1, -2]], weights=[1e100, 1e100, 0], hard=[False, False, True]
+    )
+    solver = OnlineMaxSAT(2, random_state=0)
+    before = pickle.dumps(solver)
+    for call in (solver.partial_fit, solver.observe):
+        with pytest.raises(ValueError, match="is hard and weighs the formula's top"):
+            call(heavy)
+    assert pickle.dumps(solver) == before
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"bias": True}, "bias must be None or a finite number"),
+        ({"bias": float("inf")}, "bias must be None or a finite number"),
+    ],
+)
+def test_odd_parameters_are_refused(params, match):
+    with pytest.raises(ValueError, match=match):
+        OnlineMaxSAT(3, **params)
+
+
+def test_odd_weights_and_literals_are_refused():
+    solver = OnlineMaxSAT(3, random_state=0)
+    with pytest.raises(TypeError, match="not booleans"):
+        solver.observe([1], weights=[True])  # as run([([1], True)]) refuses
+    from sklearn_localregret import read_dimacs
+
+    with pytest.raises(ValueError, match="beyond the largest variable"):
+        read_dimacs("1 -99999999999999999999 0\n")  # was an OverflowError later
+
+
+def test_a_solver_larger_than_the_machine_is_a_memory_error_at_once():
+    # 10**12 variables: ~200 TB of tables (the out-of-memory killer ended
+    # the process, without a Python error, at 10**9).
+    with pytest.raises(MemoryError, match=r"OnlineMaxSAT\(1000000000000\) needs"):
+        OnlineMaxSAT(10**12)

@@ -24,6 +24,7 @@ from sklearn.exceptions import NotFittedError
 
 from sklearn_localregret import (
     LocalRegretDisjunctClassifier,
+    LocalRegretForestClassifier,
     LocalRegretTreeClassifier,
     OnlineMaxSAT,
 )
@@ -646,3 +647,23 @@ def test_add_rows_makes_room_for_the_new_rows_at_once(make, monkeypatch):
         np.testing.assert_array_equal(
             getattr(dst, name)[:1000], getattr(one_by_one, name)[:1000]
         )
+
+
+def test_no_learner_merges_itself():
+    """``a.merge(a)`` doubled every count and regret: a merge is of another
+    learner's rounds."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(100, 4))
+    y = X[:, 0] | X[:, 1]
+    solver = OnlineMaxSAT(4, random_state=0)
+    solver.partial_fit([[1, -2], [3], [-4, 2]])
+    for learner in (
+        LocalRegretTreeClassifier(random_state=0).fit(X, y),
+        LocalRegretDisjunctClassifier(random_state=0).fit(X, y),
+        LocalRegretForestClassifier(random_state=0, n_estimators=2).fit(X, y),
+        solver,
+    ):
+        before = pickle.dumps(learner)
+        with pytest.raises(ValueError, match="cannot merge itself"):
+            learner.merge(learner)
+        assert pickle.dumps(learner) == before

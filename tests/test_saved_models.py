@@ -304,3 +304,22 @@ def test_a_tree_saved_before_the_players_predicts_and_learns_on(name):
     _same_pi(model.predict_proba(X[400:]), saved["proba_after"])  # (swap solve)
     again = pickle.loads(pickle.dumps(model))  # and saved in the new layout
     _same(again, model)
+
+
+def test_binary_learners_fitted_on_one_class_save_and_load():
+    """One class so far is a fitted binary learner (its docs allow it): the
+    load check took it for a forged file, and pickle, ``deepcopy`` and
+    sharding refused it."""
+    import copy
+
+    from sklearn_localregret import LocalRegretDisjunctClassifier
+    from sklearn_localregret.baselines import Winnow2Classifier
+    from sklearn_localregret.persistence import check_consistency
+
+    X = np.random.default_rng(0).integers(0, 2, size=(50, 4))
+    for model in (LocalRegretDisjunctClassifier(random_state=0), Winnow2Classifier()):
+        model.fit(X, np.ones(50, dtype=int))
+        check_consistency(model)
+        for twin in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
+            np.testing.assert_array_equal(twin.predict(X), np.ones(50))
+            np.testing.assert_array_equal(twin.classes_, [1])

@@ -130,18 +130,24 @@ def test_soft_weights_whose_total_passes_the_limit_are_solved(tmp_path, capsys):
     assert "Traceback" not in "\n".join(err)
 
 
-def test_usage_errors_exit_2(tmp_path):
+def test_usage_errors_exit_2(tmp_path, capsys):
     path = make(tmp_path, "ok.cnf", b"1 0\n")
     for bad in (
         ["--time-limit", "0"],
+        ["--time-limit", "inf"],
         ["--passes", "-1"],
         ["--flips", "x"],
         ["--max-vars", "0"],
         ["--format", "opb"],
+        ["--seed", "-1"],
     ):
         with pytest.raises(SystemExit) as exc:
             main(["solve", str(path), *bad])
         assert exc.value.code == 2
+        out, err = capsys.readouterr()
+        # One line on stderr, naming the option (the exit codes' promise).
+        assert out == "" and err.count("\n") == 1
+        assert f"argument {bad[0]}" in err
 
 
 def test_internal_errors_keep_their_traceback(tmp_path, monkeypatch):

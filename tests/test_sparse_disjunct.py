@@ -183,3 +183,32 @@ def test_sparse_row_uniforms_hash_the_dense_rows(width):
     np.testing.assert_array_equal(
         sparse_row_uniforms(sp.csr_matrix(X), 99), row_uniforms(X, 99)
     )
+
+
+def _stored_twice(X, value: float) -> sp.csr_matrix:
+    """CSR whose every nonzero of ``X`` is stored twice, each entry ``value``
+    (scipy reads a cell as the sum of its entries, as ``toarray`` does)."""
+    r, c = np.nonzero(X)
+    order = np.argsort(np.r_[r, r], kind="stable")
+    indptr = np.r_[0, np.cumsum(np.bincount(np.r_[r, r], minlength=X.shape[0]))]
+    return sp.csr_matrix(
+        (np.full(2 * r.size, value), np.r_[c, c][order], indptr), shape=X.shape
+    )
+
+
+@pytest.mark.parametrize(
+    "value, params", [(0.5, {"binarize": 0.7}), (0.5, {"binarize": None}), (1.0, {})]
+)
+def test_repeated_entries_are_one_cell_their_sum(value, params):
+    """Entries were thresholded one by one, then summed: 0.5 + 0.5 read as
+    two values below 0.7 (nothing learnt), or as a non-0/1 input."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(600, 6))
+    y = X[:, 0] | X[:, 3]
+    S = _stored_twice(X, value)
+    assert not S.has_canonical_format
+    dense = LocalRegretDisjunctClassifier(random_state=0, **params).fit(S.toarray(), y)
+    model = LocalRegretDisjunctClassifier(random_state=0, **params).fit(S, y)
+    assert model.disjunction() == dense.disjunction() == ["x0", "x3"]
+    np.testing.assert_array_equal(model.predict_proba(S), dense.predict_proba(X))
+    assert not S.has_canonical_format  # the caller's matrix is left as it was

@@ -289,6 +289,20 @@ def test_failed_partial_fit_leaves_the_estimator_unchanged():
     assert pickle.dumps(clf) == before
 
 
+def test_a_nullable_label_missing_is_named_so():
+    # pandas' nullable integers: their kind is "i", yet they hold pandas.NA
+    # (scikit-learn's "Input y contains NaN" came instead).
+    pd = pytest.importorskip("pandas")
+    X = np.eye(4)
+    clf = LocalRegretTreeClassifier(random_state=0).fit(X, [0, 1, 0, 1])
+    before = pickle.dumps(clf)
+    nullable = pd.Series([0, 1, 0, 1], dtype="Int64")
+    nullable[1] = pd.NA
+    with pytest.raises(ValueError, match="missing labels"):
+        clf.partial_fit(X, nullable)
+    assert pickle.dumps(clf) == before
+
+
 def test_export_text_uses_dataframe_names_and_class_names():
     pd = pytest.importorskip("pandas")
     X, y = _binary_rule_data(2000)

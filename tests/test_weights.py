@@ -65,3 +65,20 @@ def test_huge_clause_weights_are_refused_and_change_nothing():
     assert pickle.dumps(solver) == before
     solver.observe([[1], [-1, 2]], weights=[1e100, 1e100])
     assert np.isfinite(solver.total_weight_)
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_a_call_of_zero_weights_is_learnt_as_nothing_counted(name):
+    """Rows that all weigh 0 (a shard's rows of no weight, a masked batch)
+    were refused ("at least one non-zero number"), while 1e-9 was taken:
+    they are rounds whose rows count for nothing."""
+    X, y = data()
+    model = LEARNERS[name]().fit(X, y)
+    mistakes = model.n_online_mistakes_
+    model.partial_fit(X[:7], 1 - y[:7], sample_weight=np.zeros(7))
+    model.partial_fit(X[:1], 1 - y[:1], sample_weight=[0.0])
+    assert model.n_online_mistakes_ == mistakes
+    assert model.n_samples_seen_ == len(y) + 8
+    proba = model.predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -52,11 +52,13 @@ from .._hedge import PLAY_HANDICAP, AdaHedge
 from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
+from ..engine.discount_clock import SMALLEST_DISCOUNT
 from .built_params import check_set_params, set_params_checked
 from .concurrency import lock_of, one_blas_thread, refitting, restore_attributes
 from .hedged_prediction import REMEMBERED_ROWS, HedgedPrediction, same_rows
 from .input_checks import (
     BinarizeWarning,
+    check_fit_weighs_something,
     check_labels_present,
     is_plain_stream_chunk,
     single_label,
@@ -233,6 +235,7 @@ class BaseOnlineClassifier(
             delattr(self, name)
         try:
             check_labels_present(y)
+            check_fit_weighs_something(sample_weight)
             check_classification_targets(y)
             return self._partial_fit(
                 X, y, classes=unique_labels(y), sample_weight=sample_weight
@@ -370,7 +373,7 @@ class BaseLocalRegretClassifier(HedgedPrediction, BaseOnlineClassifier):
         "regret": [StrOptions({"external", "swap"})],
         "L": [Interval(Integral, 0, None, closed="left"), None],
         "bias": [Interval(Real, 0, None, closed="left"), None],
-        "discount": [Interval(Real, 0, 1, closed="right")],
+        "discount": [Interval(Real, SMALLEST_DISCOUNT, 1, closed="both")],
         "random_state": ["random_state", np.random.Generator],
         "prediction": [StrOptions({"auto", "hedge", "vote", "sample"})],
     }

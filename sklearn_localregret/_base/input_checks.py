@@ -25,6 +25,7 @@ from ..thresholds.column_values import is_missing
 __all__ = [
     "BinarizeWarning",
     "check_feature_dtypes",
+    "check_fit_weighs_something",
     "check_labels_present",
     "check_weight_range",
     "clear_input_errors",
@@ -137,14 +138,33 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
         )
 
 
+def check_fit_weighs_something(sample_weight) -> None:
+    """``fit``'s rows may not all weigh 0 (scikit-learn's convention: there
+    is nothing to learn); a ``partial_fit`` call's may, its rounds counting
+    for nothing. Input that is not numbers is left to the validation."""
+    if sample_weight is None:
+        return
+    try:
+        weight = np.asarray(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        return
+    if weight.ndim == 1 and weight.size and not weight.any():
+        raise ValueError(
+            "Sample weights must contain at least one non-zero number: fit has "
+            "nothing to learn from rows that all weigh zero (partial_fit takes "
+            "such a call: rounds that count for nothing)."
+        )
+
+
 def check_labels_present(y) -> None:
     """Missing labels (None, NaN, ``pandas.NA``) get a message that says so."""
     dtype = getattr(y, "dtype", None)
     if dtype is None and isinstance(y, (list, tuple)):
         y, dtype = np.asarray(y, dtype=object), np.dtype(object)
     kind = getattr(dtype, "kind", None)
-    if kind is None or kind in "biuUS":
+    if kind is None or (isinstance(dtype, np.dtype) and kind in "biuUS"):
         return  # no missing label can hide there (other input: validation)
+    # (pandas' nullable Int64 and boolean say "i" and "b", and hold pd.NA.)
     if kind == "f":
         try:
             if not np.isnan(np.asarray(y, dtype=float)).any():

@@ -218,7 +218,9 @@ class StreamValidation:
         if sample_weight is None:
             weight = np.ones(X.shape[0])
         else:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            weight = _check_sample_weight(
+                sample_weight, X, dtype=np.float64, allow_all_zero_weights=True
+            )
             if np.any(weight < 0):
                 raise ValueError("sample_weight must be non-negative.")
             check_weight_range(weight, "sample_weight")
@@ -257,6 +259,11 @@ class StreamValidation:
 
     def _binarize(self, X):
         """0/1 version of ``X`` (sparse stays sparse); rejects non-binary input."""
+        if sp.issparse(X) and not getattr(X, "has_canonical_format", True):
+            # Repeated entries of a cell are one value, their sum (as
+            # ``toarray`` reads them): summed before any is thresholded.
+            X = X.copy()
+            X.sum_duplicates()
         data = X.data if sp.issparse(X) else X
         if self.binarize is None:
             if data.dtype != bool and np.any((data != 0) & (data != 1)):

@@ -12,10 +12,39 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DiscountClock", "RENORMALIZE_AT"]
+__all__ = ["DiscountClock", "RENORMALIZE_AT", "SMALLEST_DISCOUNT", "check_discount"]
 
 # The scale at which the stored regrets are brought back to true size.
 RENORMALIZE_AT = 1e100
+
+#: The smallest discount: the smallest normal float. A subnormal ``lambda``
+#: underflows the products of a round to zero (the swap chain's stationary
+#: distribution came out all zeros).
+SMALLEST_DISCOUNT = float(np.finfo(float).tiny)
+
+
+def check_discount(value, what: str = "discount") -> float:
+    """``value`` as a discount: a number in ``[SMALLEST_DISCOUNT, 1]``.
+
+    Examples
+    --------
+    >>> check_discount(0.99)
+    0.99
+    >>> check_discount(1e-310)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: discount must be a number in (0, 1], at least 2.23e-308 ...
+    """
+    from numbers import Real
+
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{what} must be a number in (0, 1], got {value!r}.")
+    if not SMALLEST_DISCOUNT <= float(value) <= 1.0:
+        raise ValueError(
+            f"{what} must be a number in (0, 1], at least {SMALLEST_DISCOUNT:.3g} "
+            f"(a smaller one underflows), got {value!r}."
+        )
+    return float(value)
 
 
 class DiscountClock:
@@ -42,10 +71,7 @@ class DiscountClock:
     last_tick: float = 1.0
 
     def __init__(self, discount: float = 1.0):
-        discount = float(discount)
-        if not 0.0 < discount <= 1.0:
-            raise ValueError(f"discount must be in (0, 1]; got {discount!r}.")
-        self.discount = discount
+        self.discount = check_discount(float(discount))
         self.scale = 1.0
         self.n_rounds: float = 0  # a float once a round is a fraction
         self.n_resets = 0  # renormalisations: caches of stored rates go stale

@@ -32,6 +32,9 @@ __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
 
 # A solved chain: support ids, probabilities, cdf, support vertices (or None).
 _Solved = tuple[np.ndarray, np.ndarray, np.ndarray, list[Hashable] | None]
+#: Rates below this fraction of a chain's largest are 0 in its solve.
+NEGLIGIBLE_RATE = 1e-200
+
 _NO_IDS = np.zeros(0, dtype=np.intp)
 
 # The cache is cut back to the vertices reachable from the root once it holds
@@ -308,6 +311,9 @@ class FiniteChainSampler:
         else:
             rows = cols = _NO_IDS
             vals = np.zeros(0)
+        vals = _relative_rates(vals)
+        if vals.size and not vals.all():  # the solve takes positive rates
+            rows, cols, vals = rows[vals > 0], cols[vals > 0], vals[vals > 0]
         # The vertices reachable from the root (root first; the cache also
         # holds vertices that were reachable once but no longer are) and pi
         # over them, compiled; a class too large for its dense elimination
@@ -383,3 +389,17 @@ class FiniteChainSampler:
         ids, _, cdf, _ = self._result
         k = int(np.searchsorted(cdf, rng.random(), side="right"))
         return self._vertices[int(ids[min(k, len(ids) - 1)])]
+
+
+def _relative_rates(vals: np.ndarray) -> np.ndarray:
+    """The rates over the largest: the stationary distribution is the same
+    (scaling every rate scales time only), and the solve's arithmetic stays
+    in normal floats. A rate below :data:`NEGLIGIBLE_RATE` of the largest is
+    0 (no edge): a subnormal one (a tiny discount's decay) made the dense
+    elimination overflow, and ``pi`` came out NaN."""
+    top = float(vals.max()) if vals.size else 0.0
+    if not 0.0 < top < np.inf:
+        return vals
+    relative = vals / top
+    relative[relative < NEGLIGIBLE_RATE] = 0.0
+    return relative

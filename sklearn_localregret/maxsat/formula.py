@@ -28,6 +28,9 @@ __all__ = ["Clauses", "WeightedFormula", "check_clause", "check_weights"]
 
 Clauses = tuple[tuple[int, ...], ...]
 
+# Literals are held as 64-bit integers (the clause matrices, the solver).
+_LARGEST_VARIABLE = 2**63 - 1
+
 _short = reprlib.Repr()
 _short.maxtuple = _short.maxlist = 8
 
@@ -50,6 +53,11 @@ def _literal(x, index: int, clause, n_vars: int | None) -> int:
         raise ValueError(
             f"clause {index} {_short.repr(clause)}: literal 0 is not allowed (0 "
             "only terminates a clause in DIMACS)"
+        )
+    if abs(x) > _LARGEST_VARIABLE:
+        raise ValueError(
+            f"clause {index} {_short.repr(clause)}: literal {x} is beyond the "
+            f"largest variable, {_LARGEST_VARIABLE} (64-bit integers)"
         )
     if n_vars is not None and abs(x) > n_vars:
         raise ValueError(
@@ -87,6 +95,8 @@ def check_weights(weights, clauses: Clauses) -> np.ndarray:
 
     Returns a new float array; the errors name the first bad clause.
     """
+    if np.asarray(weights).dtype == bool:  # as a pair's weight in run()
+        raise TypeError("weights must be numbers, not booleans")
     try:
         w = np.array(weights, dtype=float)
     except (TypeError, ValueError) as exc:

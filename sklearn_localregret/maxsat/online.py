@@ -6,19 +6,22 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .._checks import check_positive_int
+from .._checks import check_fits_in_memory, check_positive_int
 from .._interrupts import deferred_interrupt
 from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator
 from ..engine.bias import paper_bias
+from ..engine.discount_clock import check_discount
 from ..locality.hypercube import HypercubeColoring
 from ..locality.hypercube_swap import HypercubeSwapRegrets
 from ..merging import merge_into
 from .clause_matrix import ClauseMatrix
-from .reading import as_formula, split_weighted
+from .reading import playable_formula, split_weighted
 from .rounds import formula_rounds, one_clause, round_score
 
 __all__ = ["OnlineMaxSAT"]
+
+_BYTES_PER_VARIABLE = 200  # the peak a variable costs (~180 measured)
 
 
 class OnlineMaxSAT(ChecksWhenLoaded):
@@ -133,21 +136,23 @@ class OnlineMaxSAT(ChecksWhenLoaded):
         discount=1.0,
     ):
         n_vars = check_positive_int(n_vars, "n_vars")
+        check_fits_in_memory(_BYTES_PER_VARIABLE * n_vars, f"OnlineMaxSAT({n_vars})")
         if regret not in ("external", "swap"):
             raise ValueError(f"regret must be 'external' or 'swap', got {regret!r}.")
         if L is not None and (
             not isinstance(L, Integral) or isinstance(L, bool) or L < 0
         ):
             raise ValueError(f"L must be None or a non-negative integer, got {L!r}.")
-        if bias is not None and (not isinstance(bias, Real) or not bias >= 0):
-            raise ValueError(f"bias must be None or a number >= 0, got {bias!r}.")
-        n_mcmc_steps = check_positive_int(n_mcmc_steps, "n_mcmc_steps")
-        if (
-            not isinstance(discount, Real)
-            or isinstance(discount, bool)
-            or not 0 < discount <= 1
+        if bias is not None and (
+            not isinstance(bias, Real)
+            or isinstance(bias, bool)
+            or not 0 <= bias < np.inf
         ):
-            raise ValueError(f"discount must be a number in (0, 1], got {discount!r}.")
+            raise ValueError(
+                f"bias must be None or a finite number >= 0, got {bias!r}."
+            )
+        n_mcmc_steps = check_positive_int(n_mcmc_steps, "n_mcmc_steps")
+        discount = check_discount(discount)
         self.n_vars = int(n_vars)
         self.regret = regret
         self.L = L
@@ -257,7 +262,7 @@ class OnlineMaxSAT(ChecksWhenLoaded):
         if one is not None:
             score, weight = one.score, one.weight
         else:
-            formula = as_formula(clauses, n_vars=self.n_vars, weights=weights)
+            formula = playable_formula(clauses, self.n_vars, weights)
             matrix = ClauseMatrix(formula.clauses, self.n_vars, formula.weights)
             score, weight = round_score(matrix, 0, len(matrix))
         with deferred_interrupt():  # the round is complete or not started
@@ -283,9 +288,7 @@ class OnlineMaxSAT(ChecksWhenLoaded):
             Invalid clauses, weights or batch size; then no round is played.
         """
         batch_size = check_positive_int(batch_size, "batch_size")
-        self._play_all(
-            as_formula(clauses, n_vars=self.n_vars, weights=weights), batch_size
-        )
+        self._play_all(playable_formula(clauses, self.n_vars, weights), batch_size)
         return self
 
     def run(self, stream) -> np.ndarray:
@@ -310,9 +313,7 @@ class OnlineMaxSAT(ChecksWhenLoaded):
         clauses, weights = split_weighted(stream)
         if not clauses:
             return np.zeros(0)
-        return self._play_all(
-            as_formula(clauses, n_vars=self.n_vars, weights=weights), 1
-        )
+        return self._play_all(playable_formula(clauses, self.n_vars, weights), 1)
 
     def _play_all(self, formula, batch_size: int) -> np.ndarray:
         # Ctrl-C acts between rounds only (see _interrupts): each round and

@@ -21,10 +21,17 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._weights import MAX_WEIGHT, first_too_large
 from .dimacs import parse_dimacs, read_source
 from .formula import Clauses, WeightedFormula
 
-__all__ = ["as_clauses", "as_formula", "read_dimacs", "split_weighted"]
+__all__ = [
+    "as_clauses",
+    "as_formula",
+    "playable_formula",
+    "read_dimacs",
+    "split_weighted",
+]
 
 _short = reprlib.Repr()
 _short.maxtuple = _short.maxlist = 8
@@ -318,3 +325,34 @@ def read_dimacs(
     text, name = read_source(source)
     clauses, weights, hard, n_vars = parse_dimacs(text, name, format, max_vars)
     return WeightedFormula(clauses, n_vars=n_vars, weights=weights, hard=hard)
+
+
+def playable_formula(clauses, n_vars: int, weights=None) -> WeightedFormula:
+    """:func:`as_formula` for :class:`~sklearn_localregret.OnlineMaxSAT`'s
+    rounds: every clause, a hard one included, weighs at most
+    :data:`~sklearn_localregret._weights.MAX_WEIGHT`.
+
+    A hard clause weighs the formula's ``top``, one more than all soft
+    clauses together: a formula (or a PySAT ``WCNF``) whose soft weights
+    are each allowed can still give its hard clauses a weight that could
+    overflow the regret tables.
+
+    Examples
+    --------
+    >>> heavy = WeightedFormula([[1], [2], [-1, -2]], weights=[1e100, 1e100, 0],
+    ...                         hard=[False, False, True])
+    >>> playable_formula(heavy, n_vars=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: clause 2 (-1, -2) is hard and weighs the formula's top, 2e+100, ...
+    """
+    formula = as_formula(clauses, n_vars=n_vars, weights=weights)
+    big = first_too_large(formula.weights)
+    if big is not None:
+        raise ValueError(
+            f"clause {big} {_short.repr(formula.clauses[big])} is hard and weighs "
+            f"the formula's top, {formula.top:g}, above {MAX_WEIGHT:g}, the most a "
+            "round's clause may weigh (the regret tables could overflow): scale "
+            "the soft weights down"
+        )
+    return formula

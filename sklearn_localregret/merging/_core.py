@@ -283,6 +283,12 @@ def merge_into(dst, src) -> Any:
     """Make ``dst`` the learner of its rounds and ``src``'s (see the learners'
     ``merge``); ``src`` is not changed. Every check comes first: after an
     error, ``dst`` is unchanged."""
+    if src is dst:
+        raise ValueError(
+            f"a {type(dst).__name__} cannot merge itself: a merge adds another "
+            "learner's rounds, of a disjoint stream (merging a copy would count "
+            "every round twice)"
+        )
     merger = check_compatible(dst, src)
     with model_lock_of(dst), model_lock_of(src):
         merger.merge(dst, src)

@@ -68,10 +68,18 @@ def _window(state: ShardState, X, y, lo: int, hi: int, classes, total):
     """One shard's window: take in the last sync's ``total`` (None: none yet;
     a list: the shards' deltas, summed here), learn rows ``lo:hi`` of its
     stream; its delta."""
-    if total is not None:
-        state.apply(_summed(state, total))
+    _take_in(state, total)
     state.learn(rows_of(X, lo, hi), rows_of(y, lo, hi), classes)
     return state.delta()
+
+
+def _take_in(state: ShardState, total) -> None:
+    """Apply the last sync's ``total`` (None: none yet); one shard alone has
+    nothing to take in: it goes on as the sequential learner."""
+    if isinstance(total, list) and len(total) == 1:
+        state.synced()
+    elif total is not None:
+        state.apply(_summed(state, total))
 
 
 # Rows :meth:`Shards.take` brings here in one trip (at least).
@@ -91,7 +99,7 @@ _ON_WORKER: dict[tuple[str, int], ShardState] = {}
 _POLL_SECONDS = 2.0
 
 
-def _start_on_worker(key: tuple[str, int], model: bytes, seed: int) -> None:
+def _start_on_worker(key: tuple[str, int], model: bytes, seed: int | None) -> None:
     _ON_WORKER[key] = ShardState(model, seed)
 
 
@@ -119,7 +127,7 @@ def _summed(state: ShardState, total):
 def _finish_on_worker(key, total) -> bytes:
     state = _on_worker(key)
     del _ON_WORKER[key]
-    state.apply(_summed(state, total))
+    _take_in(state, total)
     return dumps(state.model)
 
 
@@ -189,9 +197,11 @@ class Shards:
         return rows_of(xs, lo - start, hi - start), rows_of(ys, lo - start, hi - start)
 
     def start(self, model: bytes, seeds) -> None:
-        """Every shard starts from the common model, its draws seeded."""
+        """Every shard starts from the common model, its draws seeded (a
+        seed of None: the model's own random state goes on)."""
+        seeds = [None if seed is None else int(seed) for seed in seeds]
         if self.client is None:
-            self.states = [ShardState(model, int(seed)) for seed in seeds]
+            self.states = [ShardState(model, seed) for seed in seeds]
             return
         fit = uuid.uuid4().hex
         self.keys = [(fit, i) for i in range(len(seeds))]
@@ -202,7 +212,7 @@ class Shards:
                     _start_on_worker,
                     key,
                     shared,
-                    int(seed),
+                    seed,
                     workers=self._where(i),
                     pure=False,
                 )
@@ -219,7 +229,9 @@ class Shards:
         workers fetch and sum them, the client never holds them)."""
         bounds = [self._next(i, rows) for i in range(len(self.lengths))]
         if self.client is None:
-            total = None if last is None else SyncDelta.sum(last, self.states[0].merger)
+            total = last  # (None, or the only shard's: nothing to sum)
+            if last is not None and len(last) > 1:
+                total = SyncDelta.sum(last, self.states[0].merger)
             return [
                 _window(state, x, y, lo, hi, classes, total)
                 for state, (x, y), (lo, hi) in zip(self.states, self.data, bounds)
@@ -258,9 +270,8 @@ class Shards:
         """The first shard after the sync of the ``last`` window: the learner
         of all the rows."""
         if self.client is None:
-            state = self.states[0]
-            state.apply(SyncDelta.sum(last, state.merger))
-            return state.model
+            _take_in(self.states[0], last)
+            return self.states[0].model
         while self._ahead:
             self._check(self._ahead.popleft())
         done = self.client.submit(

@@ -62,6 +62,12 @@ class ShardState:
         self._own = self.merger.delta(self.model, self._before)
         return self._own
 
+    def synced(self) -> None:
+        """A sync with nothing to take in (the only shard): the sums as they
+        are now are the synced ones."""
+        self._own = None
+        self._mark()
+
     def apply(self, total: SyncDelta) -> None:
         """Take in the other shards' increments: ``total`` (all shards' sum)
         minus this shard's own; every table as of the last sync decays by

@@ -270,3 +270,42 @@ def test_a_jump_of_many_rounds_decays_every_row(make, jump):
         np.testing.assert_allclose(true, old * factor, rtol=1e-9, atol=0)
     if jump > 10:  # a jump past the scale: every row's caches are stale
         assert (table.versions > versions).all()
+
+
+def test_a_discount_that_underflows_is_refused_by_every_learner():
+    from sklearn_localregret import LocalRegretForestClassifier, OnlineMaxSAT
+
+    tiny = 1e-310  # subnormal: its powers underflow
+    X, y = np.eye(4), [0, 1, 0, 1]
+    for learner in (
+        LocalRegretTreeClassifier(discount=tiny),
+        LocalRegretTreeClassifier(discount=(1.0, tiny)),
+        LocalRegretDisjunctClassifier(discount=tiny),
+        LocalRegretForestClassifier(discount=tiny),
+    ):
+        with pytest.raises(ValueError, match="discount"):
+            learner.fit(X, y)
+    with pytest.raises(ValueError, match="at least 2.23e-308"):
+        OnlineMaxSAT(3, discount=tiny)
+    with pytest.raises(ValueError, match="discount"):
+        DiscountClock(tiny)
+
+
+@pytest.mark.parametrize("discount", [2.3e-308, 1e-300, 1e-200])
+def test_swap_chains_solve_under_the_smallest_discounts(discount):
+    """A tiny discount decays an edge's rate to a subnormal next to rates of
+    order 1: the solve took it, overflowed, and ``pi`` came out NaN
+    (``IndexError`` in the draw, half a round applied)."""
+    from sklearn_localregret import OnlineMaxSAT
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(300, 4))
+    tree = LocalRegretTreeClassifier(regret="swap", discount=discount, random_state=0)
+    proba = tree.fit(X, np.arange(300) % 2).predict_proba(X[:20])
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    solver = OnlineMaxSAT(4, "swap", discount=discount, random_state=0)
+    for clause in [[1], [-2], [3, 4], [-1]] * 50:
+        solver.observe(clause)
+    p = solver.probabilities_
+    assert solver.n_rounds_ == 200 and np.isfinite(p).all()
