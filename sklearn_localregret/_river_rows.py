@@ -6,13 +6,15 @@ only when River is imported: reading a row needs no River.
 
 from __future__ import annotations
 
+import warnings
 from numbers import Real
 
 import numpy as np
 
+from .thresholds.column_values import is_missing
 from .thresholds.columns import NUMERIC
 
-__all__ = ["dict_row"]
+__all__ = ["check_label", "dict_row", "warn_ignored_keys"]
 
 
 def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarray:
@@ -108,3 +110,37 @@ def _value(name, value, estimator):
         )
         raise TypeError(f"feature {name!r} has value {value!r}, not a number: {hint}.")
     return float(value)
+
+
+def check_label(y) -> None:
+    """A label of a row: present (not None, NaN or ``pandas.NA``) and
+    hashable (labels key the learner's classes)."""
+    if y is None or is_missing(y):
+        raise ValueError(f"y is {y!r} (a missing label): give a label.")
+    try:
+        hash(y)
+    except TypeError:
+        raise TypeError(f"label {y!r} is not hashable.") from None
+
+
+def warn_ignored_keys(adapter, x) -> None:
+    """Warn, once for the adapter, when a row learnt has a key not among its
+    columns (those of the first row learnt): it is ignored, and so are the
+    later ones. River's ``OneHotEncoder`` adds a key for each category it
+    meets, which the first row's columns never hold."""
+    columns = adapter.__dict__.get("_column_set")  # (saved before it: none)
+    if columns is None:
+        columns = frozenset(adapter.feature_names_)
+    if columns.issuperset(x):
+        return
+    key = next(k for k in x if k not in columns)
+    adapter._warned_keys = True
+    warnings.warn(
+        f"RiverAdapter: a row has the key {key!r}, not among the columns (the "
+        "keys of the first row learnt): it is ignored, as are later keys not "
+        "among them (warned once). River's OneHotEncoder adds a key for each "
+        "category it meets: give it the categories, or give the tree and the "
+        "forest the raw values (they read strings as categories).",
+        UserWarning,
+        stacklevel=3,
+    )

@@ -173,8 +173,9 @@ def progressive_score(
     -----
     River users evaluating row by row with dicts already have
     :func:`river.evaluate.progressive_val_score`; wrap our learners for it with
-    :func:`river.compat.convert_sklearn_to_river` (every ``learn_one`` is then a
-    ``partial_fit`` of one row, see the gallery example on River). Use this
+    :class:`~sklearn_localregret.river.RiverAdapter` (every ``learn_one`` is
+    then exactly a ``partial_fit`` of one row, see the gallery example on
+    River). Use this
     function for scikit-learn estimators on arrays, where predicting and
     learning a batch of rows per call is far cheaper than one call per row.
 
@@ -241,10 +242,11 @@ def progressive_score(
             n_unpredicted += hi - lo
         else:
             predicted = np.asarray(predicted)
-            if predicted.shape[0] != hi - lo:
+            if predicted.shape != (hi - lo,):
                 raise ValueError(
-                    f"{type(estimator).__name__}.predict returned "
-                    f"{predicted.shape[0]} labels for {hi - lo} rows."
+                    f"{type(estimator).__name__}.predict returned an array of "
+                    f"shape {predicted.shape} for {hi - lo} rows: one label a "
+                    "row is needed."
                 )
             mistakes[lo:hi] = predicted != y_round
         start = time.perf_counter()

@@ -6,7 +6,8 @@
 :class:`~sklearn_localregret.baselines.Winnow2Classifier` as a River classifier:
 dict rows in, labels and dicts of probabilities out, usable wherever River takes
 a classifier (``evaluate.progressive_val_score``, pipelines after
-``preprocessing.OneHotEncoder``). Each ``learn_one`` is one round of one row,
+``preprocessing.OneHotEncoder`` given its ``categories``: the first row's keys
+are the columns). Each ``learn_one`` is one round of one row,
 exactly ``partial_fit`` on that row, without scikit-learn's validation: the
 adapter maps feature names to columns once and checks each row itself.
 
@@ -74,7 +75,7 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
-    from ._river_rows import dict_row
+    from ._river_rows import check_label, dict_row, warn_ignored_keys
 
     class RiverAdapter(base.Classifier):
         """A classifier of this package as a River classifier (``learn_one``,
@@ -127,7 +128,9 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         later rows a missing name, or the value None, reads as 0 (River's
         sparse rows, e.g. from ``preprocessing.OneHotEncoder``, leave zeros
         out) or, with ``absent="missing"``, as a missing value; a name not
-        among the columns is ignored. (For the tree learner, 0 applies to
+        among the columns is ignored (warned once: give River's
+        ``OneHotEncoder`` its ``categories``, or the tree raw strings). (For
+        the tree learner, 0 applies to
         numeric columns only: an absent category, or None in a column whose
         type is not known yet, is missing.) Values are real numbers (bools count
         as 0/1). The tree learner also reads NaN (a missing value) and
@@ -235,6 +238,10 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                     "LocalRegretDisjunctClassifier, Winnow2Classifier); got "
                     f"{type(self.estimator).__name__}."
                 )
+            if isinstance(self.classes, str):  # (its letters are no labels)
+                raise TypeError(
+                    f"classes must be a list of labels, not {self.classes!r}."
+                )
             rows = self.replay_rows
             if (
                 isinstance(rows, bool)
@@ -286,15 +293,6 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             )
             return estimator._encode_features(np.asarray(row, dtype=np.float64))
 
-        @staticmethod
-        def _check_label(y) -> None:
-            if y is None:
-                raise ValueError("y is None (a missing label): give a label.")
-            try:
-                hash(y)
-            except TypeError:
-                raise TypeError(f"label {y!r} is not hashable.") from None
-
         # -- learning --------------------------------------------------------
         def learn_one(self, x, y) -> None:
             """Learn one row: one round of the learner on ``x`` labelled ``y``.
@@ -310,7 +308,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 self._learn_first(x, y)
                 return
             row = self._row(x, self.feature_names_)
-            self._check_label(y)
+            check_label(y)
             code = self._index.get(y)
             if code is not None:
                 estimator = self.estimator_
@@ -328,6 +326,8 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 raise ValueError(self._unknown(y))
             if self._recent is not None:
                 self._recent.append((row, y))
+            if not self.__dict__.get("_warned_keys"):  # (once it is learnt)
+                warn_ignored_keys(self, x)
 
         def _unknown(self, y) -> str:
             hint = (
@@ -347,7 +347,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                     "the first row learnt has no features: its names fix the "
                     "columns of the model."
                 )
-            self._check_label(y)
+            check_label(y)
             discovers = self._discovers()
             if discovers:
                 classes = [y]
@@ -356,7 +356,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 if y not in classes:
                     raise ValueError(self._unknown(y))
             self._refit([(row, y)], unique_labels(classes).tolist())
-            self.feature_names_ = names
+            self.feature_names_, self._column_set = names, set(names)  # (skops: set)
             if discovers:
                 self._recent = deque([(row, y)], maxlen=int(self.replay_rows))
 

@@ -487,3 +487,53 @@ def test_a_model_saved_while_it_learns_is_one_of_complete_rounds(name, monkeypat
         learnt.partial_fit(X[end:], y[end:])
     np.testing.assert_array_equal(loaded.predict_proba(X), after.predict_proba(X))
     assert loaded.n_online_mistakes_ == after.n_online_mistakes_
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["LocalRegretTreeClassifier", "LocalRegretForestClassifier"]
+    + ["LocalRegretDisjunctClassifier"],
+)
+def test_readers_of_a_first_call_see_unfitted_or_fitted(name):
+    """scikit-learn's ``check_is_fitted`` walked ``vars(model)`` outside the
+    model lock while the first call added attributes: "dictionary changed
+    size during iteration" in 6-13 of 40 runs. Fitted is ``classes_`` known
+    (one lookup), and a reader gets ``NotFittedError`` or an answer."""
+    import sys
+
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    cls = getattr(sklearn_localregret, name)
+    unfitted = cls()
+    unfitted.n_rounds_ = 0  # an attribute of a fitted model, not the model
+    with pytest.raises(NotFittedError):
+        check_is_fitted(unfitted)
+    X, y = _stream()
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # many switches: the race shows in one run
+    try:
+        for _ in range(8):
+            model, errors, stop = cls(random_state=0), [], threading.Event()
+
+            def read(model=model, errors=errors, stop=stop):
+                while not stop.is_set():
+                    try:
+                        proba = model.predict_proba(X[:5])
+                        assert np.allclose(proba.sum(axis=1), 1.0)
+                    except NotFittedError:
+                        pass
+                    except Exception as error:  # noqa: BLE001 - any is a failure
+                        errors.append(error)
+                        return
+
+            readers = [threading.Thread(target=read) for _ in range(2)]
+            for reader in readers:
+                reader.start()
+            model.partial_fit(X[:50], y[:50], classes=[0, 1])
+            stop.set()
+            for reader in readers:
+                reader.join(30)
+            assert not errors, errors
+    finally:
+        sys.setswitchinterval(switch)

@@ -182,5 +182,9 @@ def test_bad_input_is_refused_clearly():
         progressive_score(SGDClassifier(), X, y[:9])
     with pytest.raises(ValueError, match="empty"):
         progressive_score(SGDClassifier(), X[:0], y[:0])
-    with pytest.raises(ValueError, match="returned 6 labels for 5 rows"):
+    with pytest.raises(ValueError, match=r"shape \(6,\) for 5 rows"):
         progressive_score(_WrongLength(), X, y, batch_size=5)
+    column = _WrongLength()
+    column.predict = lambda rows: np.zeros((len(rows), 1))  # a column of labels
+    with pytest.raises(ValueError, match=r"shape \(5, 1\) for 5 rows"):
+        progressive_score(column, X, y, batch_size=5)

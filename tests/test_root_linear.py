@@ -148,3 +148,30 @@ def test_the_inputs_mask_follows_the_columns_asked_for():
             _, got = model.inputs(X, columns)
             np.testing.assert_array_equal(got, expected(~asked))
     assert "_last_mask" not in pickle.loads(pickle.dumps(model)).__dict__
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-8, 1e-10, 1e6])
+def test_the_root_models_read_columns_of_any_scale(scale):
+    """Standardised (the linear model) and smoothed relative to the largest
+    variance (the Gaussian), the root models of columns times ``scale`` are
+    those of the columns: an absolute floor (a variance of 1e-12, a spread
+    of 1e-8) took columns of small values out, and the hedge with them."""
+    from sklearn_localregret._tree.root_gaussian import RootGaussian
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3)) + [0.0, 2.0, -1.0]
+    y = (X[:, 0] + X[:, 1] > 2.0).astype(int)
+    test = rng.normal(size=(200, 3)) + [0.0, 2.0, -1.0]
+    for make, learn in (
+        (lambda: RootLinear(2, 3), lambda m, X: m.learn(X, y, np.ones(300))),
+        (
+            lambda: RootGaussian(2, 3, 1.0),
+            lambda m, X: m.learn(X, y, np.ones(300), 1.0),
+        ),
+    ):
+        plain, scaled = make(), make()
+        learn(plain, X)
+        learn(scaled, X * scale)
+        np.testing.assert_allclose(
+            scaled.proba(test * scale), plain.proba(test), rtol=1e-6, atol=1e-9
+        )

@@ -323,3 +323,35 @@ def test_binary_learners_fitted_on_one_class_save_and_load():
         for twin in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
             np.testing.assert_array_equal(twin.predict(X), np.ones(50))
             np.testing.assert_array_equal(twin.classes_, [1])
+
+
+def test_a_learner_with_a_metadata_request_pickles():
+    """scikit-learn's metadata requests keep their ``owner``, the estimator:
+    the state's own pickle met the estimator again and recursed without end
+    (no pickle, ``deepcopy`` or ``GridSearchCV(n_jobs=2)`` with routing)."""
+    import copy
+
+    import sklearn
+
+    from sklearn_localregret import (
+        LocalRegretDisjunctClassifier,
+        LocalRegretForestClassifier,
+    )
+
+    X = np.random.default_rng(0).integers(0, 2, size=(60, 4))
+    y = X[:, 0] | X[:, 1]
+    with sklearn.config_context(enable_metadata_routing=True):
+        for model in (
+            LocalRegretTreeClassifier(random_state=0),
+            LocalRegretForestClassifier(random_state=0, n_estimators=2),
+            LocalRegretDisjunctClassifier(random_state=0),
+        ):
+            model.set_fit_request(sample_weight=True)
+            model.fit(X, y, sample_weight=np.ones(60))
+            for twin in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
+                np.testing.assert_array_equal(
+                    twin.predict_proba(X), model.predict_proba(X)
+                )
+                request = twin.get_metadata_routing()
+                assert request.fit.requests == {"sample_weight": True}
+                assert twin._metadata_request.fit.owner is twin

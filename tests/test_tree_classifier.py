@@ -365,3 +365,28 @@ def test_probabilities_are_never_below_zero():
         assert proba.min() >= 0.0
         np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
     assert min(model.pi_proba(rows[i : i + 1]).min() for i in range(200)) >= 0.0
+
+
+def test_warm_start_is_rows_not_scikit_learns_flag():
+    # warm_start=True read as 1 row, and fit started over all the same.
+    from sklearn_localregret import LocalRegretForestClassifier
+
+    for model in (
+        LocalRegretTreeClassifier(warm_start=True),
+        LocalRegretForestClassifier(warm_start=True, n_estimators=2),
+    ):
+        with pytest.raises(ValueError, match="warm_start=True: it is a number of rows"):
+            model.fit(np.eye(4), [0, 1, 0, 1])
+
+
+def test_tags_say_strings_and_categories_are_read():
+    from sklearn.utils import get_tags
+
+    from sklearn_localregret import LocalRegretDisjunctClassifier
+
+    tree, disjunct = (
+        get_tags(LocalRegretTreeClassifier()),
+        get_tags(LocalRegretDisjunctClassifier()),
+    )
+    assert tree.input_tags.string and tree.input_tags.categorical
+    assert not (disjunct.input_tags.string or disjunct.input_tags.categorical)

@@ -38,7 +38,6 @@ and the locks' hooks; they are made of one part per concern:
 from __future__ import annotations
 
 import copyreg
-import pickle
 import threading
 from contextlib import nullcontext
 from numbers import Integral, Real
@@ -64,6 +63,7 @@ from .input_checks import (
     single_label,
 )
 from .rounds import DENSE_CHUNK_ROWS, OnlineRounds
+from .state_pickling import pickled_state, unpickled_state
 from .stream_validation import StreamValidation
 
 __all__ = [
@@ -185,13 +185,21 @@ class BaseOnlineClassifier(
         self._model_lock()
         self._call_lock()
 
+    def __sklearn_is_fitted__(self) -> bool:
+        # check_is_fitted's answer, read outside the model lock by readers:
+        # one key, where its default walks vars(self), which a call changes
+        # meanwhile ("dictionary changed size during iteration").
+        return "classes_" in self.__dict__
+
     def __reduce_ex__(self, protocol):
         # Pickled whole under the model lock, so that a model saved from one
         # thread while another learns is the model of complete rounds: pickle
         # reads the tables inside the state after __getstate__ has returned,
         # and a round in between left saved files that did not load.
+        # (Apart from the outer pickle: references back to the estimator are
+        # persistent ones; see state_pickling.)
         with self._model_lock():
-            state = pickle.dumps(self.__getstate__(), protocol=max(protocol, 2))
+            state = pickled_state(self, self.__getstate__(), max(protocol, 2))
         return _unpickled, (type(self), state)
 
     def _reduce_in_place(self):
@@ -353,6 +361,8 @@ class BaseOnlineClassifier(
         tags.input_tags.sparse = True
         # A learner that reads missing values says so; the others reject NaN.
         tags.input_tags.allow_nan = self._allow_nan
+        # One that reads categories reads string and category columns too.
+        tags.input_tags.categorical = tags.input_tags.string = self._reads_categories
         # Left at its default, and true: non_deterministic stays False (a
         # fixed random_state gives the same model; the online plays are random
         # draws from that seed).
@@ -421,5 +431,5 @@ class BaseLocalRegretClassifier(HedgedPrediction, BaseOnlineClassifier):
 def _unpickled(cls, state: bytes):
     """A classifier from what :meth:`BaseOnlineClassifier.__reduce_ex__` saved."""
     obj = cls.__new__(cls)
-    obj.__setstate__(pickle.loads(state))
+    obj.__setstate__(unpickled_state(obj, state))
     return obj

@@ -92,7 +92,12 @@ default=None
                 f"Stream {self.name!r} has a single class ({classes.tolist()!r} in "
                 f"all {len(y)} rows): there is nothing to learn or predict."
             )
-        points = tuple(int(p) for p in self.drift_points)
+        points = tuple(self.drift_points)
+        if not all(isinstance(p, Integral) and not isinstance(p, bool) for p in points):
+            raise ValueError(
+                f"Stream {self.name!r}: drift points are rows (integers), got {points}."
+            )
+        points = tuple(int(p) for p in points)
         if any(not 0 < p < len(y) for p in points) or list(points) != sorted(points):
             raise ValueError(
                 f"Stream {self.name!r}: drift points must be increasing "
@@ -105,6 +110,10 @@ default=None
             raise ValueError(
                 f"Stream {self.name!r}: drift must be one of "
                 f"{DRIFT_KINDS}, got {drift!r}."
+            )
+        if drift == "none" and points:
+            raise ValueError(
+                f"Stream {self.name!r}: drift='none' with drift points {points}."
             )
         if not isinstance(self.drift_width, Integral) or self.drift_width < 0:
             raise ValueError(

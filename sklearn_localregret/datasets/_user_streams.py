@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..thresholds.column_values import is_missing
 from ._stream import Stream
 
 __all__ = ["make_stream"]
@@ -103,8 +104,11 @@ def _is_arrays(X, y) -> bool:
     if hasattr(X, "columns") and hasattr(X, "iloc"):  # a DataFrame
         return True
     try:
-        return np.ndim(X) == 2 and np.ndim(y) == 1
-    except ValueError:  # ragged: rows of (x, y)
+        # (A 1-D X with labels as long is a pair too: its own error says so.)
+        return np.ndim(y) == 1 and (
+            np.ndim(X) == 2 or (np.ndim(X) == 1 and len(X) == len(y) != 2)
+        )
+    except (ValueError, TypeError):  # ragged: rows of (x, y)
         return False
 
 
@@ -173,6 +177,8 @@ def _row_columns(rows):
                     f"Row {number} has features {list(x)!r}; the first "
                     f"row has {keys!r}."
                 )
+        if len({str(k) for k in keys}) < len(keys):  # e.g. 1 and "1"
+            raise ValueError(f"Two features have the same name as text: {keys!r}.")
         return [(str(k), [x[k] for x in xs]) for k in keys], ys
     width = len(xs[0])
     for number, x in enumerate(xs):
@@ -205,7 +211,7 @@ def _encode(columns, n_rows: int):
             blocks.append(numeric[:, None])
             names.append(column)
             continue
-        if any(v is None for v in values):
+        if any(v is None or is_missing(v) for v in values):  # NaN, pandas.NA
             raise ValueError(f"Feature {column!r} has missing values.")
         text = np.array([str(v) for v in values])
         categories = np.unique(text)
@@ -221,7 +227,7 @@ def _as_labels(y):
     become ints. A missing label (None, NaN) is a ``ValueError``."""
     y = np.asarray(y)
     if y.dtype.kind in "Of":
-        missing = [i for i, v in enumerate(y.tolist()) if v is None or v != v]
+        missing = [i for i, v in enumerate(y.tolist()) if v is None or is_missing(v)]
         if missing:
             raise ValueError(
                 f"Row {missing[0]}'s label is missing ({y.tolist()[missing[0]]!r}): "

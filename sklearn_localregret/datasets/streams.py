@@ -159,8 +159,9 @@ STREAMS: dict[str, StreamSpec] = {
 
 DEFAULT_ROWS = 5000
 #: Fewest rows of a named stream: fewer leave no room for a drifting stream's
-#: concepts (SEA's four, one after the other) to take a row each.
-MIN_ROWS = 10
+#: concepts (SEA's four, one after the other) to take a row each, or for the
+#: adversarial stream's label to change (every 10 rows).
+MIN_ROWS = 20
 
 
 def _river_installed() -> bool:
@@ -189,7 +190,9 @@ def load_stream(name: str, *, n_rows: int | None = None, seed: int = 0) -> Strea
         A key of :data:`STREAMS` (see :func:`stream_names`).
     n_rows : int or None, default=None
         Rows to generate (5000 when None), at least :data:`MIN_ROWS`; a real
-        dataset sampled without replacement gives at most all its rows.
+        dataset sampled without replacement gives at most all its rows. A
+        short sample of a skewed dataset may hold one class (93% of
+        shuttle's rows are of one): a ``ValueError`` says so.
     seed : int, default=0
         Seeds the sample, the order and River's generators: the same seed
         gives the same stream.
@@ -229,6 +232,8 @@ def load_stream(name: str, *, n_rows: int | None = None, seed: int = 0) -> Strea
         raise ImportError(f"The stream {name!r} is built with River: pip install river")
     if spec.max_rows is not None:
         n_rows = min(n_rows, spec.max_rows)
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}.")
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), _salt(name)]))
     return Stream(
         name=name, description=spec.description, **spec.build(int(n_rows), rng)

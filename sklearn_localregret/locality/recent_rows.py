@@ -48,6 +48,14 @@ class RecentRows:
     """
 
     def __init__(self, size: int, n_features: int):
+        # The tree's warm_start=True, read as scikit-learn's flag (False, as
+        # scikit-learn's checks set it, is 0 rows: no warm start).
+        if size is True:
+            raise ValueError(
+                f"warm_start={size!r}: it is a number of rows (the recent rows "
+                "a new site starts from, default 500), not scikit-learn's flag; "
+                "partial_fit always learns on, and fit starts over."
+            )
         self.size = int(size)
         # None once the features are forgotten (forget_features).
         self._X: np.ndarray | None = np.zeros((self.size, n_features))

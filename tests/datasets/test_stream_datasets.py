@@ -129,8 +129,10 @@ def test_load_stream_refuses_bad_input():
     with pytest.raises(ValueError, match="Unknown stream 'sae'.*sea"):
         load_stream("sae")
     for bad in (0, 1, -5, 2.5, True):
-        with pytest.raises(ValueError, match="n_rows must be an integer >= 10"):
+        with pytest.raises(ValueError, match="n_rows must be an integer >= 20"):
             load_stream("inverted", n_rows=bad)
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        load_stream("inverted", seed=-1)  # numpy's unnamed message before
 
 
 # -- a user's stream -------------------------------------------------------------
@@ -213,6 +215,14 @@ def test_make_stream_refuses_bad_input_clearly(tmp_path):
     for missing in (None, np.nan):  # ("'<' not supported" for None before)
         with pytest.raises(ValueError, match="Row 1's label is missing"):
             make_stream(([[1], [2], [3]], [0, missing, 1]))
+    # A missing value in a text column became a category "c=nan".
+    rows = [({"c": "a"}, 0), ({"c": float("nan")}, 1), ({"c": "b"}, 0)]
+    with pytest.raises(ValueError, match="Feature 'c' has missing values"):
+        make_stream(rows)
+    with pytest.raises(ValueError, match="X must be 2-D"):  # not "(x, y) pair"
+        make_stream((np.arange(6.0), [0, 1, 0, 1, 0, 1]))
+    with pytest.raises(ValueError, match="same name as text"):
+        make_stream([({1: 0.0, "1": 1.0}, 0), ({1: 1.0, "1": 0.0}, 1)])
 
 
 def test_stream_validates_itself():
@@ -223,6 +233,10 @@ def test_stream_validates_itself():
         Stream("s", X, y, drift_points=(3, 2))
     with pytest.raises(ValueError, match="drift must be one of"):
         Stream("s", X, y, drift="sudden")
+    with pytest.raises(ValueError, match="drift='none' with drift points"):
+        Stream("s", X, y, drift="none", drift_points=(2,))
+    with pytest.raises(ValueError, match="drift points are rows"):
+        Stream("s", X, y, drift_points=(2.7,))  # was read as row 2
     with pytest.raises(ValueError, match="one label per row"):
         Stream("s", X, y[:3])
     with pytest.raises(ValueError, match="single class"):

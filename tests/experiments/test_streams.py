@@ -349,7 +349,7 @@ def test_cli_bad_input_exits_with_code_2(tmp_path, capsys):
 @pytest.mark.parametrize(
     "option, value, expected",
     [
-        ("--rows", "9", "argument --rows: expected an integer >= 10, got '9'"),
+        ("--rows", "19", "argument --rows: expected an integer >= 20, got '19'"),
         ("--seeds", "0", "argument --seeds: expected an integer >= 1"),
         ("--batch-size", "0", "argument --batch-size: expected an integer >= 1"),
         ("--window", "-1", "argument --window: expected an integer >= 1"),
@@ -390,7 +390,7 @@ def test_cli_runs_a_csv_stream(tmp_path, capsys):
         "--out",
         str(tmp_path / "out"),
     ]
-    assert main([*argv, "--rows", "10"]) == 0  # --rows: named streams only
+    assert main([*argv, "--rows", "20"]) == 0  # --rows: named streams only
     out = capsys.readouterr().out
     assert "`python -m sklearn_localregret streams --csv" in out
     assert "; 60 rows per stream;" in out

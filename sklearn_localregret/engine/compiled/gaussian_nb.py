@@ -9,7 +9,8 @@ is scikit-learn's ``GaussianNB`` on those sums::
     log P(c | x) = log W[c] + sum_j log N(x_j; mean[c, j], var[c, j]) + const
 
 with ``eps = VAR_SMOOTHING * (largest pooled variance of a column) +
-VAR_FLOOR``. A column some class has no value of, a column outside the mask,
+VAR_FLOOR``, relative to the columns' scale. A column some class seen has
+no value of, a column outside the mask,
 a column whose sums overflowed (values beyond ~1e154) and a missing value
 are left out of the sum; a class of no weight has
 probability 0, and before any weight every class has the same. Each round
@@ -29,9 +30,12 @@ from .softmax import softmax_row
 __all__ = ["VAR_FLOOR", "VAR_SMOOTHING", "gaussian_learn", "gaussian_posteriors"]
 
 # A class-column variance is at least this fraction of the largest pooled
-# variance (scikit-learn's GaussianNB var_smoothing), and an absolute floor.
+# variance (scikit-learn's GaussianNB var_smoothing): relative, so that a
+# model of columns of any scale is that of the columns scaled (an absolute
+# floor of 1e-12 took columns of spread ~1e-6 out). The floor is for columns
+# of no spread at all.
 VAR_SMOOTHING = 1e-9
-VAR_FLOOR = 1e-12
+VAR_FLOOR = 1e-300
 
 
 @kernel
@@ -72,8 +76,9 @@ def _finite_moments(count, total, squares, c, j) -> bool:
 @kernel
 def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
     """``out[i, c]``: the posterior of class ``c`` for row ``i`` of ``X``,
-    from the columns where ``columns`` is true (and every class has a
-    value)."""
+    from the columns where ``columns`` is true (and every class seen has a
+    value: a class of weight 0, given in ``classes`` but not met yet, has
+    prior 0 and leaves every column in use)."""
     k, d = count.shape
     largest = 0.0  # the largest pooled variance of a column
     usable = np.zeros(d, dtype=np.bool_)
@@ -86,6 +91,8 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
             n += count[c, j]
             s += total[c, j]
             q += squares[c, j]
+            if weight[c] <= 0.0:
+                continue  # never seen: no value to have
             if count[c, j] <= 0.0 or not _finite_moments(count, total, squares, c, j):
                 usable[j] = False  # (sums past 1e308: values beyond ~1e154)
         if n > 0.0:
@@ -101,7 +108,7 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
     for c in range(k):
         log_prior[c] = math.log(weight[c]) if weight[c] > 0.0 else -np.inf
         for j in range(d):
-            if usable[j]:
+            if usable[j] and weight[c] > 0.0:
                 m = total[c, j] / count[c, j]
                 var = max(squares[c, j] / count[c, j] - m * m, 0.0) + eps
                 mean[c, j] = m

@@ -40,7 +40,9 @@ def _scaling(count, total, squares, columns, mean, sd) -> None:
             if not (math.isfinite(m) and math.isfinite(var)):
                 continue  # sums overflowed (values beyond ~1e154): not read
             s = math.sqrt(var) if var > 0.0 else 0.0
-            if s <= 1e-8 * max(1.0, abs(m)):  # no spread: centre only
+            # No spread (relative to its mean: a column of small values may
+            # have a small spread, and is read as it is): centre only.
+            if s <= 1e-8 * abs(m) or s == 0.0:
                 s = 1.0
             mean[j] = m
             sd[j] = s
