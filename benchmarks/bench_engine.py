@@ -97,13 +97,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    print(f"{'sampler':<34}{'draws/s':>12}")
+    print(f"{'sampler':<40}{'draws/s':>12}")
     for n in (20, 200, 2000):
         rate = bench_hypercube(n, args.seconds, rng)
-        print(f"{f'hypercube product, n={n}':<34}{rate:>12,.0f}")
+        print(f"{f'hypercube product, n={n}':<40}{rate:>12,.0f}")
     rate, size = bench_tree(118, args.seconds, rng)
     label = f"tree hierarchical, n=118 ({size:.1f} splits)"
-    print(f"{label:<34}{rate:>12,.0f}")
+    print(f"{label:<40}{rate:>12,.0f}")
 
 
 if __name__ == "__main__":
