@@ -8,6 +8,7 @@ shapes the estimators rely on, then two probe rows predicted.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from .baselines.winnow2 import Winnow2Classifier
 from .ensemble import LocalRegretForestClassifier
 from .ensemble._adwin import ADWIN
 from .maxsat import OnlineMaxSAT
+from .merging._tree import tree_players
 
 __all__ = ["check_consistency"]
 
@@ -62,6 +64,12 @@ def check_consistency(model) -> None:
             check_consistency(step)
         return
     name = type(model).__name__
+    # The check predicts: a model loaded unchecked would check itself again
+    # inside it (nested messages); checked once it passes.
+    holder: Any = getattr(model, "__dict__", {}).get("_unchecked")
+    unchecked = bool(holder and holder[0])
+    if unchecked:
+        holder[0] = False
     try:
         if name == "RiverAdapter" and hasattr(model, "estimator"):
             _check_river_adapter(model)
@@ -70,9 +78,15 @@ def check_consistency(model) -> None:
         elif isinstance(model, _CLASSIFIERS) and hasattr(model, "classes_"):
             _check_classifier(model)
     except _Inconsistent as exc:
+        if unchecked:
+            holder[0] = True
         raise ValueError(
             f"inconsistent {name} (a forged or damaged file?): {exc}"
         ) from None
+    except BaseException:
+        if unchecked:
+            holder[0] = True
+        raise
 
 
 _CLASSIFIERS = (
@@ -168,7 +182,30 @@ def _check_classifier(model) -> None:
                 f"the regret table has {table.n_classes} labels but classes_ "
                 f"has {len(classes)}"
             )
+        _check_tree_rounds(model, tests.n_tests, len(classes))
     _probe(model, n, len(classes))
+
+
+def _check_tree_rounds(model, n_tests: int, n_classes: int) -> None:
+    """What learning reads and predicting does not: each player's last
+    played tree (a short round goes on with it, in compiled kernels that
+    index by its tests) and the hedge's losses."""
+    for player in tree_players(model):
+        labels = n_classes + bool(player.table.leaf_model)
+        stack = [player.last_tree]
+        while stack:
+            node = stack.pop()
+            if hasattr(node, "test"):
+                if not 0 <= int(node.test) < n_tests:
+                    raise _Inconsistent(
+                        f"the last played tree tests {node.test} of {n_tests} tests"
+                    )
+                stack += [node.true_child, node.false_child]
+            elif not 0 <= int(node.label) < labels:
+                raise _Inconsistent(f"the last played tree has label {node.label}")
+    losses = np.asarray(model._hedge.losses, dtype=float)
+    if len(losses) != len(model._expert_names()) or not np.isfinite(losses).all():
+        raise _Inconsistent(f"the hedge's losses are {losses.tolist()}")
 
 
 def _check_forest(model, n: int, classes: np.ndarray) -> None:
@@ -283,6 +320,13 @@ def _check_maxsat(model) -> None:
         ) from None
     if best.shape != (n,) or probabilities.shape != (n,):
         raise _Inconsistent(f"the assignment has shape {best.shape} for n_vars={n}")
+    pending = model.__dict__.get("_pending")  # the round's committed assignment
+    if pending is not None and (
+        np.shape(pending) != (n,) or np.asarray(pending).dtype != bool
+    ):
+        raise _Inconsistent(
+            f"the pending assignment has shape {np.shape(pending)} for n_vars={n}"
+        )
 
 
 def _check_river_adapter(adapter) -> None:

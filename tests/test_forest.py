@@ -510,3 +510,55 @@ def test_river_adapter_learns_the_forest_row_by_row():
     assert adapter.predict_one(row) == reference.predict(X[:1])[0]
     proba = adapter.predict_proba_one(row)
     np.testing.assert_allclose(list(proba.values()), reference.predict_proba(X[:1])[0])
+
+
+def test_a_streaming_call_counts_what_its_caller_was_given():
+    """A caller predicts every round of a streaming call (up to 64 rows) with
+    the combination's weights from before it: the hedge charged each round
+    at weights the call's earlier rounds had moved, and the mistakes it
+    counted (1189.2) were not those of the predictions given (1216.0), which
+    broke the bound (best expert 1184.0 + 12.3)."""
+    n, call = 2400, 64
+    X = np.full((n, 2), 0.3)
+    y = (np.arange(n) // 64) % 2  # one instance, its label flipping
+    forest = LocalRegretForestClassifier(n_estimators=3, random_state=0)
+    forest.partial_fit(X[:call], y[:call], classes=[0, 1])
+    given = forest.n_online_mistakes_
+    for lo in range(call, n, call):
+        weights = forest.combination_weights_.copy()
+        losses = forest.combination_losses_.copy()
+        forest.partial_fit(X[lo : lo + call], y[lo : lo + call])
+        given += weights @ (forest.combination_losses_ - losses)
+    assert forest.n_online_mistakes_ == pytest.approx(given, rel=1e-12)
+    best = forest.combination_losses_.min()
+    assert given <= best + forest.combination_regret_bound_
+
+
+def test_members_of_few_columns_read_a_wide_sparse_streaming_call():
+    # Over 2**14 columns the forest reads sparse rows; a member of 2 columns
+    # is not wide, and its records before a call of 11-64 rows read them
+    # (IndexError: the member's tests expected dense columns).
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    X = sp.random(300, 20000, density=0.001, format="csr", random_state=0)
+    y = rng.integers(0, 2, 300)
+    params = dict(n_estimators=2, max_features=2, random_state=0)
+    sparse = LocalRegretForestClassifier(**params).fit(X[:200], y[:200])
+    dense = LocalRegretForestClassifier(**params).fit(X[:200].toarray(), y[:200])
+    for lo in range(200, 300, 20):
+        sparse.partial_fit(X[lo : lo + 20], y[lo : lo + 20])
+        dense.partial_fit(X[lo : lo + 20].toarray(), y[lo : lo + 20])
+    np.testing.assert_array_equal(
+        sparse.predict_proba(X), dense.predict_proba(X.toarray())
+    )
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [({"lambda_value": 1e19}, "lambda_value"), ({"n_jobs": 0}, "n_jobs")],
+)
+def test_parameters_beyond_their_use_are_refused_by_name(params, match):
+    # numpy's "lam value too large" came from the draws; n_jobs=0 ran as 1.
+    with pytest.raises(ValueError, match=match):
+        LocalRegretForestClassifier(**params).fit(np.eye(4), [0, 1, 0, 1])

@@ -104,6 +104,11 @@ def test_saved_model_predicts_and_learns_on_as_the_original(digits):
 
 
 def test_export_text_names_the_model_leaf(digits):
+    from sklearn_localregret.locality.decision_tree import Leaf, Split
+
     X, y = digits
     model = LocalRegretTreeClassifier(random_state=1).fit(X[:300], y[:300])
-    assert model.export_text() == "|--- class: naive Bayes"
+    k = len(model.classes_)  # the model leaf's label
+    assert model.export_text(Leaf(k)) == "|--- class: naive Bayes"
+    text = model.export_text(Split(0, Leaf(k), Leaf(0))).splitlines()
+    assert text[1] == "|   |--- class: 0" and text[3] == "|   |--- class: naive Bayes"

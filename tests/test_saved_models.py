@@ -355,3 +355,76 @@ def test_a_learner_with_a_metadata_request_pickles():
                 request = twin.get_metadata_routing()
                 assert request.fit.requests == {"sample_weight": True}
                 assert twin._metadata_request.fit.owner is twin
+
+
+def _tree_mid_round():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] > 0).astype(int)
+    model = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    model.partial_fit(X[:2], y[:2])  # a short round: it goes on with last_tree
+    return model, X, y
+
+
+def test_what_learning_reads_is_checked_too():
+    """Files of trusted types only: a last played tree testing beyond the
+    tests loaded (its probe only predicts) and the next short round crashed
+    the interpreter in a compiled kernel; a hedge of two losses for five
+    experts, or a NaN loss, loaded and changed 95% of the predictions."""
+    from sklearn_localregret.persistence import check_consistency
+
+    model, X, y = _tree_mid_round()
+    n_tests = model._tests.n_tests
+    check_consistency(model)
+    for forged, match in [
+        (Split(n_tests, Leaf(0), Leaf(1)), "last played tree tests"),
+        (Split(-1, Leaf(0), Leaf(1)), "last played tree tests"),
+        (Split(0, Leaf(0), Leaf(7)), "last played tree has label 7"),
+    ]:
+        twin = pickle.loads(pickle.dumps(model))
+        twin._player.last_tree = forged
+        with pytest.raises(ValueError, match=match):
+            check_consistency(twin)
+    for losses in (model._hedge._losses[:2], [np.nan, *model._hedge._losses[1:]]):
+        twin = pickle.loads(pickle.dumps(model))
+        twin._hedge._losses = list(losses)
+        with pytest.raises(ValueError, match="the hedge's losses"):
+            check_consistency(twin)
+
+
+def test_a_table_shorter_than_its_keys_is_refused_at_load():
+    # The disjunct learner's table of 3 rows for 38 keys loaded, predicted
+    # otherwise, and wrote past its end (the process died).
+    from sklearn_localregret.engine import RegretTable
+
+    table = RegretTable(width=2)
+    for key in range(5):
+        table.update_entries([table.row(key)], [0], [1.0])
+    state = table.__getstate__()
+    for name, forged in [
+        ("_biased", state["_biased"][:3]),
+        ("_unbiased", state["_unbiased"][:, :1]),
+    ]:
+        copy = RegretTable.__new__(RegretTable)
+        with pytest.raises(ValueError, match=f"regret table's {name} has shape"):
+            copy.__setstate__({**state, name: forged})
+
+
+def test_a_merge_checks_a_loaded_model_first_and_a_solver_its_pending_round():
+    from sklearn_localregret import OnlineMaxSAT
+    from sklearn_localregret.persistence import check_consistency
+
+    sound, X, y = _tree_mid_round()
+    forged = pickle.loads(pickle.dumps(sound))  # loaded: checked at first use
+    forged.__dict__["_unchecked"] = [True]
+    forged._player.last_tree = Split(10**6, Leaf(0), Leaf(1))
+    before = pickle.dumps(sound)
+    with pytest.raises(ValueError, match="inconsistent"):
+        sound.merge(forged)  # the sound model was broken for good
+    assert pickle.dumps(sound) == before
+    solver = OnlineMaxSAT(8, random_state=0)
+    solver.observe([1, -2])
+    solver.assignment()  # committed, pending
+    solver._pending = solver._pending[:1]
+    with pytest.raises(ValueError, match="the pending assignment has shape"):
+        check_consistency(solver)

@@ -390,3 +390,43 @@ def test_tags_say_strings_and_categories_are_read():
     )
     assert tree.input_tags.string and tree.input_tags.categorical
     assert not (disjunct.input_tags.string or disjunct.input_tags.categorical)
+
+
+def test_export_text_takes_decimals_for_small_thresholds():
+    X = np.random.default_rng(0).random((200, 2)) * 1e-4
+    clf = LocalRegretTreeClassifier(random_state=0).fit(X, (X[:, 0] > 5e-5) * 1)
+    assert "feature_0 <= 0.00\n" in clf.export_text()  # both sides alike at 2
+    text = clf.export_text(decimals=6)
+    assert "feature_0 <= 0.0000" in text and "feature_0 <= 0.000000\n" not in text
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_binarize_must_be_a_finite_threshold(bad):
+    # Every test was x > nan (never true): error 0.475 without a word.
+    with pytest.raises(ValueError, match="binarize"):
+        LocalRegretTreeClassifier(binarize=bad).fit(np.eye(4), [0, 1, 0, 1])
+
+
+def test_a_column_whose_largest_value_is_its_commonest_gets_tests():
+    """Every quantile level landing on the largest value was skipped (no
+    larger value to split from): 95% of the rows at the maximum, and the
+    column got no test at all (error 0.05, the minority's rate)."""
+    rng = np.random.default_rng(0)
+    x = np.where(rng.random(2000) < 0.95, 7.0, rng.uniform(0.0, 7.0, 2000))
+    y = (x == 7.0).astype(int)
+    for column in (x, -x):  # the tie at the maximum, and at the minimum
+        clf = LocalRegretTreeClassifier(random_state=0).fit(column[:, None], y)
+        assert clf.test_features_.size >= 1
+        assert clf.score(column[:, None], y) == 1.0
+
+
+def test_a_frame_column_empty_so_far_takes_the_type_of_its_first_values():
+    # pandas reads a text column empty in the first chunks as floats (NaN):
+    # it was typed numeric, and its first strings refused.
+    pd = pytest.importorskip("pandas")
+    clf = LocalRegretTreeClassifier(random_state=0)
+    empty = pd.DataFrame({"colour": np.full(10, np.nan), "x": np.arange(10.0)})
+    clf.partial_fit(empty, np.arange(10) % 2, classes=[0, 1])
+    named = pd.DataFrame({"colour": ["red", "blue"] * 5, "x": np.arange(10.0)})
+    clf.partial_fit(named, np.arange(10) % 2)
+    assert clf.categories_[0] == ["red", "blue"]

@@ -98,7 +98,7 @@ class BaseOnlineClassifier(
 
     _parameter_constraints: dict = {
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "binarize": [Real, None],
+        "binarize": [Interval(Real, None, None, closed="neither"), None],
     }
 
     # Dtype of the dense blocks of rows that ``_play_rounds`` and

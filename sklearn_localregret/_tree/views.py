@@ -125,7 +125,9 @@ class TreeViews:
         probs.flags.writeable = False
         return list(trees), probs
 
-    def export_text(self, tree=None, feature_names=None, class_names=None) -> str:
+    def export_text(
+        self, tree=None, feature_names=None, class_names=None, decimals=2
+    ) -> str:
         """Text view of a tree, like :func:`sklearn.tree.export_text`.
 
         Parameters
@@ -138,6 +140,10 @@ class TreeViews:
         class_names : sequence, default=None
             Name of each class, in the order of ``classes_``; defaults to
             ``classes_``. A model leaf shows as ``class: naive Bayes``.
+        decimals : int, default=2
+            Digits after the point of the thresholds (as scikit-learn's):
+            columns of small values need more (a threshold of 6.4e-05 prints
+            as ``0.00`` on both sides at 2).
 
         Returns
         -------
@@ -173,7 +179,9 @@ class TreeViews:
                 zip(self._test_columns().tolist(), tests.threshold.tolist())
             )
         ]
-        return export_text(tree, feature_names, class_names, tests=descriptions)
+        return export_text(
+            tree, feature_names, class_names, decimals=decimals, tests=descriptions
+        )
 
     def get_depth(self) -> int:
         """Depth of :meth:`representative_tree` (a leaf has depth 0)."""

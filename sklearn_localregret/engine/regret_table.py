@@ -99,6 +99,16 @@ class RegretTable(KeyedRows):
         return state
 
     def __setstate__(self, state):
+        # A saved table shorter than its keys, or of another width, would be
+        # read and written past its ends by the compiled kernels.
+        rows, width = len(state["_keys"]), int(state["width"])
+        for name in self._ROW_ARRAYS:
+            shape = np.shape(state[name])
+            if shape[0] < rows or (name in self._SCALED and shape[1:] != (width,)):
+                raise ValueError(
+                    f"a regret table's {name} has shape {shape} for {rows} rows "
+                    f"of {width} colours (a forged or damaged file?)"
+                )
         self.__dict__.update(state)
         self._row_of = {key: row for row, key in enumerate(self._keys)}
 

@@ -79,9 +79,14 @@ class LocalRegretForestClassifier(
             Interval(RealNotInt, 0, 1, closed="right"),
             None,
         ],
-        "lambda_value": [Interval(Real, 0, None, closed="neither")],
+        # (numpy's Poisson draws stop near 9e18; a million is far beyond use)
+        "lambda_value": [Interval(Real, 0, 1e6, closed="right")],
         "drift_detector": [StrOptions(set(DRIFT_DETECTORS)), None],
-        "n_jobs": [Integral, None],
+        "n_jobs": [  # as joblib: 0 has no meaning
+            Interval(Integral, None, -1, closed="right"),
+            Interval(Integral, 1, None, closed="left"),
+            None,
+        ],
         "random_state": ["random_state", np.random.Generator],
     }
 
@@ -148,7 +153,7 @@ class LocalRegretForestClassifier(
         self._prediction_key = generator_key(self._rng)
 
     def _init_model(self, n_features: int, n_classes: int) -> None:
-        rng, k = self._rng, self.n_estimators
+        rng, k = self._rng, int(self.n_estimators)  # (True is 1)
         size = subspace_size(self.max_features, n_features)
         self.estimators_features_ = draw_subspaces(rng, n_features, size, k)
         seeds = rng.integers(2**32, size=(2, k))  # the trees' random_state range
@@ -216,6 +221,11 @@ class LocalRegretForestClassifier(
             records = records if given is None else given
             hedge = self._hedge
             start = hedge.hedge_loss
+            # A streaming call's caller predicted all its rounds with the
+            # weights from before it: its rounds are one update of the
+            # hedge, their losses summed, so that the hedge's loss (and
+            # n_online_mistakes_, and the bound) are what the caller got.
+            call_losses: np.ndarray | float = 0.0
             for r, lo in enumerate(range(0, n_rows, batch)):
                 rows = slice(lo, lo + batch)
                 probas = np.stack([member[r][0] for member in records])
@@ -228,8 +238,13 @@ class LocalRegretForestClassifier(
                 roots += self._members_model_loss(
                     [member[r] for member in records], y[rows], weight[rows]
                 )
-                hedge.update(np.concatenate((losses, roots)))
+                if given is None:
+                    hedge.update(np.concatenate((losses, roots)))
+                else:
+                    call_losses = call_losses + np.concatenate((losses, roots))
                 self._learn_root_models(X[rows], y[rows], weight[rows])
+            if given is not None:
+                hedge.update(call_losses)
             self._count_rounds(weight, hedge.hedge_loss - start)
 
     # -- merging ------------------------------------------------------------
@@ -317,8 +332,8 @@ class LocalRegretForestClassifier(
     @property
     def combination_regret_bound_(self) -> float:
         """The forest's expected mistakes beyond any expert's are at most
-        this: ``Delta (1 + ln(1 / pi_k) / ln K)`` at the smallest prior
-        share ``pi_k``, a member's (``2 Delta`` for a forest saved before the
-        prior)."""
+        this: ``Delta (1 + ln(1 / pi_k) / ln N)`` over ``N`` experts, at the
+        smallest prior share ``pi_k``, a member's (``2 Delta`` for a forest
+        saved before the prior)."""
         check_is_fitted(self)
         return self._hedge.regret_bound

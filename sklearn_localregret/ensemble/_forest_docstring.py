@@ -42,7 +42,7 @@ Online bagging of local-regret trees, combined with a regret guarantee.
     max_features : {"sqrt", "log2"}, int, float or None, default=None
         Columns each member sees, counted as scikit-learn's forests count
         them for a split: ``"sqrt"`` and ``"log2"`` of the number of
-        features, an int as is (at most the number of features), a float in
+        features, an int as is (cut to the number of features), a float in
         (0, 1] as that fraction, None all of them; at least one. Here they
         are fixed per member for the whole stream (the random subspace
         method), not drawn at each split as in
@@ -51,7 +51,7 @@ Online bagging of local-regret trees, combined with a regret guarantee.
         ``"sqrt"`` and ``0.5`` lost by 0.06 to 0.13 on the streams of 2 to 9
         features (Bananas, SEA, STAGGER, Agrawal) and won by at most 0.02 on
         Phishing and ImageSegments.
-    lambda_value : float, default=6.0
+    lambda_value : float in (0, 1e6], default=6.0
         Rate of the Poisson draws that weigh each row for each member (ARF's
         and leveraging bagging's 6; 1 is Oza's online bagging, whose members
         skip a third of the rows). 6 was lower than or level with 1 on 5 of
@@ -117,7 +117,9 @@ leaf_prediction
         Rows seen.
     n_online_mistakes_ : float
         The forest's expected mistakes (sample weight) over the rounds
-        learnt, each round predicted before it was learnt.
+        learnt, each round predicted before it was learnt (a streaming
+        call's rounds, with the weights from before the call, as its caller
+        predicted them).
     combination_weights_ : ndarray of shape (n_estimators + 4,)
         The hedge's weights: the vote's first, then each member's, then the
         Gaussian and the linear root models', then the members' root naive

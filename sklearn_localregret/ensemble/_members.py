@@ -10,6 +10,8 @@ tree, and running a task over all the members in threads.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -225,7 +227,10 @@ class ForestMembers:
                 continue
             if member._wide_columns() is not None:
                 return None
-            outcomes = member._tests.outcomes(self._columns_of(X, k))
+            columns: Any = self._columns_of(X, k)
+            if sp.issparse(columns):  # a member of few columns reads them dense
+                columns = columns.toarray()
+            outcomes = member._tests.outcomes(columns)
             proba = member._player_proba(outcomes)
             vote = member._hedge.weight(0)
             root = None

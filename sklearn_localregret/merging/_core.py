@@ -289,6 +289,10 @@ def merge_into(dst, src) -> Any:
             "learner's rounds, of a disjoint stream (merging a copy would count "
             "every round twice)"
         )
+    for side in (dst, src):  # a loaded model is checked before it is read
+        check_loaded = getattr(side, "_check_loaded", None)
+        if check_loaded is not None:
+            check_loaded()
     merger = check_compatible(dst, src)
     with model_lock_of(dst), model_lock_of(src):
         merger.merge(dst, src)

@@ -227,7 +227,11 @@ class ColumnEncoder:
             plain = array.dtype.kind in "biuf"
         n_rows, n = X.shape if array is None else array.shape
         if plain and not self.has_categories:
-            return X, self._numeric_input(n, learning)
+            # A frame's column of NaN only (pandas reads a text column empty
+            # so far as floats) has no value to type it by.
+            values = X.to_numpy(float, na_value=np.nan) if frame else None
+            valued = None if values is None else ~np.isnan(values).all(axis=0)
+            return X, self._numeric_input(n, learning, valued)
         if fresh and not learning:
             return X, self  # nothing learnt: validation refuses it
         if not fresh and n != self.n_features:
@@ -338,14 +342,24 @@ class ColumnEncoder:
             self._all_typed = True
         return bool(untyped)
 
-    def _numeric_input(self, n_features: int, learning: bool) -> ColumnEncoder:
-        """The encoder to keep after numeric input: its columns are numeric."""
+    def _numeric_input(
+        self, n_features: int, learning: bool, valued=None
+    ) -> ColumnEncoder:
+        """The encoder to keep after numeric input: its columns are numeric
+        (those ``valued`` says have a value, if given)."""
         if not learning or not (self.n_features is None or self.has_untyped()):
             return self
-        if self.n_features is None:
+        if self.n_features is None and (valued is None or valued.all()):
             return ColumnEncoder.numeric(n_features, self.max_categories)
-        encoder = self._copy()
-        encoder.kinds[encoder.kinds == UNKNOWN] = NUMERIC
+        encoder = (
+            self._copy()
+            if self.n_features is not None
+            else ColumnEncoder(self.max_categories)
+        )
+        if self.n_features is None:
+            encoder._start(n_features)
+        untyped = encoder.kinds == UNKNOWN
+        encoder.kinds[untyped if valued is None else untyped & valued] = NUMERIC
         return encoder
 
     def _column(self, j, values, hint, learning, mutable, name) -> list:

@@ -288,8 +288,11 @@ class QuantileThresholds(ThresholdSource):
             at = at[np.linspace(0, len(at) - 1, room).round().astype(int)]
         for low in np.unique(column[at]).tolist():
             above = int(np.searchsorted(column, low, side="right"))
-            if above == n:
-                continue
+            if above == n:  # the largest value: split it from those below
+                below = int(np.searchsorted(column, low, side="left"))
+                if below == 0:
+                    continue  # a single value
+                low, above = float(column[below - 1]), below
             high = float(column[above])
             threshold = low + (high - low) / 2
             if not low <= threshold < high:  # adjacent floats
