@@ -96,6 +96,9 @@ def nonzero_row_uniforms(X, key: int) -> np.ndarray:
     """
     if X.dtype != np.float64:
         raise TypeError("nonzero_row_uniforms hashes float64 rows")
+    data = X.data
+    if np.isnan(data).any():  # every NaN the same bits (as row_uniforms)
+        data = np.where(np.isnan(data), np.nan, data)
     out = np.empty(X.shape[0])
-    _hash_nonzeros(X.indptr, X.indices, X.data, X.shape[1], np.uint64(key % 2**64), out)
+    _hash_nonzeros(X.indptr, X.indices, data, X.shape[1], np.uint64(key % 2**64), out)
     return out

@@ -241,3 +241,27 @@ def test_a_forest_pickled_by_the_previous_release_predicts_and_learns_on():
     np.testing.assert_allclose(
         model.predict_proba(X[200:]), saved["proba_after"], atol=1e-12
     )
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"max_buckets": 0}, "max_buckets must be an integer >= 2"),  # wrote out
+        ({"max_buckets": 1}, "max_buckets must be an integer >= 2"),  # of bounds
+        ({"clock": 0}, "clock must be an integer >= 1"),
+        ({"delta": 0}, r"delta must be in \(0, 1\)"),
+        ({"delta": -1}, r"delta must be in \(0, 1\)"),  # never fired
+    ],
+)
+def test_adwin_refuses_parameters_it_cannot_run_with(params, match):
+    with pytest.raises(ValueError, match=match):
+        ADWIN(**params)
+
+
+def test_adwin_refuses_a_value_that_would_poison_its_window():
+    adwin = ADWIN()
+    adwin.update_many([0.0, 1.0] * 50)
+    before = pickle.dumps(adwin)
+    with pytest.raises(ValueError, match="finite"):
+        adwin.update(float("nan"))  # its mean NaN for good: never fired again
+    assert pickle.dumps(adwin) == before

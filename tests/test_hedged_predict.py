@@ -377,3 +377,22 @@ def test_auto_hedges_external_regret(name, regret, hedges):
     np.testing.assert_array_equal(
         est.predict(X), est.classes_[np.argmax(est.predict_proba(X), axis=1)]
     )
+
+
+def test_every_nan_is_the_same_missing_value_to_the_draws():
+    """``np.nan`` and ``0/0`` differ in their bits: the same row drew two
+    labels (28 of 300 rows under ``prediction="sample"``)."""
+    import scipy.sparse as sp
+
+    from sklearn_localregret._sparse_blocks import nonzero_row_uniforms
+
+    quiet = np.array([[1.0, np.nan]])
+    signed = quiet.copy()
+    signed.view(np.uint64)[0, 1] = 0xFFF8000000000000  # what 0/0 gives on x86
+    assert np.isnan(signed[0, 1]) and signed.tobytes() != quiet.tobytes()
+    assert row_uniforms(quiet, 7)[0] == row_uniforms(signed, 7)[0]
+    assert (
+        nonzero_row_uniforms(sp.csr_matrix(quiet), 7)[0]
+        == nonzero_row_uniforms(sp.csr_matrix(signed), 7)[0]
+    )
+    assert np.isnan(signed[0, 1]) and signed.view(np.uint64)[0, 1] == 0xFFF8000000000000

@@ -149,3 +149,18 @@ def test_random_state_may_be_a_generator(make):
     a = make(random_state=np.random.default_rng(3)).fit(X, y)
     b = make(random_state=np.random.default_rng(3)).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_a_setting_spelled_otherwise_is_the_same_setting():
+    # (0.9, 1.0) then [0.9, 1.0] or its array was refused as a change; a
+    # list changed in place after fit went unnoticed.
+    X, y = np.eye(4), [0, 1, 0, 1]
+    discounts = [0.9, 1.0]
+    model = LocalRegretTreeClassifier(discount=discounts, random_state=0).fit(X, y)
+    for same in ((0.9, 1.0), np.array([0.9, 1.0])):
+        model.set_params(discount=same)
+        model.partial_fit(X, y)
+    model.set_params(discount=discounts)
+    discounts[0] = 0.5  # in place: the model still learns at 0.9
+    with pytest.raises(ValueError, match="was set after this model was fitted"):
+        model.partial_fit(X, y)

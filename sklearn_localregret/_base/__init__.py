@@ -52,7 +52,7 @@ from .._loaded_check import ChecksWhenLoaded
 from .._random import check_generator, generator_key
 from ..engine.bias import paper_bias
 from ..engine.discount_clock import SMALLEST_DISCOUNT
-from .built_params import check_set_params, set_params_checked
+from .built_params import built_values, check_set_params, set_params_checked
 from .concurrency import lock_of, one_blas_thread, refitting, restore_attributes
 from .hedged_prediction import REMEMBERED_ROWS, HedgedPrediction, same_rows
 from .input_checks import (
@@ -318,7 +318,7 @@ class BaseOnlineClassifier(
                 if first_call:
                     self.__dict__.pop("_params_changed", None)
                     self.__dict__.pop("_params_set", None)  # fit validated them
-                    self._built_with = {n: getattr(self, n) for n in self._BUILT_FROM}
+                    self._built_with = built_values(self)
                     self._start_stream()
                     self._init_model(self.n_features_in_, len(self.classes_))
                     self.n_rounds_ = 0

@@ -12,20 +12,39 @@ changes.
 
 from __future__ import annotations
 
+import copy
 from contextlib import contextmanager
 from numbers import Number
 
-__all__ = ["check_set_params", "set_params_checked"]
+import numpy as np
+
+__all__ = ["built_values", "check_set_params", "set_params_checked"]
 
 
 def _same(a, b) -> bool:
     """Whether two parameter values are the same setting (``3`` and
-    ``np.int64(3)`` are; ``1`` and ``"1"`` are not)."""
+    ``np.int64(3)`` are, and so are ``(0.9, 1.0)``, ``[0.9, 1.0]`` and its
+    array; ``1`` and ``"1"`` are not)."""
     if a is b:
         return True
     if isinstance(a, Number) and isinstance(b, Number):
         return bool(a == b)
+    if _is_sequence(a) and _is_sequence(b):
+        a, b = list(a), list(b)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return repr(a) == repr(b)
+
+
+def _is_sequence(value) -> bool:
+    return isinstance(value, (list, tuple)) or (
+        isinstance(value, np.ndarray) and value.ndim == 1
+    )
+
+
+def built_values(estimator) -> dict:
+    """The built parameters' values as they are now (copies: a list the
+    caller changes in place later is not the model's)."""
+    return {n: copy.deepcopy(getattr(estimator, n)) for n in estimator._BUILT_FROM}
 
 
 @contextmanager
@@ -38,7 +57,7 @@ def set_params_checked(estimator):
     if fitted and "_built_with" not in state:
         # Saved before what it was built from was: from what it was saved
         # with (a loaded model has every parameter by now).
-        state["_built_with"] = {n: getattr(estimator, n) for n in estimator._BUILT_FROM}
+        state["_built_with"] = built_values(estimator)
     yield
     built = state.get("_built_with")
     if built is not None:
@@ -60,6 +79,14 @@ def check_set_params(estimator) -> None:
     ``InvalidParameterError``); nothing changes if either raises."""
     state = estimator.__dict__
     changed = state.get("_params_changed")
+    built = state.get("_built_with")
+    if not changed and state.get("_params_set") and built is not None:
+        # (again: a list set, then changed in place before this call)
+        changed = tuple(
+            name
+            for name in estimator._BUILT_FROM
+            if not _same(getattr(estimator, name), built.get(name))
+        )
     if changed:
         built = state["_built_with"]
         now = ", ".join(f"{n}={getattr(estimator, n)!r}" for n in changed)

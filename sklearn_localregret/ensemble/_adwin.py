@@ -176,6 +176,16 @@ class ADWIN:
         grace_period=10,
         rising_only=False,
     ):
+        if not 0.0 < float(delta) < 1.0:
+            raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+        for name, value, low in (
+            ("clock", clock, 1),
+            ("max_buckets", max_buckets, 2),  # a full row merges its two oldest
+            ("min_window_length", min_window_length, 1),
+            ("grace_period", grace_period, 0),
+        ):
+            if isinstance(value, bool) or int(value) != value or value < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
         self.delta = float(delta)
         self.clock = int(clock)
         self.max_buckets = int(max_buckets)
@@ -221,8 +231,11 @@ class ADWIN:
         >>> ADWIN().update_many(losses)
         415
         """
+        values = np.asarray(values, dtype=np.float64)
+        if not np.isfinite(values).all():  # one NaN: a NaN mean for good
+            raise ValueError("ADWIN values must be finite numbers")
         at = _update_many(
-            np.asarray(values, dtype=np.float64),
+            values,
             self._totals,
             self._variances,
             self._counts,
@@ -255,10 +268,10 @@ class ADWIN:
         'bucket counts outside 0..5 or rows in use outside 1..63'
         """
         shape = (_ROWS, self.max_buckets + 1)
+        if not (self.max_buckets >= 2 and self.clock >= 1):
+            return f"max_buckets {self.max_buckets} < 2 or clock {self.clock} < 1"
         if not (
-            self.max_buckets >= 2
-            and self.clock >= 1
-            and self._totals.shape == self._variances.shape == shape
+            self._totals.shape == self._variances.shape == shape
             and self._counts.shape == (_ROWS,)
             and self._scalars.shape == (3,)
             and self._counters.shape == (2,)

@@ -49,7 +49,8 @@ def row_uniforms(X: np.ndarray, key: int) -> np.ndarray:
     ----------
     X : ndarray of shape (n_rows, n_features)
         Rows of any numeric dtype. Equal rows of the same dtype get equal
-        uniforms; ``-0.0`` and ``0.0`` count as equal.
+        uniforms; ``-0.0`` and ``0.0`` count as equal, and so do all NaNs
+        (missing values: ``np.nan`` and ``0/0`` differ in their bits).
     key : int
         A 64-bit key (any int; taken modulo 2**64). Different keys give
         independent-looking uniforms for the same rows.
@@ -69,6 +70,9 @@ def row_uniforms(X: np.ndarray, key: int) -> np.ndarray:
     X = np.asarray(X)
     if X.dtype.kind == "f":
         X = X + 0.0  # -0.0 + 0.0 is 0.0: equal values, equal bytes
+        missing = np.isnan(X)
+        if missing.any():  # every NaN the same bits (the sign and payload vary)
+            X[missing] = np.nan
     data = np.ascontiguousarray(X).view(np.uint8).reshape(X.shape[0], -1)
     out = np.empty(X.shape[0])
     _hash_rows(data, np.uint64(key % 2**64), out)
