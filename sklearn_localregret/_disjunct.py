@@ -133,13 +133,16 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the best
         of the vote, the play and the linear model, over the rounds learnt
-        (sample weight).
+        (sample weight); against the play, beyond its loss plus the handicap
+        it starts with (10 rows).
     colored_regret_ : float
         Time-averaged local colored regret ``sum_C (R_C)+ / T`` (for
-        ``regret="swap"`` every edge is its own colour).
+        ``regret="swap"`` every edge is its own colour); with ``discount <
+        1``, over the effective rounds ``(1 - lambda^T) / (1 - lambda)``
+        instead of ``T``.
     swap_regret_ : float
         Time-averaged local swap regret ``sum_i max_j (R_ij)+ / T``; only for
-        ``regret="swap"``.
+        ``regret="swap"`` (discounted: over the effective rounds).
     n_nonzero_regrets_ : int
         Number of colours (edges for ``"swap"``) with a non-zero regret, the
         paper's measure of the learner's state.

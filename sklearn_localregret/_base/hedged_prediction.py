@@ -186,8 +186,9 @@ class HedgedPrediction:
         """Bound on the hedged predictions' expected mistakes beyond the best
         of their experts (the vote, the play and, for trees, the root
         models; for disjunctions, the linear model), over the rounds learnt
-        so far (``2 Delta``;
-        see the user guide, "The hedged prediction").
+        so far (``2 Delta``; against the play, beyond its loss plus the
+        handicap it starts with, ``PLAY_HANDICAP`` = 10 rows; see the user
+        guide, "The hedged prediction").
 
         In the units of the mistake counts (sample weight); 0 when nothing
         was learnt while hedging.

@@ -228,7 +228,8 @@ Online decision-tree learner minimising local external or swap regret.
         site's naive Bayes model, of the Gaussian model, of the linear model.
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the best of
-        their experts, over the rounds learnt (sample weight).
+        their experts, over the rounds learnt (sample weight); against the
+        play, beyond its loss plus the handicap it starts with (10 rows).
     discounts_ : tuple of float
         The discounts learnt at, one learner each (one value unless
         ``discount`` is ``"auto"`` or a tuple).

@@ -81,7 +81,7 @@ class OnlineMaxSAT(ChecksWhenLoaded):
         See :meth:`best_assignment`.
     colored_regret_ : float
         Time-averaged local colored regret (every edge is a colour for
-        ``"swap"``).
+        ``"swap"``; discounted, over the effective rounds).
     swap_regret_ : float
         Time-averaged local swap regret (``regret="swap"`` only).
     n_nonzero_regrets_ : int
