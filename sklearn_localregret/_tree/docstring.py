@@ -208,8 +208,7 @@ Online decision-tree learner minimising local external or swap regret.
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        Class labels; leaves carry indices into it, ``classes_[0]`` labels the
-        root leaf.
+        Class labels; leaves carry indices into it (the root leaf's: 0).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features,)
@@ -228,8 +227,8 @@ Online decision-tree learner minimising local external or swap regret.
         site's naive Bayes model, of the Gaussian model, of the linear model.
     hedge_regret_bound_ : float
         Bound on the hedged predictions' expected mistakes beyond the best of
-        their experts, over the rounds learnt (sample weight); against the
-        play, beyond its loss plus the handicap it starts with (10 rows).
+        their experts, over the rounds learnt (sample weight; the play's loss
+        counts the 10 rows of handicap it starts with).
     discounts_ : tuple of float
         The discounts learnt at, one learner each (one value unless
         ``discount`` is ``"auto"`` or a tuple).

@@ -69,9 +69,7 @@ def _insert(value, totals, variances, counts, scalars, counters, max_buckets):
 
 
 @inline_kernel
-def _separates(n0, n1, gap, width, variance, delta, min_window, rising_only):
-    if rising_only and gap >= 0.0:  # gap: older mean minus newer
-        return False
+def _separates(n0, n1, gap, width, variance, delta, min_window):
     log_term = math.log(2.0 * math.log(width) / delta)
     m = 1.0 / (n0 - min_window + 1.0) + 1.0 / (n1 - min_window + 1.0)
     spread = 2.0 * m * (variance / width) * log_term
@@ -82,7 +80,9 @@ def _separates(n0, n1, gap, width, variance, delta, min_window, rising_only):
 
 @inline_kernel
 def _separated(totals, counts, scalars, counters, delta, min_window, rising_only):
-    """Whether a cut of the window separates its older and newer means."""
+    """Whether a cut of the window separates its older and newer means: 1
+    (a drift), -1 (with ``rising_only``, the mean fell: a cut not reported),
+    0 (none)."""
     width, variance = scalars[_WIDTH], scalars[_VARIANCE]
     n0, u0 = 0.0, 0.0
     n1, u1 = width, scalars[_TOTAL]
@@ -94,17 +94,15 @@ def _separated(totals, counts, scalars, counters, delta, min_window, rising_only
             u0 += totals[i, k]
             u1 -= totals[i, k]
             if i == 0 and k == counts[i] - 1:
-                return False  # the newest bucket: W1 would be empty
+                return 0  # the newest bucket: W1 would be empty
+            gap = u0 / n0 - u1 / n1  # older mean minus newer
             if (
                 n0 >= min_window
                 and n1 >= min_window
-                and _separates(
-                    n0, n1, u0 / n0 - u1 / n1, width, variance, delta,
-                    min_window, rising_only,
-                )
-            ):  # fmt: skip
-                return True
-    return False
+                and _separates(n0, n1, gap, width, variance, delta, min_window)
+            ):
+                return -1 if rising_only and gap >= 0.0 else 1
+    return 0
 
 
 @kernel
@@ -116,15 +114,25 @@ def _update_many(
     for i in range(values.shape[0]):
         _insert(values[i], totals, variances, counts, scalars, counters, max_buckets)
         counters[_TICK] += 1
-        if (
-            counters[_TICK] % clock == 0
-            and scalars[_WIDTH] > grace
-            and _separated(
+        if counters[_TICK] % clock == 0 and scalars[_WIDTH] > grace:
+            cut = _separated(
                 totals, counts, scalars, counters, delta, min_window, rising_only
             )
-        ):
-            return i
+            if cut == 1:
+                return i
+            if cut == -1:  # the mean fell: the window starts again, unreported
+                _empty_window(totals, variances, counts, scalars, counters)
     return -1
+
+
+@inline_kernel
+def _empty_window(totals, variances, counts, scalars, counters) -> None:
+    totals[:] = 0.0
+    variances[:] = 0.0
+    counts[:] = 0
+    scalars[:] = 0.0
+    counters[_N_ROWS] = 1
+    counters[_TICK] = 0
 
 
 class ADWIN:
@@ -145,8 +153,11 @@ class ADWIN:
     rising_only : bool, default=False
         Report only cuts after which the mean rose (a one-sided test). For a
         stream of losses, a learner whose error falls is learning, not
-        drifting; MOA's ARF acts only on a rise of its trees' error too.
-        River's ADWIN tests both sides (False).
+        drifting; MOA's ARF acts only on a rise of its trees' error too. A
+        cut after which the mean fell still starts the window again (not
+        reported), as MOA's change detector does: kept, the older, higher
+        values would hide a later rise. River's ADWIN tests both sides
+        (False).
 
     Attributes
     ----------
