@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import validate_data
 
 from .thresholds import ColumnEncoder
 from .thresholds.columns import UNKNOWN
@@ -47,12 +48,46 @@ class ReadsColumns:
                 and not (learning and columns.has_untyped())
             ):
                 return X  # the streaming case: nothing to encode (or type)
+        if names is None and not first_call:
+            self._check_frame_names(X)
         X, columns = columns.encode(
             X, learning=learning, name=type(self).__name__, names=names
         )
         if learning:
+            self._check_still_numeric(columns, names)
             self._columns = columns
         return X
+
+    def _check_frame_names(self, X) -> None:
+        """scikit-learn's error for a frame whose columns are not the fitted
+        names in order, before the encoder reads its columns by position
+        (its messages would name them by the frame's names)."""
+        fitted = self.__dict__.get("feature_names_in_")
+        if (
+            fitted is not None
+            and hasattr(X, "columns")
+            and X.columns.tolist() != fitted.tolist()
+            and all(isinstance(name, str) for name in X.columns)
+        ):  # (names of other types: scikit-learn warns, later, once)
+            validate_data(self, X, reset=False, skip_check_array=True)
+
+    def _check_still_numeric(self, columns: ColumnEncoder, names) -> None:
+        """Refuse categories in a wide model's column (read through admitted
+        numeric columns, a layout its first call fixed) before anything
+        changes."""
+        if not (self.__dict__.get("_accepts_sparse_blocks") and columns.has_categories):
+            return
+        j = int(np.flatnonzero(columns.categorical)[0])
+        if names is None:
+            names = self.__dict__.get("feature_names_in_")
+        name = f"column {j}" if names is None else f"column {names[j]!r}"
+        raise ValueError(
+            f"{name} holds categories, but {type(self).__name__} reads this "
+            f"input of {columns.n_features} columns as numbers only (a wide "
+            "input, none of its columns categorical at the first call): "
+            "encode the column as numbers, or give its categories from the "
+            "first call."
+        )
 
     def _numeric_rows_read_as_is(self) -> bool:
         # (numbers learnt type a column that only had missing values so far)

@@ -113,7 +113,7 @@ BAD = [
     ("inf", lambda f: f.assign(size=np.inf), "infinity"),
     ("numbers_become_strings", lambda f: f.assign(size="big"), "held numbers"),
     ("mixed", lambda f: f.assign(size=["a", 1.0] * (len(f) // 2)), "held numbers"),
-    ("width", lambda f: f.drop(columns="size"), "features"),
+    ("width", lambda f: f.drop(columns="size"), "feature"),
 ]
 
 

@@ -220,7 +220,7 @@ BAD_TABLE_CALLS = [
         "held categories",
     ),
     ("mixed", lambda f: f.assign(size=["a", 1.0] * (len(f) // 2)), "held numbers"),
-    ("width", lambda f: f.drop(columns="size"), "features"),
+    ("width", lambda f: f.drop(columns="size"), "feature"),
 ]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import chain
 from numbers import Real
 
 import numpy as np
@@ -19,13 +18,20 @@ from .column_values import (
     is_missing,
     numbers_of,
 )
+from .known_codes import known_codes
 
 __all__ = ["CATEGORICAL", "NUMERIC", "UNKNOWN", "ColumnEncoder"]
 
 
 #: What an encoder reads off its kinds and indexes, kept until a column turns
 #: categorical (ColumnEncoder._forget_kinds); never saved.
-_KIND_CACHES = ("_n_categorical", "_categorical", "_not_categorical", "_getters")
+_KIND_CACHES = (
+    "_n_categorical",
+    "_categorical",
+    "_not_categorical",
+    "_getters",
+    "_last_codes",
+)
 
 
 class ColumnEncoder:
@@ -256,34 +262,9 @@ class ColumnEncoder:
         return encoder._encode(X, array, learning, True, names), encoder
 
     def _known_codes(self, array: np.ndarray) -> np.ndarray | None:
-        """The codes of an object array whose columns are all categorical and
-        whose every value has its code already (what :meth:`_codes` gives
-        them, the encoder unchanged); None otherwise. The streaming case of
-        raw categories: a dictionary lookup a cell, straight into floats."""
-        getters = self._code_getters()
-        if getters is None:
-            return None
-        n_rows, n_columns = array.shape
-        lookups = map(map, getters, array.T.tolist())
-        try:
-            codes = np.fromiter(chain.from_iterable(lookups), float, array.size)
-        except (KeyError, TypeError):  # missing, new, of another type or
-            return None  # unhashable: the general path says what it is
-        return codes.reshape(n_columns, n_rows).T.copy()
-
-    def _code_getters(self) -> tuple | None:
-        """Each column's ``index.__getitem__`` if every column is
-        categorical, else None; kept until :meth:`_forget_kinds` (an index
-        only grows in place after its column turned categorical)."""
-        getters = self.__dict__.get("_getters")
-        if getters is None:
-            kinds = self.kinds.tolist()
-            indexes = [index for index in self._index if index is not None]
-            getters = ()  # kept too: not every column is categorical
-            if kinds.count(CATEGORICAL) == len(kinds) == len(indexes):
-                getters = tuple(index.__getitem__ for index in indexes)
-            self._getters = getters
-        return getters or None
+        """The codes of an object array whose every value has its code
+        already (:func:`~.known_codes.known_codes`); None otherwise."""
+        return known_codes(self, array)
 
     def _encode(self, X, array, learning, mutable, names):
         """:meth:`encode`'s columns; raises ``_Change`` if learning them would
@@ -307,7 +288,12 @@ class ColumnEncoder:
                 )
             numeric, hint = read[dtype]
             if numeric and hint is None and self.kinds[j] != CATEGORICAL:
-                if learning and self.kinds[j] == UNKNOWN:
+                # (a frame's column of NaN only stays untyped, as in encode)
+                if (
+                    learning
+                    and self.kinds[j] == UNKNOWN
+                    and (array is not None or column.notna().any())
+                ):
                     if not mutable:
                         raise _Change
                     self.kinds[j] = NUMERIC
