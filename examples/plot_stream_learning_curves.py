@@ -87,8 +87,15 @@ streams = {
 #
 # ``SGDClassifier`` uses ``average=True``: under label noise the last iterate
 # of plain SGD moves around a lot, and averaging gives it a fairer chance.
-# The local regret learner uses its defaults (the paper's ``L = inf`` and
-# ``b = 0``, one round per row).
+# The local regret learner uses its defaults: as in the paper, ``L = inf``,
+# ``b = 0`` and one round per row, but not the paper's locality graph. The
+# default ``graph="auto"`` means ``"removal-sets"`` with external regret:
+# to the paper's hypercube of one-literal changes it adds moves that drop
+# several literals at once, every literal true in a negative row that the
+# played disjunction fired on through two or more literals (a pool of at
+# most 32 such sets). ``graph="hypercube"`` is the paper's algorithm. The
+# regret for not having added or removed single literals stays bounded with
+# the larger graph.
 
 
 def make_learners():
@@ -124,9 +131,11 @@ for stream_name, (X, y, _) in streams.items():
 # Results
 # -------
 # The table shows each learner's cumulative prequential error over the whole
-# stream; for the local regret learner it also shows ``online_error_``, the
-# error of the disjunctions it actually *played* (random draws from its
-# distribution, one per row), which ``partial_fit`` records by itself.
+# stream, and the reference disjunction's error. The lines below it show, for
+# the local regret learner, ``online_error_``, the error of the disjunctions
+# it actually *played* (random draws from its distribution, one per row),
+# which ``partial_fit`` records by itself; the disjunction it learned; and
+# ``linear_weight_`` (see below).
 
 print(f"{'stream':<34}{'learner':<26}{'cumulative error':>17}")
 for stream_name, by_learner in curves.items():
@@ -140,7 +149,8 @@ for stream_name, learners in fitted.items():
     shown = " OR ".join(literals[:4]) + (" OR ..." if len(literals) > 4 else "")
     print(
         f"{stream_name}: online_error_ = {model.online_error_:.3f}; "
-        f"learned a disjunction of {len(literals)} features: {shown or 'empty'}"
+        f"learned a disjunction of {len(literals)} features: {shown or 'empty'}; "
+        f"linear_weight_ = {model.linear_weight_:.3f}"
     )
 
 # %%
@@ -155,7 +165,8 @@ for stream_name, learners in fitted.items():
 # disjunctions, does better than any disjunction there; so does the local
 # regret learner's ``predict``, whose default hedge weighs a linear model of
 # the features beside the disjunctions' vote and play and follows the one
-# that errs least on the stream (``linear_weight_``;
+# that errs least on the stream (``linear_weight_``, printed above: all of
+# the weight on the Winnow killer, none on the noisy stream;
 # ``prediction="vote"`` predicts with the disjunctions alone).
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
