@@ -231,7 +231,7 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
         "graph": [StrOptions({"auto", "removal-sets", "hypercube"})],
         "max_removal_sets": [Interval(Integral, 0, None, closed="left")],
         "n_mcmc_steps": [Interval(Integral, 1, None, closed="left")],
-        "binarize": [Real, None],
+        "binarize": [Interval(Real, None, None, closed="neither"), None],
     }
 
     def __init__(

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _num_samples, column_or_1d
@@ -224,6 +225,8 @@ def progressive_score(
     if classes is None:
         classes = np.unique(y)
 
+    if sp.issparse(X) and X.format not in ("csr", "csc"):
+        X = X.tocsr()  # COO, DIA, ...: no row slices
     mistakes = np.zeros(n_rows, dtype=bool)
     seconds = 0.0
     n_unpredicted = 0

@@ -603,3 +603,25 @@ def test_a_blank_string_is_the_empty_input_not_a_path():
     for text in ("", "  "):  # (FileNotFoundError: '' before)
         with pytest.raises(DimacsError, match="the input is empty"):
             read_dimacs(text)
+
+
+def test_the_format_is_told_from_lines_as_the_parser_reads_them():
+    """Lines end at \\r too, and nothing after the end marker counts: an
+    ``h`` line there made the file 2022 WCNF (its first clause's first
+    literal read as a weight)."""
+    assert read_dimacs("1 -2 0\rh 1 0\r").clauses == ((-2,), (1,))
+    assert read_dimacs("1 -2 0\r\x0ch 1 0\r").clauses == ((-2,), (1,))
+    after_end = read_dimacs("1 -2 0\n%\nh 1 0\n")
+    assert after_end.clauses == ((1, -2),)
+    assert not after_end.hard.any()
+
+
+@pytest.mark.parametrize(
+    "text", ["p cnf 99999999999999999999999 1\n1 0\n", "1 99999999999999999999999 0\n"]
+)
+def test_variables_beyond_int64_are_refused_with_their_line(text):
+    with pytest.raises(
+        DimacsError,
+        match="line 1: .*beyond the limit of 9223372036854775807 variables \\(64-bit",
+    ):
+        read_dimacs(text, max_vars=None)

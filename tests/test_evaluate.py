@@ -188,3 +188,17 @@ def test_bad_input_is_refused_clearly():
     column.predict = lambda rows: np.zeros((len(rows), 1))  # a column of labels
     with pytest.raises(ValueError, match=r"shape \(5, 1\) for 5 rows"):
         progressive_score(column, X, y, batch_size=5)
+
+
+def test_progressive_score_takes_any_sparse_format():
+    """A COO matrix (not subscriptable) scores as its CSR form."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((60, 4)) < 0.5).astype(float)
+    y = (X[:, 0] > 0).astype(int)
+    scores = [
+        progressive_score(SGDClassifier(random_state=0), form(X), y, batch_size=7).error
+        for form in (sp.csr_matrix, sp.coo_matrix, sp.dia_matrix)
+    ]
+    assert scores[0] == scores[1] == scores[2]

@@ -478,3 +478,27 @@ def test_progress_lines_for_long_runs_only():
     assert stream.getvalue().startswith("c [") and stream.getvalue().endswith(
         "] pass 2/10: best cost 3\n"
     )
+
+
+@pytest.mark.parametrize("name", ["42", "c", "h", "p"])
+def test_a_file_named_like_dimacs_text_is_read_as_a_file(
+    capsys, tmp_path, monkeypatch, name
+):
+    """``solve PATH`` reads the file, whatever its name: a bare "42" or "c"
+    was taken for DIMACS text."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("p cnf 2 2\n1 0\n-2 0\n")
+    code, out, _ = run_main(capsys, name, "--quiet")
+    assert code == 30  # the MaxSAT Evaluation's OPTIMUM FOUND
+    _, status, assignment = parse_answer(out)
+    assert status == "OPTIMUM FOUND" and assignment.tolist() == [True, False]
+
+
+def test_an_assignment_beyond_memory_is_refused_before_the_search(capsys, tmp_path):
+    path = tmp_path / "wide.cnf"
+    path.write_text("p cnf 100000000000000 1\n1 0\n")
+    code, _, err = run_main(capsys, path, "--quiet", "--max-vars", 10**15)
+    assert code == 2
+    assert err[-1].startswith(
+        f"error: {path}: an assignment of 100000000000000 variables"
+    )

@@ -13,6 +13,10 @@ from .._base.concurrency import reads_model
 
 __all__ = ["Winnow2Classifier"]
 
+# The range of a feature's weight (LARGEST_WEIGHT shared by the features).
+SMALLEST_WEIGHT = 1e-300
+LARGEST_WEIGHT = 1e300
+
 
 class Winnow2Classifier(BaseOnlineClassifier):
     """Winnow2: multiplicative weights over boolean features, online.
@@ -32,7 +36,10 @@ class Winnow2Classifier(BaseOnlineClassifier):
     Parameters
     ----------
     alpha : float, default=2.0
-        Promotion / demotion factor, greater than 1.
+        Promotion / demotion factor, greater than 1. A mistake on a row of
+        ``sample_weight`` ``w`` multiplies or divides by ``alpha**w``; the
+        weights are kept within ``[1e-300, 1e300 / n_features]`` (reached
+        only by weights in the hundreds or more), where a weight saturates.
     threshold : float or None, default=None
         The threshold ``theta``; None means ``n_features / 2``.
     binarize : float or None, default=0.0
@@ -100,7 +107,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
     _parameter_constraints: dict = {
         "alpha": [Interval(Real, 1, None, closed="neither")],
         "threshold": [Interval(Real, 0, None, closed="neither"), None],
-        "binarize": [Real, None],
+        "binarize": [Interval(Real, None, None, closed="neither"), None],
     }
 
     # Winnow2 learns one row at a time: the shared plumbing's round size.
@@ -131,13 +138,26 @@ class Winnow2Classifier(BaseOnlineClassifier):
             if len(self.classes_) == 1:
                 self._count_rounds(weight, 0.0)
                 return
-            coef, threshold, alpha = self.coef_, self.threshold_, float(self.alpha)
+            coef, threshold = self.coef_, self.threshold_
+            alpha = float(self.alpha)
+            # The weights stay within [SMALLEST_WEIGHT, LARGEST_WEIGHT / n]:
+            # their sum finite, and never 0, where no promotion could lift a
+            # weight again (alpha**w overflows past w ~ 1024 at alpha=2).
+            low, high = SMALLEST_WEIGHT, LARGEST_WEIGHT / max(len(coef), 1)
             wrong = 0.0
             for active, label, w in zip(_active_features(X), y, weight):
                 positive = coef[active].sum() > threshold
                 if positive != (label == 1) and w > 0:
                     wrong += w
-                    coef[active] *= alpha ** (w if label == 1 else -w)
+                    power = w if label == 1 else -w
+                    with np.errstate(over="ignore", under="ignore"):
+                        step = coef[active] * np.power(alpha, power)
+                    if not (
+                        step.min(initial=low) >= low and step.max(initial=0) <= high
+                    ):
+                        logs = np.log(coef[active]) + power * np.log(alpha)
+                        step = np.exp(np.clip(logs, np.log(low), np.log(high)))
+                    coef[active] = step
             self._count_rounds(weight, float(wrong))
 
     @reads_model

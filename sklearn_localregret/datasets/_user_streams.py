@@ -85,6 +85,7 @@ def make_stream(
         if y.ndim != 1:
             raise ValueError(f"y must be 1-D, got shape {y.shape}.")
     else:
+        _check_not_a_pair(source)
         columns, y = _row_columns(source)
     X, feature_names = _encode(columns, len(y))
     return Stream(
@@ -117,6 +118,13 @@ def _read_csv(handle, path, label_column):
     header = next(reader, None)
     if not header:
         raise ValueError(f"CSV file {path} is empty: a header row is needed.")
+    repeated = sorted({name for name in header if header.count(name) > 1})
+    if repeated:  # which is the label, which a feature: say it
+        names = ", ".join(map(repr, repeated))
+        raise ValueError(
+            f"CSV file {path} names more than one column {names}: "
+            "column names must be distinct."
+        )
     label = header[-1] if label_column is None else label_column
     if label not in header:
         raise ValueError(
@@ -151,6 +159,23 @@ def _array_columns(X):
     return [(f"x{j}", X[:, j].tolist()) for j in range(X.shape[1])]
 
 
+def _check_not_a_pair(source) -> None:
+    """Refuse, with what is wrong, two items that would be an ``(X, y)``
+    pair but for their form (a list, a column of labels): read as rows, the
+    first row's error would quote a whole array."""
+    if not (isinstance(source, (list, tuple)) and len(source) == 2):
+        return
+    try:
+        shapes = [np.shape(item) for item in source]
+    except ValueError:  # ragged: rows of (x, y)
+        return
+    if len(shapes[0]) == 2 and len(shapes[1]) >= 1 and shapes[1][0] == shapes[0][0]:
+        raise ValueError(
+            "An (X, y) pair must be a tuple of a 2-D X and a 1-D y; got a "
+            f"{type(source).__name__} of shapes {shapes[0]} and {shapes[1]}."
+        )
+
+
 def _row_columns(rows):
     try:
         rows = list(rows)
@@ -180,6 +205,12 @@ def _row_columns(rows):
         if len({str(k) for k in keys}) < len(keys):  # e.g. 1 and "1"
             raise ValueError(f"Two features have the same name as text: {keys!r}.")
         return [(str(k), [x[k] for x in xs]) for k in keys], ys
+    for number, x in enumerate(xs):
+        if not hasattr(x, "__len__"):
+            raise TypeError(
+                f"Row {number}'s features {x!r} are neither a dict nor a "
+                "sequence of values."
+            )
     width = len(xs[0])
     for number, x in enumerate(xs):
         if len(x) != width:

@@ -30,6 +30,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -160,7 +161,9 @@ def run(args, stdout=None, stderr=None) -> int:
 def _run(args, stdout, stderr) -> int:
     start = time.monotonic()
     deadline = None if args.time_limit is None else start + args.time_limit
-    source = sys.stdin.buffer if args.path == "-" else args.path
+    # A path, never text: a file may be named "42" or "c" (read_dimacs
+    # takes a str that looks like DIMACS for the text itself).
+    source = sys.stdin.buffer if args.path == "-" else Path(args.path)
     try:
         formula = read_dimacs(source, format=args.format, max_vars=args.max_vars)
     except DimacsError as exc:
@@ -183,22 +186,26 @@ def _run(args, stdout, stderr) -> int:
         f"{format_number(formula.weights[soft].sum())}"
     )
     progress = None if args.quiet else _Progress(stderr, start)
-    answer = solve_formula(
-        formula,
-        passes=args.passes,
-        flips=(
-            args.flips
-            if args.flips is not None
-            else None
-            if deadline is not None
-            else _DEFAULT_FLIPS
-        ),
-        regret=args.regret,
-        seed=args.seed,
-        deadline=deadline,
-        on_cost=lambda cost: say(f"o {format_number(cost)}"),
-        on_progress=progress,
-    )
+    try:
+        answer = solve_formula(
+            formula,
+            passes=args.passes,
+            flips=(
+                args.flips
+                if args.flips is not None
+                else None
+                if deadline is not None
+                else _DEFAULT_FLIPS
+            ),
+            regret=args.regret,
+            seed=args.seed,
+            deadline=deadline,
+            on_cost=lambda cost: say(f"o {format_number(cost)}"),
+            on_progress=progress,
+        )
+    except MemoryError as exc:  # beyond the machine's memory, said before
+        print(f"error: {args.path}: {exc}", file=stderr)
+        return EXIT_BAD_INPUT
     if answer.interrupted:
         say("c interrupted: the answer is the best found so far")
     say(f"s {answer.status}")

@@ -26,6 +26,7 @@ from io import BufferedIOBase
 import numpy as np
 
 from .._weights import MAX_WEIGHT
+from .formula import LARGEST_VARIABLE
 
 __all__ = ["DimacsError", "parse_dimacs", "read_source"]
 
@@ -247,13 +248,26 @@ def parse_dimacs(
         stem = name or ""
         if os.path.splitext(stem)[1].lower() in _COMPRESSED:
             stem = os.path.splitext(stem)[0]
-        wcnf = stem.lower().endswith(".wcnf") or _HARD_LINE.search(text) is not None
+        wcnf = stem.lower().endswith(".wcnf") or _has_hard_line(text)
         format = "wcnf" if wcnf else "cnf"
     return _Parser(name, format, max_vars).parse(text)
 
 
-# A line whose first token is "h": a hard clause of the 2022 WCNF format.
-_HARD_LINE = re.compile(r"^[ \t]*h(?=\s|$)", re.MULTILINE)
+# A line whose first token is "h" (a hard clause of the 2022 WCNF format),
+# and one whose first token starts with "%" (the end: the parser stops
+# there); lines end at \n or \r, as the parser reads them.
+_HARD_LINE = re.compile(r"(?:^|[\r\n])[^\S\r\n]*h(?=\s|$)")
+_END_LINE = re.compile(r"(?:^|[\r\n])[^\S\r\n]*%")
+
+
+def _has_hard_line(text: str) -> bool:
+    """Whether a line before the end holds a hard clause (2022 WCNF)."""
+    hard = _HARD_LINE.search(text)
+    if hard is None:
+        return False
+    end = _END_LINE.search(text, 0, hard.start() + 1)
+    return end is None
+
 
 _LIMIT = " variables (max_vars; --max-vars of the solve command)"
 
@@ -275,7 +289,10 @@ class _Parser:
         # kind: "cnf" (no weights), "classic" (p wcnf) or "new" (2022 WCNF).
         kind = "new" if self.headerless == "wcnf" else "cnf"
         n_vars, n_decl, top, p_line = None, None, None, 0
-        limit = self.max_vars
+        # Variables index int64 arrays: no larger index, whatever max_vars.
+        limit, why = self.max_vars, _LIMIT
+        if limit is None or limit > LARGEST_VARIABLE:
+            limit, why = LARGEST_VARIABLE, " variables (64-bit literals)"
         clauses: list[tuple[int, ...]] = []
         weights: list[float] = []
         hard: list[bool] = []
@@ -299,10 +316,10 @@ class _Parser:
                     raise self.error("the p-line must come first, once", number)
                 kind, n_vars, n_decl, top = self._p_line(tokens, number)
                 p_line = number
-                if limit is not None and n_vars > limit:
+                if n_vars > limit:
                     raise self.error(
-                        f"the p-line declares {n_vars} variables, "
-                        f"beyond the limit of {limit}{_LIMIT}",
+                        f"the p-line declares {_short.repr(n_vars)} variables, "
+                        f"beyond the limit of {limit}{why}",
                         number,
                     )
                 continue
@@ -325,10 +342,10 @@ class _Parser:
                             f"{n_vars} variables of the p-line",
                             number,
                         )
-                    if limit is not None and abs(lit) > limit:
+                    if abs(lit) > limit:
                         raise self.error(
                             f"variable {_short.repr(abs(lit))} is beyond "
-                            f"the limit of {limit}{_LIMIT}",
+                            f"the limit of {limit}{why}",
                             number,
                         )
                     lits.append(lit)

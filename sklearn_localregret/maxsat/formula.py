@@ -29,7 +29,7 @@ __all__ = ["Clauses", "WeightedFormula", "check_clause", "check_weights"]
 Clauses = tuple[tuple[int, ...], ...]
 
 # Literals are held as 64-bit integers (the clause matrices, the solver).
-_LARGEST_VARIABLE = 2**63 - 1
+LARGEST_VARIABLE = 2**63 - 1
 
 _short = reprlib.Repr()
 _short.maxtuple = _short.maxlist = 8
@@ -54,10 +54,10 @@ def _literal(x, index: int, clause, n_vars: int | None) -> int:
             f"clause {index} {_short.repr(clause)}: literal 0 is not allowed (0 "
             "only terminates a clause in DIMACS)"
         )
-    if abs(x) > _LARGEST_VARIABLE:
+    if abs(x) > LARGEST_VARIABLE:
         raise ValueError(
             f"clause {index} {_short.repr(clause)}: literal {x} is beyond the "
-            f"largest variable, {_LARGEST_VARIABLE} (64-bit integers)"
+            f"largest variable, {LARGEST_VARIABLE} (64-bit integers)"
         )
     if n_vars is not None and abs(x) > n_vars:
         raise ValueError(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import check_fits_in_memory
 from .._weights import MAX_WEIGHT
 from .clause_matrix import clause_matrix, satisfied
 from .formula import WeightedFormula
@@ -141,6 +142,9 @@ def solve_formula(
     >>> answer.status, answer.cost, answer.assignment
     ('SATISFIABLE', 1.0, array([False,  True,  True]))
     """
+    # The answer's assignment holds every variable, used or not: refused
+    # before the search rather than after it.
+    check_fits_in_memory(formula.n_vars, f"an assignment of {formula.n_vars} variables")
     forced = _unit_propagate([c for c, h in zip(formula, formula.hard) if h])
     if forced is None:
         return MaxSATAnswer("UNSATISFIABLE", None, None, None, 0.0, 0, 0)

@@ -124,3 +124,34 @@ def test_wide_sparse_input_is_never_densified():
     tracemalloc.stop()
     assert peak < 40e6, peak
     assert model.n_online_mistakes_ < 30
+
+
+def test_large_weights_saturate_instead_of_overflowing():
+    """alpha**w overflowed to inf (then NaN) past w ~ 1024 at alpha=2, for
+    weights the learner accepts (up to 1e100): the weights now saturate
+    within [1e-300, 1e300 / n], never 0, inf or NaN."""
+    X = np.array([[1, 0], [1, 0], [0, 1]])
+    y = np.array([1, 0, 1])
+    clf = Winnow2Classifier().fit(X, y, sample_weight=[1100, 1100, 1])
+    assert np.all(np.isfinite(clf.coef_)) and np.all(clf.coef_ > 0)
+    assert clf.coef_.max() <= 1e300 / 2
+    assert clf.predict(X).tolist() == [0, 0, 1]
+    huge = Winnow2Classifier().fit(X[1:], [1, 0], sample_weight=[1e100, 1])
+    assert huge.coef_.tolist() == [pytest.approx(1e300 / 2), 1.0]
+    # Ordinary weights: the plain products, bit for bit.
+    plain = Winnow2Classifier().fit(X, y, sample_weight=[3, 1, 2])
+    assert plain.coef_.tolist() == [4.0, 4.0]  # x8, then /2; then x4
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_binarize_must_be_finite(value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from sklearn_localregret import LocalRegretDisjunctClassifier
+
+    for learner in (
+        Winnow2Classifier(binarize=value),
+        LocalRegretDisjunctClassifier(binarize=value),
+    ):
+        with pytest.raises(InvalidParameterError, match="binarize"):
+            learner.fit(np.eye(4), [0, 1, 0, 1])

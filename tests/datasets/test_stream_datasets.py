@@ -245,3 +245,30 @@ def test_stream_validates_itself():
         Stream("s", X.astype(str), y)
     s = Stream("s", X, y, drift_points=(2,), drift_width=2)
     assert s.drift == "gradual" and s.is_binary and s.is_boolean
+
+
+def test_make_stream_refuses_a_csv_header_naming_a_column_twice():
+    """The label was the first of two columns named as the last one."""
+    with pytest.raises(ValueError, match="more than one column 'y'"):
+        make_stream(io.StringIO("y,a,y\n1,x,0\n2,z,1\n"))
+
+
+@pytest.mark.parametrize(
+    "source, error, match",
+    [
+        ([(0, "a"), (1, "b"), (0, "a")], TypeError, "Row 0's features 0 are neither"),
+        (
+            [np.array([[0], [1], [1]]), np.array([0, 1, 1])],
+            ValueError,
+            "a list of shapes",
+        ),
+        (
+            (np.zeros((3, 1)), np.array([[0], [1], [0]])),
+            ValueError,
+            r"shapes \(3, 1\) and \(3, 1\)",
+        ),
+    ],
+)
+def test_make_stream_says_what_is_wrong_with_near_miss_sources(source, error, match):
+    with pytest.raises(error, match=match):
+        make_stream(source)
