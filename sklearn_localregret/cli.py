@@ -13,16 +13,51 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
-from ._arguments import non_negative_int, output_folder, positive_int
+from ._arguments import int_in_range, non_negative_int, output_folder, positive_int
+from .experiments import MAX_ROUNDS, MAX_TRIALS
+from .experiments._stopping import exit_status, sigterm_as_interrupt, stopped_how
 from .maxsat import command as solve_command
 
 __all__ = ["main", "build_parser"]
+
+
+# What --quick runs, for the help: (trials, rounds, what a trial is) of each
+# experiment's quick scale (tests/test_cli.py checks them against the scales;
+# importing the experiments here would slow every command's start).
+QUICK_SCALES = {
+    "maxsat": (3, 300, "instances"),
+    "disjunct": (3, 300, "trials"),
+    "trees": (2, 200, "trials"),
+}
+#: Fewer trials give no intervals (experiments._intervals.MIN_TRIALS).
+MIN_TRIALS = 3
+
+
+def _quick_help(names) -> str:
+    def one(name):
+        trials, rounds, unit = QUICK_SCALES[name]
+        few = ", too few for intervals" if trials < MIN_TRIALS else ""
+        return f"{name} {trials} {unit} of {rounds} rounds{few}"
+
+    return (
+        "a small run that checks everything works, in seconds (its numbers "
+        "are not results): " + "; ".join(one(name) for name in names)
+    )
+
+
+def _rounds_help(names) -> str:
+    if len(names) == 1:
+        quick = str(QUICK_SCALES[names[0]][1])
+    else:
+        quick = ", ".join(f"{QUICK_SCALES[name][1]} for {name}" for name in names)
+    return (
+        f"rounds per trial, at most {MAX_ROUNDS}; default: the paper's 1000 "
+        f"({quick} with --quick)"
+    )
 
 
 def _add_experiment_commands(sub) -> None:
@@ -31,6 +66,7 @@ def _add_experiment_commands(sub) -> None:
     commands = {name: help_text for name, (_, help_text) in EXPERIMENTS.items()}
     commands["all"] = "every experiment, in turn: " + ", ".join(EXPERIMENTS)
     for name, help_text in commands.items():
+        names = [n for n in EXPERIMENTS if n in QUICK_SCALES and name in (n, "all")]
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument(
             "--out",
@@ -49,20 +85,21 @@ def _add_experiment_commands(sub) -> None:
         scale.add_argument(
             "--quick",
             action="store_true",
-            help="a small run that checks everything works, in "
-            "seconds; too few trials for intervals",
+            help=_quick_help(names),
         )
         cmd.add_argument(
             "--trials",
-            type=positive_int,
+            type=int_in_range(1, MAX_TRIALS),
             default=None,
-            help="trials (instances for maxsat); default: the scale's",
+            help=f"{'instances' if name == 'maxsat' else 'trials'}"
+            f"{' (instances for maxsat)' if name == 'all' else ''}, at most "
+            f"{MAX_TRIALS}; default: the scale's",
         )
         cmd.add_argument(
             "--rounds",
-            type=positive_int,
+            type=int_in_range(1, MAX_ROUNDS),
             default=None,
-            help="rounds per trial; default: the paper's 1000",
+            help=_rounds_help(names),
         )
         cmd.add_argument(
             "--seed", type=non_negative_int, default=0, help="random seed (0)"
@@ -163,12 +200,12 @@ def _announce(scale, runs, args) -> None:
             done.append(experiment.name)
             continue
         kept: set[int] = set()
+        total = len(experiment.plan(parameters))
         if not args.force:
             kept = TaskCheckpoint(
                 args.out, experiment.name, experiment._identity(parameters)
-            ).indices()
+            ).indices(total)
         if kept:
-            total = len(experiment.plan(parameters))
             partly.append(f"{experiment.name} {len(kept)} of {total} tasks")
         expected += experiment.estimate_seconds(
             parameters, args.jobs, args.out, skip=kept
@@ -213,22 +250,11 @@ def _announce(scale, runs, args) -> None:
     print(flush=True)
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, turned into what Ctrl-C raises, so that both end a job alike."""
-
-
-def _terminate(signum, frame) -> None:
-    raise Terminated
-
-
-def _interrupted(
-    finished: list, runs, out: Path, elapsed: float, terminated: bool
-) -> None:
+def _interrupted(finished: list, runs, out: Path, elapsed: float, how: str) -> None:
     from .experiments._checkpoint import TaskCheckpoint
     from .experiments._runner import format_duration
 
     done = {name for name, _ in finished}
-    how = "Terminated (SIGTERM)" if terminated else "Interrupted"
     lines = [f"\n{how} after {format_duration(elapsed)}."]
     if finished:
         kept = [
@@ -246,7 +272,8 @@ def _interrupted(
         checkpoint = TaskCheckpoint(
             out, experiment.name, experiment._identity(parameters)
         )
-        saved, total = checkpoint.count(), len(experiment.plan(parameters))
+        total = len(experiment.plan(parameters))
+        saved = checkpoint.count(total)
         rest.append(
             f"{experiment.name} ({saved} of {total} tasks kept in {checkpoint.folder})"
             if saved
@@ -261,50 +288,60 @@ def _interrupted(
     sys.stderr.write("\n".join(lines) + "\n")
 
 
+def _run_one(experiment, parameters, scale, args, runner) -> dict:
+    """Run one experiment of the job, between its heading and its timing."""
+    from .experiments._runner import format_duration
+
+    print(f"== {experiment.name} ==", flush=True)
+    began = time.perf_counter()
+    document = experiment.run(
+        args.out,
+        parameters,
+        runner=runner,
+        progress=not args.quiet,
+        resume=not args.force,
+        scale=scale,
+    )
+    if not document["skipped"]:
+        files = ", ".join([*document["files"], f"{experiment.name}.json"])
+        print(
+            f"({experiment.name}: {format_duration(time.perf_counter() - began)}; "
+            f"wrote {files} in {args.out}/)",
+            flush=True,
+        )
+    print(flush=True)
+    return document
+
+
 def run_experiments(args) -> int:
     """Run the experiments of ``args.command`` (``all``: every one), resumably."""
     from .experiments._runner import TaskRunner, format_duration
 
     start = time.perf_counter()
     finished, runs = [], []
-    # SIGTERM (kill, a scheduler's stop) ends the job as Ctrl-C does: the
-    # workers are stopped by this process, and the summary is printed.
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
-        scale, runs = _plan(args)
-        _announce(scale, runs, args)
-        with TaskRunner(args.jobs) as runner:
-            for experiment, parameters in runs:
-                print(f"== {experiment.name} ==", flush=True)
-                began = time.perf_counter()
-                document = experiment.run(
-                    args.out,
-                    parameters,
-                    runner=runner,
-                    progress=not args.quiet,
-                    resume=not args.force,
-                    scale=scale,
-                )
-                finished.append((experiment.name, document))
-                if not document["skipped"]:
-                    files = ", ".join([*document["files"], f"{experiment.name}.json"])
-                    print(
-                        f"({experiment.name}: "
-                        f"{format_duration(time.perf_counter() - began)}; wrote "
-                        f"{files} in {args.out}/)",
-                        flush=True,
-                    )
-                print(flush=True)
+        # SIGTERM (kill, a scheduler's stop) ends the job as Ctrl-C does: the
+        # workers are stopped by this process, and the summary is printed.
+        with sigterm_as_interrupt():
+            scale, runs = _plan(args)
+            _announce(scale, runs, args)
+            with TaskRunner(args.jobs) as runner:
+                for experiment, parameters in runs:
+                    document = _run_one(experiment, parameters, scale, args, runner)
+                    finished.append((experiment.name, document))
     except KeyboardInterrupt as exc:
-        terminated = isinstance(exc, Terminated)
-        _interrupted(finished, runs, args.out, time.perf_counter() - start, terminated)
-        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
-    finally:
-        if main_thread:
-            signal.signal(
-                signal.SIGTERM, signal.SIG_DFL if previous is None else previous
-            )
+        elapsed = time.perf_counter() - start
+        _interrupted(finished, runs, args.out, elapsed, stopped_how(exc))
+        return exit_status(exc)
+    except MemoryError as exc:
+        # A last resort: --trials and --rounds are bounded, but not their
+        # product, nor the other programs sharing the memory.
+        print(
+            f"error: out of memory ({str(exc) or 'MemoryError'}); fewer --trials or "
+            "--rounds need less (finished tasks are kept for a rerun)",
+            file=sys.stderr,
+        )
+        return 1
     cpu = sum(doc.get("cpu_seconds", 0.0) for _, doc in finished if not doc["skipped"])
     print(
         f"Wall time: {format_duration(time.perf_counter() - start)} with "

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from sklearn_localregret.cli import build_parser, main
@@ -56,6 +58,10 @@ def test_version(capsys):
         ["--rounds", "many"],
         ["--jobs", "-1"],
         ["--seed", "-2"],
+        # A time estimate of 69444444 h, then numpy's MemoryError traceback.
+        ["--rounds", "1000000000000000"],
+        # A MemoryError building the task list.
+        ["--trials", "100000000"],
     ],
 )
 def test_bad_experiment_options_exit_2_with_a_message(options, capsys):
@@ -85,6 +91,90 @@ def test_an_unusable_out_folder_or_seed_is_one_line_and_exit_2(
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
         assert "error: argument" in err and "Traceback" not in err
+
+
+def _unwritable_folder(tmp_path):
+    """A folder that refuses new files: a read-only one, or, as root (who
+    writes there anyway), sysfs's /sys/kernel; else the test is skipped."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    for candidate in (folder, Path("/sys/kernel")):
+        try:
+            (candidate / "probe").write_text("")
+        except OSError:
+            return candidate
+        (candidate / "probe").unlink()
+    pytest.skip("every folder takes files from this user")
+
+
+@pytest.mark.parametrize("command", ["maxsat", "streams"])
+def test_a_folder_that_refuses_files_is_refused_before_the_work(
+    command, tmp_path, capsys
+):
+    # It passed, and the job died with a PermissionError traceback at its
+    # first checkpoint (streams: after every run, on streams.csv).
+    folder = _unwritable_folder(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--quick", "--out", str(folder)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --out: cannot write in the folder '{folder}': " in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    from sklearn_localregret.experiments import run_maxsat
+
+    with pytest.raises(ValueError, match="cannot write in the folder"):
+        run_maxsat(folder, scale="quick", progress=False)
+
+
+def test_the_help_says_what_quick_runs_and_the_bounds(capsys):
+    """--quick and --rounds say what each experiment's quick scale runs (it
+    said "too few trials for intervals" and "default: 1000" for all)."""
+    from sklearn_localregret import cli
+    from sklearn_localregret.experiments import EXPERIMENTS, get_experiment
+    from sklearn_localregret.experiments._intervals import MIN_TRIALS
+
+    assert list(cli.QUICK_SCALES) == list(EXPERIMENTS)
+    assert cli.MIN_TRIALS == MIN_TRIALS
+    for name, (trials, rounds, unit) in cli.QUICK_SCALES.items():
+        experiment = get_experiment(name)
+        quick = experiment.scales["quick"]
+        assert (trials, rounds) == (
+            quick[experiment.trials_parameter],
+            quick["n_rounds"],
+        )
+        assert unit == ("instances" if name == "maxsat" else "trials")
+    helps = {}
+    for name in (*EXPERIMENTS, "all"):
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        helps[name] = " ".join(capsys.readouterr().out.split())
+    assert "maxsat 3 instances of 300 rounds" in helps["maxsat"]
+    assert "(300 with --quick)" in helps["disjunct"]
+    assert "trees 2 trials of 200 rounds, too few for intervals" in helps["trees"]
+    assert "intervals" not in helps["maxsat"] + helps["disjunct"]
+    for text in helps.values():
+        assert "at most 1000;" in text and "at most 100000;" in text
+
+
+@pytest.mark.parametrize(
+    "option, value, expected",
+    [
+        ("--rows", "1000000000000", "--rows: expected an integer from 20 to 1000000"),
+        ("--seeds", "100000000", "--seeds: expected an integer from 1 to 100, got"),
+    ],
+)
+def test_streams_bounds_its_counts(option, value, expected, tmp_path, capsys):
+    # numpy's MemoryError traceback for 10**12 rows; 10**8 seeds built 10**8
+    # copies of each stream before the first run.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["streams", option, value, "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert expected in capsys.readouterr().err
+    from sklearn_localregret.experiments.streams import plan_streams
+
+    with pytest.raises(ValueError, match="must be at most"):
+        plan_streams(streams=["sea"], n_rows=10**12)
 
 
 def test_quick_experiment_from_the_command_line_and_its_rerun(tmp_path, capsys):

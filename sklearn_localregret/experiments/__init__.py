@@ -20,6 +20,10 @@ from importlib import import_module
 
 __all__ = [
     "EXPERIMENTS",
+    "MAX_ROUNDS",
+    "MAX_SEEDS",
+    "MAX_STREAM_ROWS",
+    "MAX_TRIALS",
     "get_experiment",
     "run_disjunct",
     "run_maxsat",
@@ -45,6 +49,16 @@ EXPERIMENTS = {
         "online decision trees on nursery, mushroom, kr-vs-kp, alternating labels",
     ),
 }
+
+#: The most trials (instances) and rounds per trial an experiment takes: five
+#: times the paper's largest trial count and a hundred times its rounds. More
+#: would only run out of memory or of the user's patience.
+MAX_TRIALS = 1000
+MAX_ROUNDS = 100_000
+#: The most seeds and rows per named stream the stream leaderboard takes
+#: (every seed's copy of every stream is built before the runs).
+MAX_SEEDS = 100
+MAX_STREAM_ROWS = 1_000_000
 
 _RUNNERS = {"run_maxsat": "maxsat", "run_disjunct": "disjunct", "run_trees": "trees"}
 

@@ -15,6 +15,7 @@ results folder never runs code.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -23,6 +24,10 @@ import numpy as np
 from ._output import atomic_write, normalise
 
 __all__ = ["TaskCheckpoint", "encode", "decode"]
+
+# The name save() gives a task's file; anything else in the folder (a copy,
+# an editor's backup) is not a kept task.
+_TASK_FILE = re.compile(r"task-([0-9]+)\.json")
 
 
 def encode(value):
@@ -84,19 +89,28 @@ class TaskCheckpoint:
         self.identity = normalise(identity)
         self._stamped = False  # identity.json written (by this run or its own)
 
-    def load(self) -> dict[int, tuple[object, float, float]]:
+    def load(
+        self, n_tasks: int | None = None
+    ) -> dict[int, tuple[object, float, float]]:
         """``{task index: (result, seconds, cpu seconds)}`` saved with these
-        parameters; empty (and the folder reset) otherwise."""
+        parameters; empty (and the folder reset) otherwise.
+
+        A file that is not one :meth:`save` wrote (another name, unreadable,
+        an index other than its name's, or not below ``n_tasks``, the plan's
+        number of tasks) is ignored: its task runs again.
+        """
         same = self._same_run()
         if not same:
             self.clear()
             return {}
         self._stamped = True
         done = {}
-        for path in sorted(self.folder.glob("task-*.json")):
+        for index, path in sorted(self._task_files(n_tasks).items()):
             try:
                 saved = json.loads(path.read_text())
-                done[int(saved["index"])] = (
+                if saved["index"] != index:
+                    continue  # renamed, or written by hand
+                done[index] = (
                     decode(saved["result"]),
                     float(saved["seconds"]),
                     float(saved["cpu"]),
@@ -105,6 +119,16 @@ class TaskCheckpoint:
                 continue  # unreadable: the task runs again
         return done
 
+    def _task_files(self, n_tasks: int | None) -> dict[int, Path]:
+        files = {}
+        for path in self.folder.glob("task-*.json"):
+            match = _TASK_FILE.fullmatch(path.name)
+            if match is not None:
+                index = int(match.group(1))
+                if n_tasks is None or index < n_tasks:
+                    files[index] = path
+        return files
+
     def _same_run(self) -> bool:
         try:
             saved = json.loads((self.folder / "identity.json").read_text())
@@ -112,16 +136,17 @@ class TaskCheckpoint:
             return False
         return saved == self.identity
 
-    def indices(self) -> set[int]:
-        """Indices of the tasks saved with these parameters (none if the folder
-        is another run's); reads only the file names."""
+    def indices(self, n_tasks: int | None = None) -> set[int]:
+        """Indices of the tasks saved with these parameters, below ``n_tasks``
+        if given (none if the folder is another run's); reads only the file
+        names, so a file :meth:`load` finds unreadable counts here."""
         if not self._same_run():
             return set()
-        return {int(p.stem[5:]) for p in self.folder.glob("task-*.json")}
+        return set(self._task_files(n_tasks))
 
-    def count(self) -> int:
+    def count(self, n_tasks: int | None = None) -> int:
         """Tasks saved with these parameters (0 if the folder is another run's)."""
-        return len(self.indices())
+        return len(self.indices(n_tasks))
 
     def clear(self) -> None:
         """Start afresh: drop what another run kept."""

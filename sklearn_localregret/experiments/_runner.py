@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
 
+from .._arguments import folder_problem
+from . import MAX_ROUNDS, MAX_TRIALS
 from ._checkpoint import TaskCheckpoint
 from ._intervals import LEVEL, MIN_TRIALS
 from ._output import atomic_write, finished_run, normalise
@@ -63,6 +65,10 @@ class Experiment:
         CPU seconds of one task of each kind at 1000 rounds, measured on the
         development machine: the time estimates when no earlier run of this
         machine is in the output folder.
+    check : callable, default=None
+        ``check(parameters)`` raises ``ValueError`` on parameters that each
+        pass alone but not together, or that the experiment cannot use
+        (Max-3SAT's clauses need 3 variables).
     """
 
     name: str
@@ -73,6 +79,7 @@ class Experiment:
     collect: Callable[[dict, list], dict[str, CurveSet]]
     table: Callable[[dict[str, CurveSet]], str]
     reference_seconds: Mapping
+    check: Callable[[dict], None] | None = None
 
     def parameters(self, scale: str = "default", **overrides) -> dict:
         """The parameters of ``scale`` with ``overrides`` (None: keep) applied.
@@ -80,7 +87,10 @@ class Experiment:
         Raises
         ------
         ValueError
-            An unknown scale, or a count that is not a positive integer.
+            An unknown scale, a count that is not a positive integer, more
+            than :data:`~sklearn_localregret.experiments.MAX_TRIALS` trials or
+            :data:`~sklearn_localregret.experiments.MAX_ROUNDS` rounds, or
+            parameters :attr:`check` refuses.
         TypeError
             An unknown parameter.
         """
@@ -104,7 +114,14 @@ class Experiment:
                 raise ValueError(
                     f"{key} must be an integer >= {smallest}, got {value!r}."
                 )
+            largest = {self.trials_parameter: MAX_TRIALS, "n_rounds": MAX_ROUNDS}
+            if key in largest and value > largest[key]:
+                raise ValueError(
+                    f"{key} must be at most {largest[key]}, got {value!r}."
+                )
             parameters[key] = int(value) if isinstance(value, Integral) else value
+        if self.check is not None:
+            self.check(parameters)
         return parameters
 
     def _identity(self, parameters: dict) -> dict:
@@ -223,6 +240,9 @@ class Experiment:
             of files, the table and every plotted number (``"panels"``).
         """
         out = Path(out)
+        problem = folder_problem(out)
+        if problem is not None:  # refused before the work, not after a task
+            raise ValueError(f"out: {problem}.")
         identity = self._identity(parameters)
         if resume:
             document = self.finished(out, parameters)
@@ -238,7 +258,7 @@ class Experiment:
         tasks = self.plan(parameters)
         checkpoint = TaskCheckpoint(out, self.name, identity)
         if resume:
-            kept = checkpoint.load()
+            kept = checkpoint.load(len(tasks))
             if kept:
                 print(
                     f"{self.name}: {len(kept)} of {len(tasks)} tasks kept from an "

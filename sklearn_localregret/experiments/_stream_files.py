@@ -25,11 +25,42 @@ from ._styles import style
 if TYPE_CHECKING:
     from ._stream_report import Leaderboard
 
-__all__ = ["plot_leaderboard", "write_leaderboard"]
+__all__ = ["figure_names", "plot_leaderboard", "write_leaderboard"]
+
+# Every figure's name matches this, and removing an earlier run's figures
+# removes only what matches it.
+_FIGURE = re.compile(r"streams_[A-Za-z0-9_.-]*\.png")
 
 
 def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def figure_names(streams) -> dict[str, str]:
+    """The file name of each stream's figure, one per stream.
+
+    ``streams_<name>.png``, the characters of the name a file name should
+    not hold replaced by ``_``; a name that another stream's figure already
+    took then (letter case aside: some file systems ignore it) gets ``-2``,
+    ``-3``, ... in the order of ``streams``.
+
+    Examples
+    --------
+    >>> figure_names(["my data", "my_data", "sea"])
+    {'my data': 'streams_my_data.png', 'my_data': 'streams_my_data-2.png', \
+'sea': 'streams_sea.png'}
+    """
+    taken: set[str] = set()
+    names = {}
+    for stream in streams:
+        stem = candidate = _safe_name(stream)
+        copy = 1
+        while candidate.casefold() in taken:
+            copy += 1
+            candidate = f"{stem}-{copy}"
+        taken.add(candidate.casefold())
+        names[stream] = f"streams_{candidate}.png"
+    return names
 
 
 def write_leaderboard(board: Leaderboard, out) -> list[Path]:
@@ -101,7 +132,14 @@ def write_leaderboard(board: Leaderboard, out) -> list[Path]:
     }
     paths[3].write_text(json.dumps(document, indent=1))
     paths[4].write_text(board.markdown() + "\n")
-    return paths + board.plot(out)
+    figures = board.plot(out)
+    # An earlier leaderboard's figures of other streams would pass for this
+    # one's: the folder keeps the figures of the files beside them only.
+    drawn = {path.name for path in figures}
+    for path in out.iterdir():
+        if _FIGURE.fullmatch(path.name) and path.name not in drawn and path.is_file():
+            path.unlink()
+    return paths + figures
 
 
 def plot_leaderboard(board: Leaderboard, out) -> list[Path]:
@@ -110,6 +148,7 @@ def plot_leaderboard(board: Leaderboard, out) -> list[Path]:
     if plt is None:
         return []
     curves = board.curves()
+    files = figure_names(board.streams)
     paths = []
     # One figure, cleared for each stream: creating figures dominates.
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -157,7 +196,7 @@ def plot_leaderboard(board: Leaderboard, out) -> list[Path]:
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        path = Path(out) / f"streams_{_safe_name(name)}.png"
+        path = Path(out) / files[name]
         fig.savefig(path, dpi=110)
         paths.append(path)
     plt.close(fig)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import traceback
 import warnings
@@ -156,8 +157,19 @@ def can_isolate() -> bool:
     )
 
 
+#: Held back in the parent while it forks: a child must not get them before
+#: it has set its own handlers (_child), and the parent acts on them after.
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _child(task, connection) -> None:
     """Forked child: reset the peak-memory mark, run, send the record back."""
+    # A terminal's Ctrl-C reaches the whole process group: the parent handles
+    # it and ends the children. SIGTERM (the parent ending it) ends a child at
+    # once, rather than raising the parent's Terminated in it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     try:
         try:
             with open("/proc/self/clear_refs", "w") as handle:
@@ -182,30 +194,45 @@ def _failed(task, message: str) -> RunRecord:
 
 
 def run_isolated(tasks, jobs, on_record) -> None:
+    """Run ``tasks``, at most ``jobs`` at once, each in a forked child, and call
+    ``on_record(record)`` as each ends. If anything ends this early (Ctrl-C,
+    SIGTERM turned into a ``KeyboardInterrupt``), the children still running
+    are killed first: none outlives it."""
     context = multiprocessing.get_context("fork")
     pending = iter(tasks)
     running: dict[Connection, tuple] = {}
-    while True:
-        while len(running) < jobs:
-            task = next(pending, None)
-            if task is None:
-                break
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_child, args=(task, send), daemon=True)
-            process.start()
-            send.close()
-            running[receive] = (process, task)
-        if not running:
-            return
-        # wait() returns some of the connections it was given.
-        for connection in cast("list[Connection]", wait(list(running))):
-            process, task = running.pop(connection)
-            try:
-                record = connection.recv()
-            except EOFError:
+    try:
+        while True:
+            while len(running) < jobs:
+                task = next(pending, None)
+                if task is None:
+                    break
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(task, send), daemon=True)
+                blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+                try:
+                    process.start()
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                send.close()
+                running[receive] = (process, task)
+            if not running:
+                return
+            # wait() returns some of the connections it was given.
+            for connection in cast("list[Connection]", wait(list(running))):
+                process, task = running[connection]
+                try:
+                    record = connection.recv()
+                except EOFError:
+                    process.join()
+                    message = f"the run's process died (exit code {process.exitcode})"
+                    record = _failed(task, message)
                 process.join()
-                message = f"the run's process died (exit code {process.exitcode})"
-                record = _failed(task, message)
+                connection.close()
+                del running[connection]
+                on_record(record)
+    finally:
+        for connection, (process, _) in running.items():
+            process.kill()
             process.join()
             connection.close()
-            on_record(record)

@@ -9,7 +9,9 @@
     python -m sklearn_localregret streams --python mypackage.data:stream
 
 Bad input (an unknown name, a CSV without its label column, a stream with one
-class, ...) prints one line on stderr and exits with status 2.
+class, ...) prints one line on stderr and exits with status 2. Ctrl-C or
+SIGTERM stops the runs and their processes, says how far they got, and exits
+with status 130 or 143, writing nothing: a leaderboard needs every run.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ import argparse
 import importlib
 import shlex
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .._arguments import int_at_least, non_negative_int, output_folder, positive_int
+from .._arguments import int_in_range, non_negative_int, output_folder, positive_int
 from ..datasets.streams import MIN_ROWS
+from . import MAX_SEEDS, MAX_STREAM_ROWS
+from ._stopping import exit_status, sigterm_as_interrupt, stopped_how
+from ._task_runner import format_duration
 
 __all__ = ["add_streams_parser", "streams_command"]
 
@@ -38,7 +44,8 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
         "--out",
         type=output_folder,
         default=Path("results"),
-        help="folder for the CSV/JSON/markdown/PNG files (results)",
+        help="folder for the CSV/JSON/markdown/PNG files (results); the "
+        "streams_*.png figures of an earlier leaderboard there are removed",
     )
     cmd.add_argument(
         "--quick",
@@ -47,18 +54,19 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
     )
     cmd.add_argument(
         "--seeds",
-        type=positive_int,
+        type=int_in_range(1, MAX_SEEDS),
         default=None,
         metavar="N",
-        help="seeds per stream (3; 2 with --quick)",
+        help=f"seeds per stream, at most {MAX_SEEDS} (3; 2 with --quick)",
     )
     cmd.add_argument("--seed", type=non_negative_int, default=0, help="first seed (0)")
     cmd.add_argument(
         "--rows",
-        type=int_at_least(MIN_ROWS),
+        type=int_in_range(MIN_ROWS, MAX_STREAM_ROWS),
         default=None,
         metavar="N",
-        help="rows per named stream (3000; 100 with --quick)",
+        help=f"rows per named stream, at most {MAX_STREAM_ROWS} (3000; 100 with "
+        "--quick)",
     )
     cmd.add_argument(
         "--batch-size",
@@ -268,10 +276,44 @@ def _without_river(args) -> str | None:
 
 
 def streams_command(args, argv=None) -> int:
-    """Run the ``streams`` subcommand; 2 on bad input, 0 otherwise."""
+    """Run the ``streams`` subcommand; 2 on bad input, 130 or 143 when stopped
+    by Ctrl-C or SIGTERM, 0 otherwise."""
     if args.list:
         print(_listing())
         return 0
+    start = time.perf_counter()
+    # How far it got, for the message if it is stopped: the runs planned and
+    # finished, and whether the files were being written.
+    progress = {"runs": None, "finished": 0, "writing": False}
+    try:
+        with sigterm_as_interrupt():
+            return _leaderboard(args, argv, progress)
+    except KeyboardInterrupt as exc:
+        elapsed = format_duration(time.perf_counter() - start)
+        if progress["writing"]:
+            what = f"while writing its files: those in {args.out}/ may be incomplete"
+        else:
+            done = (
+                "before any run"
+                if progress["runs"] is None
+                else f"{progress['finished']} of {progress['runs']} runs had finished"
+            )
+            what = (
+                f"{done}; nothing written to {args.out}/ (a leaderboard needs "
+                "every run). The same command runs them all again"
+            )
+        print(f"\n{stopped_how(exc)} after {elapsed}, {what}.", file=sys.stderr)
+        return exit_status(exc)
+    except MemoryError as exc:
+        print(
+            f"error: out of memory ({str(exc) or 'MemoryError'}); fewer --seeds, "
+            "--rows or streams need less",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _leaderboard(args, argv, progress: dict) -> int:
     from .streams import plan_streams, run_plan
 
     try:
@@ -303,17 +345,25 @@ def streams_command(args, argv=None) -> int:
     left_out = _without_river(args)
     if left_out:
         print(left_out, file=sys.stderr, flush=True)
+    progress["runs"] = len(plan.streams) * len(plan.seeds) * len(plan.learners)
+
+    def finished(record) -> None:
+        progress["finished"] += 1
+
     board = run_plan(
         plan,
         progress=not args.quiet,
         isolate=False if args.no_isolate else None,
         jobs=args.jobs,
+        on_record=finished,
     )
     words = ["python", "-m", "sklearn_localregret", "streams"]
     if left_out:
         board.settings["left_out"] = left_out
     board.command = shlex.join(words + list(argv if argv is not None else sys.argv[2:]))
+    progress["writing"] = True
     paths = board.write(args.out)
+    progress["writing"] = False
     print(board.markdown())
     print(
         f"\n({board.settings['wall_seconds']:.0f} s; {len(paths)} files in "

@@ -169,13 +169,19 @@ class TaskRunner:
             Show the bar (stderr).
         finished : mapping, default=None
             ``{index: (result, seconds, cpu seconds)}`` of tasks already done
-            (kept by an interrupted run): not run again.
+            (kept by an interrupted run): not run again. An index that is not
+            one of ``tasks``' raises ``ValueError``.
         on_result : callable, default=None
             ``on_result(index, result, seconds, cpu_seconds)``, called in this
             process as each task finishes (to keep it).
         """
         n = len(tasks)
         finished = dict(finished or {})
+        outside = [i for i in finished if not (isinstance(i, Integral) and 0 <= i < n)]
+        if outside:
+            raise ValueError(
+                f"finished holds indices of no task (0 to {n - 1}): {outside[:5]}."
+            )
         expected = [1.0] * n if expected is None else [float(e) for e in expected]
         order = sorted(
             (i for i in range(n) if i not in finished), key=lambda i: -expected[i]

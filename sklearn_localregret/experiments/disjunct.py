@@ -222,7 +222,8 @@ def run_disjunct(
         ``"default"``: 30 trials; ``"quick"``: 3 trials of 300 instances, a
         check that everything runs.
     n_trials, n_rounds, n_vars : int, default=None
-        Override the scale's values (the paper: 20 variables).
+        Override the scale's values (the paper: 20 variables); at most 1000
+        trials and 100000 rounds.
     seed : int, default=0
         Seed of the streams and learners. Trial ``i`` is the same whatever the
         number of trials.

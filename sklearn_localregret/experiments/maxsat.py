@@ -37,12 +37,26 @@ def random_3sat(n_vars: int, n_clauses: int, rng: np.random.Generator) -> list:
     >>> len(clauses), all(len({abs(l) for l in c}) == 3 for c in clauses)
     (2, True)
     """
+    _check_n_vars(n_vars)
     clauses = []
     for _ in range(n_clauses):
         variables = rng.choice(n_vars, size=3, replace=False) + 1
         signs = rng.choice([-1, 1], size=3)
         clauses.append(tuple(int(s * v) for s, v in zip(signs, variables)))
     return clauses
+
+
+def _check_n_vars(n_vars) -> None:
+    if n_vars < 3:
+        raise ValueError(
+            f"n_vars must be at least 3: each clause has 3 distinct variables, "
+            f"got {n_vars!r}."
+        )
+
+
+def check(p: dict) -> None:
+    """Refuse parameters the instances cannot have (fewer than 3 variables)."""
+    _check_n_vars(p["n_vars"])
 
 
 def run_instance(clauses, n_vars, n_rounds, rng):
@@ -150,6 +164,7 @@ EXPERIMENT = Experiment(
     table=summary_table,
     # CPU s per task, default run on the 2-core development machine (issue 30)
     reference_seconds={"instance": 0.25},
+    check=check,
 )
 
 
@@ -178,7 +193,8 @@ def run_maxsat(
         claims separate; ``"quick"``: 3 instances of 300 rounds, a check that
         everything runs.
     n_instances, n_rounds, n_vars, n_clauses : int, default=None
-        Override the scale's values (the paper: 20 variables, 201 clauses).
+        Override the scale's values (the paper: 20 variables, 201 clauses);
+        at most 1000 instances and 100000 rounds, at least 3 variables.
     seed : int, default=0
         Seed of the instances, the clause order and the learners. Instance
         ``i`` is the same whatever the number of instances.

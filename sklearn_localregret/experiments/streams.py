@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
 
+from .._arguments import folder_problem
 from .._checks import check_positive_int
 from ..datasets.streams import STREAMS, Stream, load_stream, stream_names
+from . import MAX_SEEDS, MAX_STREAM_ROWS
 from ._stream_report import Leaderboard, RunRecord
 from ._stream_runs import CURVE_POINTS as CURVE_POINTS
 from ._stream_runs import WARM_UP_ROWS as WARM_UP_ROWS
@@ -92,6 +95,12 @@ def plan_streams(
         base["n_seeds"] if n_seeds is None else n_seeds, "n_seeds"
     )
     n_rows = check_positive_int(base["n_rows"] if n_rows is None else n_rows, "n_rows")
+    for name, value, largest in (
+        ("n_seeds", n_seeds, MAX_SEEDS),
+        ("n_rows", n_rows, MAX_STREAM_ROWS),
+    ):
+        if value > largest:  # every copy of every stream is built up front
+            raise ValueError(f"{name} must be at most {largest}, got {value!r}.")
     batch_size = check_positive_int(
         base["batch_size"] if batch_size is None else batch_size, "batch_size"
     )
@@ -193,9 +202,20 @@ def _progress_bar(total: int, enabled: bool):
 
 
 def run_plan(
-    plan: StreamPlan, *, progress: bool = True, isolate=None, jobs: int = 1
+    plan: StreamPlan,
+    *,
+    progress: bool = True,
+    isolate=None,
+    jobs: int = 1,
+    on_record: Callable[[RunRecord], object] | None = None,
 ) -> Leaderboard:
-    """Run a validated :class:`StreamPlan` and collect the records."""
+    """Run a validated :class:`StreamPlan` and collect the records.
+
+    ``on_record(record)`` is called as each run ends (the command counts
+    them, to say how far an interrupted leaderboard got). Ctrl-C (a
+    ``KeyboardInterrupt``) ends the runs, their forked processes included,
+    and passes through.
+    """
     jobs = check_positive_int(jobs, "jobs")
     if isolate is None:
         isolate = can_isolate()
@@ -212,18 +232,20 @@ def run_plan(
     bar = _progress_bar(len(tasks), progress)
     start = time.perf_counter()
 
-    def on_record(record):
+    def add(record):
         records.append(record)
+        if on_record is not None:
+            on_record(record)
         if bar is not None:
             bar.set_postfix_str(f"{record.stream} / {record.learner}", refresh=False)
             bar.update()
 
     try:
         if isolate:
-            run_isolated(tasks, jobs, on_record)
+            run_isolated(tasks, jobs, add)
         else:
             for task in tasks:
-                on_record(evaluate_run(*task))
+                add(evaluate_run(*task))
     finally:
         if bar is not None:
             bar.close()
@@ -266,7 +288,11 @@ def run_streams(
         Folder for ``streams.csv`` (one row per run), ``streams_summary.csv``
         (mean and 95% CI over seeds), ``streams_curves.csv``, ``streams.json``
         (all of it), ``streams.md`` (the leaderboard) and
-        ``streams_<stream>.png``; None writes nothing.
+        ``streams_<stream>.png`` (characters other than letters, digits,
+        ``_``, ``.`` and ``-`` replaced by ``_``; ``-2``, ``-3``, ... added to
+        a name another stream's figure took); None writes nothing. The
+        ``streams_<name>.png`` files of an earlier leaderboard there are
+        removed: the folder holds this one's figures only.
     streams : list of str or Stream, default=None
         Named streams (:func:`~sklearn_localregret.datasets.stream_names`) or
         your own (:func:`~sklearn_localregret.datasets.make_stream`); None
@@ -277,11 +303,13 @@ def run_streams(
         Registered learner names or your own; None means every registered
         learner whose dependencies are installed.
     n_seeds : int, default=3 (2 with ``quick``)
-        Seeds ``seed, seed + 1, ...``: each seeds a stream and the learners.
+        Seeds ``seed, seed + 1, ...``: each seeds a stream and the learners;
+        at most 100.
     seed : int, default=0
         First seed.
     n_rows : int, default=3000 (100 with ``quick``)
-        Rows per named stream (real datasets may have fewer).
+        Rows per named stream (real datasets may have fewer), at most
+        1000000.
     batch_size : int, default=10
         Rows per round: predicted together, then learned together.
     window : int, default=500 (50 with ``quick``)
@@ -317,6 +345,9 @@ def run_streams(
     >>> [(r.learner, r.seed, round(r.error, 3)) for r in board.records]
     [('lr-tree', 0, ...), ('sgd', 0, 0.163), ('lr-tree', 1, ...), ('sgd', 1, 0.2)]
     """
+    problem = None if out is None else folder_problem(out)
+    if problem is not None:  # refused before the runs, not after them
+        raise ValueError(f"out: {problem}.")
     plan = plan_streams(
         streams=streams,
         learners=learners,

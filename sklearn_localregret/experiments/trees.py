@@ -339,10 +339,11 @@ def run_trees(
         ``"quick"``: 2 trials of 200 rounds, a check that everything runs
         (too few trials for intervals).
     n_trials, n_rounds, batch_size : int, default=None
-        Override the scale's values (the paper: 5 instances per round).
-    datasets : sequence of str, default=None
-        Which of ``DATASETS`` to run (all when None); the alternating panel
-        always runs.
+        Override the scale's values (the paper: 5 instances per round); at
+        most 1000 trials and 100000 rounds.
+    datasets : str or sequence of str, default=None
+        Which of ``DATASETS`` to run, each once (all when None); the
+        alternating panel always runs.
     seed : int, default=0
         Seed of every stream and learner. Trial ``i`` is the same whatever the
         number of trials.
@@ -361,12 +362,13 @@ def run_trees(
         plus ``"alternating"`` under ``"panels"``.
     """
     if datasets is not None:
-        datasets = list(datasets)
-        unknown = sorted(set(datasets) - set(DATASETS))
-        if unknown or not datasets:
+        # One name is one dataset, not its letters.
+        datasets = [datasets] if isinstance(datasets, str) else list(datasets)
+        unknown = sorted(set(datasets) - set(DATASETS), key=str)
+        if unknown or not datasets or len(set(datasets)) < len(datasets):
             raise ValueError(
                 f"datasets must be a non-empty selection of "
-                f"{list(DATASETS)}, got {datasets!r}."
+                f"{list(DATASETS)}, each once, got {datasets!r}."
             )
     return EXPERIMENT.run_alone(
         out,

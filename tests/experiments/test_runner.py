@@ -171,6 +171,43 @@ def test_parameters_are_checked():
         experiment.parameters("quick", n_trials=3)
     with pytest.raises(ValueError, match="n_jobs"):
         TaskRunner(0)
+    # Counts that would only run out of memory (numpy's MemoryError after an
+    # estimate of 69444444 h; the task list of 10**8 instances).
+    with pytest.raises(ValueError, match="n_rounds must be at most 100000"):
+        experiment.parameters("quick", n_rounds=10**15)
+    with pytest.raises(ValueError, match="n_instances must be at most 1000"):
+        experiment.parameters("quick", n_instances=10**8)
+    # Three distinct variables per clause (numpy's "Cannot take a larger
+    # sample than population" from the first instance).
+    with pytest.raises(ValueError, match="n_vars must be at least 3: each clause"):
+        experiment.parameters("quick", n_vars=2)
+
+
+def test_the_run_functions_check_their_arguments_before_running(tmp_path, monkeypatch):
+    from sklearn_localregret.experiments import run_maxsat, run_trees
+    from sklearn_localregret.experiments.maxsat import random_3sat
+
+    with pytest.raises(ValueError, match="n_vars must be at least 3"):
+        run_maxsat(tmp_path, scale="quick", n_vars=2, progress=False)
+    with pytest.raises(ValueError, match="n_vars must be at least 3"):
+        random_3sat(2, 1, None)
+    # An output folder that is a file: refused before the first task, not by
+    # the first task's checkpoint (NotADirectoryError).
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        run_maxsat(taken, scale="quick", n_rounds=20, progress=False)
+    # A dataset twice would pool its trials twice into one panel; one name
+    # is one dataset, not its letters.
+    with pytest.raises(ValueError, match="each once"):
+        run_trees(tmp_path, datasets=["mushroom", "mushroom"], progress=False)
+    asked = []
+    monkeypatch.setattr(
+        Experiment, "run", lambda self, out, parameters, **kw: asked.append(parameters)
+    )
+    run_trees(tmp_path, scale="quick", datasets="mushroom", progress=False)
+    assert asked[0]["datasets"] == ["mushroom"]
+    assert not list(tmp_path.glob("*.partial"))
 
 
 def test_time_estimates_use_this_machines_earlier_run(tmp_path):
@@ -245,3 +282,31 @@ def test_kept_task_results_read_back_exactly(name):
             assert a == b
 
     same(result, back)
+
+
+def test_stray_files_in_the_checkpoint_folder_run_their_tasks_again(tmp_path):
+    """Only the files save() wrote are kept tasks: a copy under another name,
+    a file whose index is not its name's or is beyond the plan, an unreadable
+    one: their tasks run again (they crashed the plan or the run)."""
+    from sklearn_localregret.experiments._checkpoint import TaskCheckpoint
+
+    experiment = get_experiment("disjunct")
+    parameters = experiment.parameters("quick", **TINY)
+    tasks = experiment.plan(parameters)
+    checkpoint = TaskCheckpoint(tmp_path, "disjunct", experiment._identity(parameters))
+    checkpoint.save(0, tasks[0].function(*tasks[0].args), 1.0, 1.0)
+    kept = (checkpoint.folder / "task-00000.json").read_text()
+    assert kept.startswith('{"index": 0,')
+    (checkpoint.folder / "task-copy.json").write_text(kept)
+    (checkpoint.folder / "task-00002.json").write_text(kept)  # task 0's
+    (checkpoint.folder / "task-00003.json").write_text("{}")
+    beyond = kept.replace('"index": 0,', '"index": 999,')
+    (checkpoint.folder / "task-00999.json").write_text(beyond)
+    assert checkpoint.indices(len(tasks)) == {0, 2, 3}  # from the names alone
+    assert list(checkpoint.load(len(tasks))) == [0]
+    resumed = _run(tmp_path, resume=True)
+    assert resumed["kept_tasks"] == 1
+    assert resumed["panels"] == _run(tmp_path / "whole")["panels"]
+    # The runner itself refuses a finished task that is none of its tasks.
+    with pytest.raises(ValueError, match="indices of no task"):
+        TaskRunner(1).run(tasks[:2], finished={5: (None, 0.0, 0.0)}, progress=False)

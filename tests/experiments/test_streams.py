@@ -349,8 +349,8 @@ def test_cli_bad_input_exits_with_code_2(tmp_path, capsys):
 @pytest.mark.parametrize(
     "option, value, expected",
     [
-        ("--rows", "19", "argument --rows: expected an integer >= 20, got '19'"),
-        ("--seeds", "0", "argument --seeds: expected an integer >= 1"),
+        ("--rows", "19", "argument --rows: expected an integer from 20 to"),
+        ("--seeds", "0", "argument --seeds: expected an integer from 1 to"),
         ("--batch-size", "0", "argument --batch-size: expected an integer >= 1"),
         ("--window", "-1", "argument --window: expected an integer >= 1"),
         ("--jobs", "0", "argument --jobs: expected an integer >= 1"),
