@@ -44,7 +44,9 @@ class LocalRegretTreeClassifier(
     __doc__ = TREE_CLASSIFIER_DOCSTRING
     _BUILT_FROM: tuple[str, ...] = ("regret", "binarize", "max_thresholds", "L")
     _BUILT_FROM += ("refined_features", "max_categories", "warm_start", "max_depth")
-    _BUILT_FROM += ("discount", "leaf_model", "n_mcmc_steps")  # tests, players
+    _BUILT_FROM += ("discount", "leaf_model", "n_mcmc_steps", "leaf_prediction")
+    # (adaptive reads need the sites' scores kept from the first round)
+    _BUILT_CHANGES_ALLOWED = {"leaf_prediction": {("adaptive", "label")}}
 
     _parameter_constraints: dict = {
         **BaseLocalRegretClassifier._parameter_constraints,
@@ -173,9 +175,7 @@ class LocalRegretTreeClassifier(
             lock=self._model_lock(),  # one lock for the model
         )
 
-    # -- persistence ------------------------------------------------------
-    # A player saves its table and colouring and rebuilds its samplers around
-    # them on load (TreePlayer.rebuild).
+    # -- persistence (a player rebuilds its samplers on load) ---------------
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: never the live __dict__
         players = state.get("_players")

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 
+from ._base.input_checks import check_labels_present
 from .merging._core import dumps, merger_of
 from .merging._shards import Shards, is_dask, rows_of
 
@@ -216,12 +217,19 @@ def _check_learner(estimator) -> None:
 
 # -- the shards' streams --------------------------------------------------
 def _classes(y) -> np.ndarray:
-    if is_dask(y):
-        import dask.array as da
+    try:
+        if is_dask(y):
+            import dask.array as da
 
-        values = y.to_dask_array(lengths=True) if hasattr(y, "to_dask_array") else y
-        return np.asarray(da.unique(values).compute())
-    return np.unique(np.asarray(y))
+            values = y.to_dask_array(lengths=True) if hasattr(y, "to_dask_array") else y
+            return np.asarray(da.unique(values).compute())
+        check_labels_present(y)
+        return np.unique(np.asarray(y))
+    except TypeError:  # None beside strings, or labels of mixed types
+        raise ValueError(
+            "y's labels cannot be sorted: a missing label (None) or labels of "
+            "mixed types; drop the rows of missing labels, or give classes="
+        ) from None
 
 
 def _shard_streams(X, y, n_shards: int) -> list:
@@ -265,6 +273,10 @@ def _partitions(obj) -> list:
 def _workers(client) -> list:
     if client is None:
         return []
+    if not hasattr(client, "scheduler_info"):
+        raise TypeError(
+            f"client must be a dask.distributed.Client or None; got {client!r}"
+        )
     return sorted(client.scheduler_info()["workers"])
 
 

@@ -152,6 +152,7 @@ def test_disjunct_learner_shards():
         (dict(sync_every=0), ValueError, "sync_every must be >= 1"),
         (dict(sync_every=2.5), TypeError, "sync_every must be an int"),
         (dict(n_shards=0), ValueError, "n_shards must be >= 1"),
+        (dict(client="tcp://127.0.0.1:8786"), TypeError, "client must be a dask"),
     ],
 )
 def test_bad_parameters(kwargs, error, match):
@@ -689,3 +690,11 @@ def test_lists_shard_as_arrays():
     )
     arrays = fit_sharded(LocalRegretTreeClassifier(random_state=0), X, y, n_shards=2)
     np.testing.assert_array_equal(lists.predict_proba(X), arrays.predict_proba(X))
+
+
+def test_missing_labels_are_named_as_fit_names_them():
+    X, y = _data(100)
+    labels = np.where(y == 1, "yes", "no").astype(object)
+    labels[7] = None
+    with pytest.raises(ValueError, match="y contains None"):
+        fit_sharded(LocalRegretTreeClassifier(), X, labels, n_shards=2)

@@ -667,3 +667,32 @@ def test_no_learner_merges_itself():
         with pytest.raises(ValueError, match="cannot merge itself"):
             learner.merge(learner)
         assert pickle.dumps(learner) == before
+
+
+def test_shards_that_did_not_start_from_the_base_are_refused():
+    """A "shard" with fewer rounds than the base cannot have grown from it
+    (its increments would be negative: the result had fewer rounds than
+    the base alone)."""
+    X, y = _stream(0, n=300)
+    base = LocalRegretTreeClassifier(random_state=0).fit(X[:200], y[:200])
+    grown = copy_model(base).partial_fit(X[200:], y[200:])
+    other = LocalRegretTreeClassifier(random_state=1).fit(X[200:], y[200:])
+    with pytest.raises(ValueError, match="shard 1 has n_rounds_=20, fewer than"):
+        absorb_shards(base, [grown, other])
+
+
+def test_merge_reads_a_setting_whatever_its_spelling():
+    """A discount given as an array (or a list beside a tuple) is the same
+    setting: merge compared with != (an array's truth value raised)."""
+    X, y = _stream(1, n=200)
+    for mine, theirs in (
+        (np.array([0.9, 0.99]), np.array([0.9, 0.99])),
+        ([0.9, 0.99], (0.9, 0.99)),
+    ):
+        a = LocalRegretTreeClassifier(discount=mine, random_state=0).fit(
+            X[:100], y[:100]
+        )
+        b = LocalRegretTreeClassifier(discount=theirs, random_state=1).fit(
+            X[100:], y[100:]
+        )
+        assert a.merge(b).n_samples_seen_ == 200

@@ -164,3 +164,22 @@ def test_a_setting_spelled_otherwise_is_the_same_setting():
     discounts[0] = 0.5  # in place: the model still learns at 0.9
     with pytest.raises(ValueError, match="was set after this model was fitted"):
         model.partial_fit(X, y)
+
+
+def test_leaf_prediction_may_become_label_but_not_adaptive():
+    """Adaptive reads need the sites' scores kept from the first round: a
+    label model set to "adaptive" is refused (it read labels silently);
+    an adaptive model may read labels, and then adaptively again."""
+    X, y = _data()
+    labels = LocalRegretTreeClassifier(leaf_prediction="label", random_state=0).fit(
+        X, y
+    )
+    labels.set_params(leaf_prediction="adaptive")
+    before = pickle.dumps(labels)
+    with pytest.raises(ValueError, match="leaf_prediction='adaptive' was set after"):
+        labels.partial_fit(X[:10], y[:10])
+    assert pickle.dumps(labels) == before
+    adaptive = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    adaptive.set_params(leaf_prediction="label").partial_fit(X[:10], y[:10])
+    adaptive.set_params(leaf_prediction="adaptive").partial_fit(X[:10], y[:10])
+    assert adaptive.n_samples_seen_ == len(y) + 20

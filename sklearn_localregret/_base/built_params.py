@@ -18,10 +18,10 @@ from numbers import Number
 
 import numpy as np
 
-__all__ = ["built_values", "check_set_params", "set_params_checked"]
+__all__ = ["built_values", "check_set_params", "same_setting", "set_params_checked"]
 
 
-def _same(a, b) -> bool:
+def same_setting(a, b) -> bool:
     """Whether two parameter values are the same setting (``3`` and
     ``np.int64(3)`` are, and so are ``(0.9, 1.0)``, ``[0.9, 1.0]`` and its
     array; ``1`` and ``"1"`` are not)."""
@@ -31,13 +31,26 @@ def _same(a, b) -> bool:
         return bool(a == b)
     if _is_sequence(a) and _is_sequence(b):
         a, b = list(a), list(b)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_setting(x, y) for x, y in zip(a, b))
     return repr(a) == repr(b)
 
 
 def _is_sequence(value) -> bool:
     return isinstance(value, (list, tuple)) or (
         isinstance(value, np.ndarray) and value.ndim == 1
+    )
+
+
+def _changed(estimator, built: dict) -> tuple:
+    """The built parameters whose values differ from those the model was
+    built with, but for the changes the estimator allows
+    (``_BUILT_CHANGES_ALLOWED``: name -> pairs ``(built, now)``)."""
+    allowed = getattr(estimator, "_BUILT_CHANGES_ALLOWED", {})
+    return tuple(
+        name
+        for name in estimator._BUILT_FROM
+        if not same_setting(now := getattr(estimator, name), was := built.get(name))
+        and (was, now) not in allowed.get(name, ())
     )
 
 
@@ -61,11 +74,7 @@ def set_params_checked(estimator):
     yield
     built = state.get("_built_with")
     if built is not None:
-        changed = tuple(
-            name
-            for name in estimator._BUILT_FROM
-            if not _same(getattr(estimator, name), built.get(name))
-        )
+        changed = _changed(estimator, built)
         state.pop("_params_changed", None)
         if changed:
             state["_params_changed"] = changed
@@ -82,11 +91,7 @@ def check_set_params(estimator) -> None:
     built = state.get("_built_with")
     if not changed and state.get("_params_set") and built is not None:
         # (again: a list set, then changed in place before this call)
-        changed = tuple(
-            name
-            for name in estimator._BUILT_FROM
-            if not _same(getattr(estimator, name), built.get(name))
-        )
+        changed = _changed(estimator, built)
     if changed:
         built = state["_built_with"]
         now = ", ".join(f"{n}={getattr(estimator, n)!r}" for n in changed)

@@ -161,7 +161,9 @@ Online decision-tree learner minimising local external or swap regret.
         (:attr:`hedge_regret_bound_`; user guide, "The hedged prediction").
         ``"auto"``: ``"hedge"`` with external regret, ``"vote"`` with swap
         regret (scoring its exact distribution every round costs too much).
-        Draws are a function of the row, ``random_state`` and ``n_rounds_``.
+        The root models are made at the first fit with ``"hedge"``: set later,
+        it weighs the vote and the draw only. Draws are a function of the
+        row, ``random_state`` and ``n_rounds_``.
         :meth:`predict_proba` is ``pi``'s (:meth:`pi_proba`) but on rows a
         root model predicts: its posterior.
     leaf_model : {"auto", "naive_bayes"} or None, default="auto"
@@ -177,12 +179,11 @@ Online decision-tree learner minimising local external or swap regret.
         None: leaves are labels only (the paper's graph). ``"auto"``:
         ``"naive_bayes"`` with external regret and three classes or more;
         None with two classes, and with swap regret (whose rounds do not
-        compute models). Two classes: a model leaf that is good early can
-        hold a tree of labels that would be better (a stump's leaves are
-        labels, so it must beat the model alone), and on the leaderboard's
-        binary tree-like concepts (mushroom, kr-vs-kp, bananas) labels do
-        better; with more classes a tree of labels needs depth before it
-        separates them, and models do better on every multi-class stream
+        compute models). Two classes: a model leaf good early can hold a
+        better tree of labels (a stump's leaves are labels: it must beat the
+        model alone), and labels do better on the leaderboard's binary
+        tree-like concepts (mushroom, kr-vs-kp, bananas); with more classes
+        models do better on every multi-class stream
         (``benchmarks/bench_model_leaves.py``).
     leaf_prediction : {"adaptive", "label"}, default="adaptive"
         How the leaves of the learnt trees predict in :meth:`predict_proba`
@@ -198,12 +199,13 @@ Online decision-tree learner minimising local external or swap regret.
         plays' record). :meth:`pi_proba` stays exact (the probability that
         a tree drawn from ``pi``, its leaves read so, gives the row each
         class), and the hedge of ``prediction="hedge"`` weighs the vote and a
-        class drawn from these probabilities. Set before fitting; setting
-        ``"label"`` on a fitted model reads labels (``"adaptive"`` needs the
-        scores kept from the first round). On the leaderboard's streams (3
-        seeds) it lowers the error on 13 of 14, by up to 0.025 (agrawal,
-        rbf-moving); on the adversarial ``alternating`` it is within its
-        interval (``benchmarks/bench_leaf_reads.py``).
+        class drawn from these probabilities. ``"label"`` may be set on a
+        fitted model; ``"adaptive"`` on one fitted with ``"label"`` is refused
+        at its next :meth:`partial_fit` (it needs the scores kept from the
+        first round). On the leaderboard's streams (3 seeds) it lowers the
+        error on 13 of 14, by up to 0.025 (agrawal, rbf-moving); on the
+        adversarial ``alternating`` it is within its interval
+        (``benchmarks/bench_leaf_reads.py``).
 
     Attributes
     ----------
@@ -265,8 +267,8 @@ Online decision-tree learner minimising local external or swap regret.
     n_sites_ : int
         Rows of the regret table: paths (external) or (tree, path) pairs (swap).
     regret_nbytes_ : int
-        Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site, for ``K``
-        classes and ``T`` tests.
+        Bytes of regret state: ``8 (2C + 2 T K + 2 T)`` per site, for ``K``
+        classes, ``C`` leaf colours (``K + 1`` with model leaves), ``T`` tests.
     regret_table_ : StumpRegretTable
         The regret table itself, for inspection (read it, never update it).
 
@@ -283,16 +285,15 @@ Online decision-tree learner minimising local external or swap regret.
     ``Delta D / (L + 1) + Delta sqrt(D |C_L|) / sqrt(T)`` and, the colouring
     being admissible, bounds the local external regret: the played trees do
     nearly as well as the trees one leaf or stump replacement away from them.
-    Local swap regret obeys ``Delta / (L + 1) + Delta sqrt(D |E_L|) / sqrt(T)``.
-    Nothing is assumed about how the data are generated.
+    Local swap regret obeys ``Delta / (L + 1) + Delta sqrt(D |E_L|) / sqrt(T)``,
+    with no assumption on how the data are generated.
 
     *Tests that enter late.* A test's colours start with zero regret when it
     enters, as if its edges had always been there with zero regret; the
     regret of a colour sums only over the rounds since its test entered.
-    The bound above then holds as stated for the graph of the tests available
-    at each round, with ``C_L`` counting the colours of every test that ever
-    entered (the potential argument of the proof never sees a colour before
-    it has an edge).
+    The bound above holds for the graph of the tests available at each
+    round, ``C_L`` counting the colours of every test that ever entered (the
+    proof's potential never sees a colour before it has an edge).
 
     *Missing values and categories.* The learner decides where missing
     values go by learning, not by a rule: from the round a column first shows
@@ -307,8 +308,7 @@ Online decision-tree learner minimising local external or swap regret.
     value being one, so "is missing" is a test like the others there). Tests
     that enter late are covered as above. Infinities are refused; a column
     with no value yet has no test; a column keeps the type of its first
-    values (numbers or categories: anything else is an error, and the model
-    is unchanged).
+    values (anything else is an error; the model unchanged).
 
     *Warm start.* A site created at round ``t0`` starts from regrets ``W0``:
     the gains of its colours over the last ``warm_start`` rows that reached
@@ -381,9 +381,9 @@ Online decision-tree learner minimising local external or swap regret.
     per model), and a round waits for a reader's walk. Calls of ``fit`` and
     ``partial_fit`` from several threads run one at a time.
 
-    **Memory.** ``8 (2K + 2 T K + 2 T)`` bytes per path of a played tree
+    **Memory.** ``8 (2C + 2 T K + 2 T)`` bytes per path of a played tree
     (external) or per node of every remembered played tree (swap), for ``K``
-    classes and ``T`` tests (``T <= max_thresholds * n_features``).
+    classes, ``C = K`` (``K + 1`` with model leaves) and ``T`` tests.
 
     *Swap regret on a long stream.* With ``discount=lambda < 1`` every 256
     rounds the trees none of whose regrets exceeds ``1e-6 Delta`` in absolute

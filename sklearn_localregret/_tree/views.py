@@ -267,7 +267,8 @@ class TreeViews:
 
     @property
     def regret_nbytes_(self) -> int:
-        """Bytes of regret state: ``8 (2K + 2 T K + 2 T)`` per site row."""
+        """Bytes of regret state: ``8 (2C + 2 T K + 2 T)`` per site row
+        (``C`` leaf colours: ``K``, ``K + 1`` with model leaves)."""
         check_is_fitted(self)
         return self._player.table.nbytes
 

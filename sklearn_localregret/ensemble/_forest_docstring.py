@@ -167,7 +167,8 @@ leaf_prediction
 
     **Zero weights.** A row whose Poisson draw is 0 is learnt by that member
     with weight 0: it changes no regret, so the member's rounds stay aligned
-    with the forest's (and it still counts for the member's thresholds).
+    with the forest's (and it still counts for the member's thresholds). A
+    member's first call starts at the round of its first weighed row.
 
     Examples
     --------

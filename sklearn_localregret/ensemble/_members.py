@@ -176,10 +176,11 @@ class ForestMembers:
         )
         try:
             if not self._fitted(k):
-                # Its first call (the rows validated here already). scikit-learn
-                # refuses weights that are all 0, so the rounds before its first
-                # weighed row are skipped: an unfitted member predicts what a
-                # fresh one does in its first round, classes_[0] by its vote.
+                # Its first call (the rows validated here already), from the
+                # round of its first weighed row: the rounds before it are
+                # skipped (as they were when scikit-learn refused weights all
+                # 0), and an unfitted member predicts what a fresh one does in
+                # its first round, classes_[0] by its vote.
                 weighed = np.flatnonzero(bagged)
                 if not weighed.size:
                     batch = self.batch_size

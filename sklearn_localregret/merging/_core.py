@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from .._base.built_params import same_setting
 from ..engine.keyed_rows import KeyedRows
 from ._copies import copy_model, dumps
 from ._sums import (
@@ -211,7 +212,11 @@ def check_compatible(dst, src, *, shard: bool = False) -> Merger:
 def _different_params(dst, src, ignore) -> list[str]:
     """Names of the parameters (``get_params``) that differ."""
     mine, theirs = dst.get_params(deep=False), src.get_params(deep=False)
-    return [name for name in mine if name not in ignore and mine[name] != theirs[name]]
+    return [
+        name
+        for name in mine
+        if name not in ignore and not same_setting(mine[name], theirs[name])
+    ]
 
 
 def check_same_task(dst, src, ignore=("random_state",)) -> None:
@@ -340,9 +345,23 @@ def absorb_shards(base, shards: list, *, copy: bool = True) -> Any:
             merge_into(result, shard)
         return result
     merger = merger_of(base)
-    for shard in shards:
+    for i, shard in enumerate(shards):
         check_compatible(base, shard, shard=True)
+        _check_grown_from(base, shard, i)
     result = copy_model(shards[0]) if copy else shards[0]
     with model_lock_of(result):
         merger.absorb(result, base, shards)
     return result
+
+
+def _check_grown_from(base, shard, i: int) -> None:
+    """A shard has learnt at least what ``base`` had: fewer rounds or rows
+    than the base, and it did not start from it (its increments would be
+    negative)."""
+    for name in ("n_rounds_", "n_samples_seen_"):
+        had, has = getattr(base, name, None), getattr(shard, name, None)
+        if had is not None and has is not None and has < had:
+            raise ValueError(
+                f"shard {i} has {name}={has}, fewer than the base's {had}: "
+                "a shard starts as a copy of the base and only learns more"
+            )
