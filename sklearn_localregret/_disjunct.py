@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted, check_scalar
 
 from ._disjunct_base import BaseDisjunctClassifier
 from ._disjunct_linear import LinearExpert
+from .engine.discount_clock import check_discount
 from .locality.disjunct_players import new_graph
 from .merging import merge_into
 
@@ -71,8 +72,9 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
         Rows per online round: one disjunction is drawn per round.
     binarize : float or None, default=0.0
         Threshold for binarising the features (``x > binarize`` counts as 1),
-        like :class:`~sklearn.naive_bayes.BernoulliNB`. 0/1 inputs are left as
-        they are. None means the input must already be 0/1.
+        like :class:`~sklearn.naive_bayes.BernoulliNB`: 0/1 inputs are left as
+        they are for a threshold in ``[0, 1)`` (at 1 or more every feature is
+        0, below 0 every feature 1). None means the input must already be 0/1.
     n_mcmc_steps : int, default=200
         With ``regret="external"`` and ``L < n_features`` the stationary
         distribution is no longer a product; each draw then runs this many
@@ -286,7 +288,7 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
             self.L,
             self.max_removal_sets,
             self.n_mcmc_steps,
-            self.discount,
+            check_discount(self.discount),  # (True passed the constraint as 1)
         )
         self._estimate_seed = int(self._rng.integers(2**31 - 1))
         self._start_linear_expert(n_features, n_classes)

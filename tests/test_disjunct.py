@@ -466,3 +466,9 @@ def test_many_small_bulk_calls_keep_the_unit_bounded():
     # Five rounds a call at well over a round per microsecond would be
     # tens of thousands of rounds for 50 ms: far below the 4**599 of before.
     assert clf._bulk_rounds < 1 << 20
+
+
+def test_a_boolean_discount_is_refused_as_the_trees_is():
+    """True passed the Interval(Real) constraint as 1."""
+    with pytest.raises(ValueError, match="discount must be a number in"):
+        LocalRegretDisjunctClassifier(discount=True).fit(np.eye(4), [0, 1, 0, 1])

@@ -107,7 +107,10 @@ class DiscountClock:
 
         ``n`` may be a fraction: a round shorter than a full one (the tree
         learner's round of ``m < batch_size`` rows is ``m / batch_size``
-        rounds) decays the regrets by ``lambda^n``."""
+        rounds) decays the regrets by ``lambda^n``; not negative, not NaN
+        (regrets would grow, or all turn NaN for good)."""
+        if not n >= 0:
+            raise ValueError(f"rounds to start must be >= 0; got {n!r}")
         if self.needs_renormalizing(n):
             return True
         self.n_rounds += n

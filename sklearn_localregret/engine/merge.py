@@ -86,8 +86,8 @@ def add_rows(
     coef : float, default=1.0
         Factor of ``src``'s regrets (``-1`` subtracts them).
     key_map : callable or None, default=None
-        The key in ``dst`` of each key of ``src`` (None: the same key); a
-        returned None skips that row.
+        The key in ``dst`` of each key of ``src`` (None: the same key), one to
+        one; a returned None skips that row.
 
     Returns
     -------
@@ -114,6 +114,8 @@ def add_rows(
         pairs = [(i, key) for i, key in pairs if key is not None]
     else:
         pairs = list(enumerate(keys))
+    if key_map is not None and len({key for _, key in pairs}) < len(pairs):
+        raise ValueError("key_map sends two keys of src to one key of dst")
     src_rows = np.array([i for i, _ in pairs], dtype=np.intp)
     # Rows are created first: creating one may grow (reallocate) the arrays;
     # room for all of them is made at once.

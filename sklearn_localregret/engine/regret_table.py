@@ -156,15 +156,27 @@ class RegretTable(KeyedRows):
         vertex).
         """
         rows = np.asarray(rows, dtype=np.intp)
-        add_entries(
+        cols, gains = np.asarray(cols, dtype=np.intp), np.asarray(gains, dtype=float)
+        if not len(rows) == len(cols) == len(gains):
+            raise ValueError(
+                f"rows, cols and gains have lengths {len(rows)}, {len(cols)} and "
+                f"{len(gains)}: one entry each"
+            )
+        bad = add_entries(
             self._unbiased,
             self._biased,
             rows,
-            np.asarray(cols, dtype=np.intp),
-            np.asarray(gains, dtype=float),
+            cols,
+            gains,
             float(bias),
             float(self.clock.scale),
+            self.n_rows,
         )
+        if bad >= 0:  # nothing written
+            raise IndexError(
+                f"entry {bad} at row {rows[bad]}, column {cols[bad]}: the table "
+                f"has {self.n_rows} rows of {self.width} colours"
+            )
         self._versions[rows] += 1  # once per row, repeated or not
 
     def update_row(
@@ -190,6 +202,11 @@ class RegretTable(KeyedRows):
         >>> table.update_row(0, np.array([-1.0, 0.0]))  # 0 -> -1: no edge moved
         (False, 1.0)
         """
+        if not 0 <= row < self.n_rows or np.shape(gains) != (self.width,):
+            raise IndexError(
+                f"row {row} with {np.size(gains)} gains: the table has "
+                f"{self.n_rows} rows of {self.width} colours"
+            )
         moved, largest = add_row(
             self._unbiased,
             self._biased,
@@ -228,8 +245,10 @@ class RegretTable(KeyedRows):
         >>> table.biased
         array([[1. , 1.5]])
         """
-        rows = np.asarray(rows, dtype=np.intp)
+        rows = self._checked_rows(rows)
         cols = np.asarray(cols, dtype=np.intp)
+        if cols.size and not (0 <= cols.min() and cols.max() < self.width):
+            raise IndexError(f"a column out of range (the width is {self.width})")
         gains = np.asarray(gains, dtype=float)
         biased = gains - bias
         if scales is not None:
@@ -240,13 +259,21 @@ class RegretTable(KeyedRows):
         np.add.at(self._biased, (rows, cols), biased)
         self._versions[rows] += 1
 
+    def _checked_rows(self, rows) -> np.ndarray:
+        """``rows`` as indices, refused if one is not a row of the table
+        (numpy would wrap a negative one, and write the spare capacity)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        if rows.size and not (0 <= rows.min() and rows.max() < self.n_rows):
+            raise IndexError(f"a row out of range (the table has {self.n_rows})")
+        return rows
+
     def update_rows(self, rows, gains, edge_mask, bias: float = 0.0) -> None:
         """Row-wise update: ``gains[r, c]`` for every colour where ``edge_mask``.
 
         Colours outside ``edge_mask`` (no edge of that colour leaves the played
         action) are left untouched, as the paper's update demands.
         """
-        rows = np.asarray(rows, dtype=np.intp)
+        rows = self._checked_rows(rows)
         gains = np.where(edge_mask, gains, 0.0) * self.clock.scale
         self._unbiased[rows] += gains
         if bias:
@@ -260,7 +287,7 @@ class RegretTable(KeyedRows):
         For a row reused by a new colour (a removal-set slot): an update by
         minus the stored value would leave rounding behind.
         """
-        rows = np.asarray(rows, dtype=np.intp)
+        rows = self._checked_rows(rows)
         self._biased[rows] = 0.0
         self._unbiased[rows] = 0.0
         self._versions[rows] += 1

@@ -37,6 +37,7 @@ import numpy as np
 from .compiled.leaf_model import model_labels, model_posteriors
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import grown_capacity
+from .stump_table_checks import check_model_row, check_update
 from .stump_table_links import StumpTableLinks
 from .stump_table_readers import StumpTableReaders
 from .stump_table_storage import StumpTableStorage
@@ -295,6 +296,16 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         """
         rows = np.asarray(rows, dtype=np.intp)
         t = self._n_tests
+        check_update(
+            self,
+            rows,
+            leaf_gains,
+            leaf_mask,
+            true_counts,
+            class_counts,
+            correct,
+            test_mask,
+        )
         scale = self.clock.scale
         if scale != 1.0:
             leaf_gains, true_counts = leaf_gains * scale, true_counts * scale
@@ -377,7 +388,8 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
 
     def row_model_labels(self, row: int, outcomes: np.ndarray) -> np.ndarray:
         """:meth:`model_labels` of every data row at the one table ``row``
-        (a row :meth:`find` gave: not checked again)."""
+        (a row :meth:`find` gave)."""
+        check_model_row(self, row)
         self.refresh()
         out = np.empty(outcomes.shape[0], dtype=np.int64)
         rows = np.full(outcomes.shape[0], row, dtype=np.int64)
@@ -389,6 +401,7 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         """The posteriors of the model at the one table ``row`` (a row
         :meth:`find` gave) for every data row (test outcomes): shape (n, K),
         the softmax of the scores :meth:`row_model_labels` maximises."""
+        check_model_row(self, row)
         self.refresh()
         out = np.empty((outcomes.shape[0], self._base.shape[1]))
         outcomes = np.ascontiguousarray(outcomes, dtype=bool)

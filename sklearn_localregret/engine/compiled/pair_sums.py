@@ -233,10 +233,23 @@ def refresh_content(
     update, with the pairs of missing-value variants ``partner`` and the
     chains of thresholds ``next_threshold``); then ``seen[r] = versions[r]``.
     The arrays are :class:`~sklearn_localregret.engine.StumpRegretTable`'s
-    own; ``n_rows`` and ``n_tests`` are clamped to their sizes (never a write
+    own; ``n_rows`` and ``n_tests`` are clamped to their sizes, and arrays
+    whose colour or class axes disagree raise ``ValueError`` (never a write
     outside them, whatever the caller passes).
     """
     n_leaves = leaf.shape[2]
+    k = true.shape[2]
+    # The colour and class axes are the table's own: arrays that disagree on
+    # them are refused (a clamp could not say which is right).
+    if (
+        content.shape[1] < n_leaves
+        or cdf.shape[1] < n_leaves
+        or false.shape[2] != k
+        or leaf.shape[1] < 1
+        or cost.shape[1] < 1
+        or (odds.shape[1] > 0 and (odds.shape[2] != k or base.shape[1] != k))
+    ):
+        raise ValueError("refresh_content: the arrays' colour or class axes differ")
     n_rows = min(
         n_rows, leaf.shape[0], true.shape[0], false.shape[0], cost.shape[0],
         versions.shape[0], seen.shape[0], content.shape[0], cdf.shape[0],

@@ -29,23 +29,35 @@ def add_entry(unbiased, biased, r, c, g, bias, scale) -> None:
 
 
 @kernel
-def add_entries(unbiased, biased, rows, cols, gains, bias, scale):
+def add_entries(unbiased, biased, rows, cols, gains, bias, scale, n_rows) -> int:
     """Add ``gains - bias`` to ``biased`` and ``gains`` to ``unbiased`` at
-    ``(rows[e], cols[e])``, times ``scale``.
+    ``(rows[e], cols[e])``, times ``scale``; -1, or nothing written if an
+    entry is out of range (a row past ``n_rows``, a column past the width,
+    or ``cols`` and ``gains`` shorter than ``rows``): the first such entry.
 
     The colours must be distinct (an admissible colouring has one edge per
     colour out of a vertex). With ``scale == 1`` nothing is multiplied, as in
     the numpy update, so the sums are bit for bit the same.
     """
-    for e in range(rows.shape[0]):
+    n_rows = min(n_rows, unbiased.shape[0], biased.shape[0])
+    width = min(unbiased.shape[1], biased.shape[1])
+    n = rows.shape[0]
+    for e in range(n):
+        if e >= cols.shape[0] or e >= gains.shape[0]:
+            return e
+        if not (0 <= rows[e] < n_rows and 0 <= cols[e] < width):
+            return e
+    for e in range(n):
         add_entry(unbiased, biased, rows[e], cols[e], gains[e], bias, scale)
+    return -1
 
 
 @kernel
 def add_row(unbiased, biased, row, gains, bias, scale):
     """:func:`add_entries` on every colour of ``row`` (``gains[c]`` for
     column ``c``), with the same arithmetic; whether a positive rate moved,
-    and the largest ``|gains[c]|``.
+    and the largest ``|gains[c]|``. The caller checks ``row`` and the width
+    of ``gains`` (:meth:`~sklearn_localregret.engine.RegretTable.update_row`).
 
     A rate moved when its value changed and it is positive before or after:
     the row's positive out-edges, what a chain sampler reads, changed. A

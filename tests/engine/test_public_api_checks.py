@@ -1,0 +1,164 @@
+"""The engine's public tables refuse what does not fit them, before writing.
+
+A probe found writes into other rows, past the arrays (segfaults, heap
+corruption) and half-done updates through these documented entry points.
+"""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from sklearn_localregret.engine import RegretTable, StumpRegretTable
+from sklearn_localregret.engine.compiled.pair_sums import refresh_content
+from sklearn_localregret.engine.merge import add_rows
+
+
+def _table():
+    table = RegretTable(width=2)  # 3 rows, capacity for 8
+    for key in "abc":
+        table.update_entries([table.row(key)], [1], [1.0])
+    return table
+
+
+@pytest.mark.parametrize(
+    "rows, cols, gains, error",
+    [
+        ([0], [2], [5.0], IndexError),  # a column past the width (was row 1's)
+        ([5], [0], [7.0], IndexError),  # a row in the spare capacity
+        ([-1], [0], [7.0], IndexError),  # wrapped to the last spare row
+        ([10**9], [0], [1.0], IndexError),  # segfaulted
+        ([0, 1], [0, 1], [1.0], ValueError),  # gains read past their end
+        ([0], [0, 1], [1.0, 2.0], ValueError),
+    ],
+)
+def test_update_entries_refuses_entries_off_the_table(rows, cols, gains, error):
+    table = _table()
+    before = pickle.dumps(table)
+    with pytest.raises(error):
+        table.update_entries(rows, cols, gains)
+    assert pickle.dumps(table) == before
+    assert table.row("d") == 3 and table.biased[3].tolist() == [0.0, 0.0]
+
+
+def test_the_other_row_updates_refuse_rows_off_the_table():
+    table = _table()
+    before = pickle.dumps(table)
+    with pytest.raises(IndexError):
+        table.update_row(0, np.ones(4))  # spilled into row 1
+    with pytest.raises(IndexError):
+        table.update_row(3, np.ones(2))
+    with pytest.raises(IndexError):
+        table.update_sequence([0, 5], [0, 0], [1.0, 1.0])
+    with pytest.raises(IndexError):
+        table.update_sequence([0], [2], [1.0])
+    with pytest.raises(IndexError):
+        table.update_rows([-1], np.ones((1, 2)), np.ones((1, 2), bool))
+    with pytest.raises(IndexError):
+        table.clear_rows([3])
+    assert pickle.dumps(table) == before
+
+
+def _stump_table():
+    table = StumpRegretTable(n_classes=2, n_tests=1, model_reads=True)
+    row = table.row(())
+    table.update([row], **_round(np.array([[0.0, 2.0]])))
+    return table, row
+
+
+def _round(leaf_gains, test_mask=None):
+    return dict(
+        leaf_gains=leaf_gains,
+        leaf_mask=np.array([[False, True]]),
+        true_counts=np.array([[[0.0, 1.0]]]),
+        class_counts=np.array([[0.0, 2.0]]),
+        correct=np.array([0.0]),
+        test_mask=np.array([[True]]) if test_mask is None else test_mask,
+    )
+
+
+def test_a_stump_update_of_the_wrong_shapes_writes_nothing():
+    """It used to write the leaf gains, then fail, the row's cached weights
+    left stale."""
+    table, row = _stump_table()
+    before = pickle.dumps(table)
+    with pytest.raises(ValueError, match="test_mask has shape"):
+        table.update([row], **_round(np.array([[0.0, 5.0]]), np.array([True, True])))
+    with pytest.raises(IndexError, match="out of range"):
+        table.update([4], **_round(np.array([[0.0, 5.0]])))
+    assert pickle.dumps(table) == before
+    assert table.leaf_regrets(row).tolist() == [0.0, 2.0]
+    assert table.site(row)[0].tolist() == [0.0, 2.0, 4.0]
+
+
+def test_a_model_read_at_a_row_the_table_has_not_is_refused():
+    table, _ = _stump_table()
+    outcomes = np.zeros((1, 1), dtype=bool)
+    for row in (table.find("missing"), 10**9):  # -1 read a spare row; segfault
+        with pytest.raises(IndexError, match="out of range"):
+            table.row_model_proba(row, outcomes)
+        with pytest.raises(IndexError, match="out of range"):
+            table.row_model_labels(row, outcomes)
+
+
+def test_refresh_content_refuses_arrays_whose_axes_disagree():
+    """Content narrower than the leaf colours corrupted the heap; fewer
+    classes in ``false`` or the model cache read or wrote past them."""
+    R, T, K = 4, 3, 2
+
+    def arrays(**changed):
+        base = dict(
+            leaf=np.ones((R, 2, 3)),
+            true=np.ones((R, T, K)),
+            false=np.ones((R, T, K)),
+            cost=np.zeros((R, 2, T)),
+            versions=np.ones(R, np.int64),
+            seen=np.full(R, -1, np.int64),
+            content=np.zeros((R, 3 + T)),
+            cdf=np.zeros((R, 3 + T)),
+            total=np.zeros(R),
+            model_scale=np.ones(R),
+            odds=np.zeros((R, 0, K)),
+            base=np.zeros((R, 0)),
+            partner=np.full(T, -1),
+            next_threshold=np.full(T, -1),
+        )
+        base.update(changed)
+        return base
+
+    def call(a):
+        refresh_content(
+            a["leaf"], a["true"], a["false"], a["cost"], a["versions"], a["seen"],
+            a["content"], a["cdf"], a["total"], R, T, a["model_scale"], a["odds"],
+            a["base"], a["partner"], a["next_threshold"],
+        )  # fmt: skip
+
+    call(arrays())  # consistent arrays: refreshed
+    for changed in (
+        dict(content=np.zeros((R, 1)), cdf=np.zeros((R, 1))),
+        dict(false=np.ones((R, T, 1))),
+        dict(odds=np.zeros((R, T, 1)), base=np.zeros((R, 1))),
+    ):
+        a = arrays(**changed)
+        with pytest.raises(ValueError, match="axes differ"):
+            call(a)
+        assert (a["seen"] == -1).all()
+
+
+def test_add_rows_refuses_a_key_map_onto_one_key():
+    """Two rows sent to one key added only one of them."""
+    dst, src = RegretTable(width=1), RegretTable(width=1)
+    src.update_entries([src.row("x")], [0], [1.0])
+    src.update_entries([src.row("y")], [0], [2.0])
+    with pytest.raises(ValueError, match="two keys of src to one key"):
+        add_rows(dst, src, key_map=lambda key: "z")
+    assert dst.n_rows == 0
+
+
+@pytest.mark.parametrize("n", [np.nan, -3])
+def test_a_table_refuses_to_start_a_negative_or_nan_number_of_rounds(n):
+    table = RegretTable(width=1, discount=0.9)
+    table.update_entries([table.row("x")], [0], [1.0])
+    with pytest.raises(ValueError, match="rounds to start must be >= 0"):
+        table.advance(n)
+    assert table.biased.tolist() == [[1.0]] and table.clock.n_rounds == 0
