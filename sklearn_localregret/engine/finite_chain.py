@@ -66,6 +66,11 @@ def reachable_generator(
         vertex = frontier.pop()
         i = index[vertex]
         targets, rates = graph.positive_out_edges(vertex)
+        if len(rates) != len(targets):
+            raise ValueError(
+                f"the out-edges of {vertex!r}: {len(targets)} targets, "
+                f"{len(rates)} rates"
+            )
         for target, rate in zip(targets, rates):
             if max_level is not None and graph.level(target) > max_level:
                 target = graph.root
@@ -117,6 +122,8 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
     array([0.  , 0.25, 0.25, 0.5 ])
     """
     rates = sparse.csr_matrix(rates, dtype=float)
+    if not (rates.data >= 0).all() or not np.isfinite(rates.data).all():
+        raise ValueError("the rates must be finite and non-negative")
     rates.setdiag(0.0)
     rates.eliminate_zeros()
     n_comp, labels = csgraph.connected_components(
@@ -268,6 +275,14 @@ class FiniteChainSampler:
     def _read(self, i: int) -> bool:
         """Re-read the out-edges of vertex ``i``; whether they changed."""
         targets, rates = self.graph.positive_out_edges(self._vertices[i])
+        rates = np.asarray(rates, dtype=float)
+        if rates.shape != (len(targets),) or not (rates >= 0).all():
+            raise ValueError(
+                f"the out-edges of {self._vertices[i]!r}: {len(targets)} targets "
+                f"with rates {rates!r}; a rate each, finite or 0, not negative"
+            )
+        if not np.isfinite(rates).all():
+            raise ValueError(f"an out-edge rate of {self._vertices[i]!r} is infinite")
         ids = np.fromiter(map(self._id, targets), dtype=np.intp, count=len(targets))
         ids[ids < 0] = 0  # the level-(max_level + 1) redirect
         rates = np.asarray(rates, dtype=float)
@@ -292,10 +307,15 @@ class FiniteChainSampler:
         Drawing calls this itself; a learner may call it right after its
         update so that later reads of the distribution write to nothing.
         """
-        changed = False
         while self._pending:  # reading may meet new vertices: they queue up
-            changed |= self._read(self._pending.pop())
-        if changed or self._result is None:
+            i = self._pending.pop()
+            try:
+                if self._read(i):
+                    self._result = None  # (at once: a later read may fail)
+            except ValueError:  # read again next time, nothing changed
+                self._pending.append(i)
+                raise
+        if self._result is None:
             self._result = self._solve()
 
     # -- the solve ----------------------------------------------------------

@@ -48,7 +48,7 @@ from .stump_table import StumpRegretTable
 # The read scores of a walk without adaptive leaf reads: no site reads.
 _NO_READS = np.zeros((0, 2))
 
-__all__ = ["HierarchicalLabels"]
+__all__ = ["HierarchicalLabels", "check_walk"]
 
 # From this many data rows on, the walk goes site by site.
 _BY_SITE_ROWS = 32
@@ -191,6 +191,7 @@ class HierarchicalLabels:
         """
         table = self.table
         outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        check_walk(outcomes, root_label, table)
         proba = np.zeros((outcomes.shape[0], table.n_classes))
         if outcomes.shape[0] == 0:
             return proba
@@ -345,3 +346,19 @@ class HierarchicalLabels:
             grown = np.zeros((size,) + array.shape[1:], dtype=array.dtype)
             grown[:used] = array[:used]
             setattr(self, name, grown)
+
+
+def check_walk(outcomes: np.ndarray, root_label, table) -> None:
+    """Refuse what the compiled walks would read or write out of bounds: a
+    root label that is not a class, outcomes that are not one column per
+    test (a narrower row dropped the subtrees of the tests it lacks)."""
+    if outcomes.ndim != 2 or outcomes.shape[1] < table.n_tests:
+        raise ValueError(
+            f"outcomes must be 2-D with a column per test ({table.n_tests}); "
+            f"got shape {outcomes.shape}"
+        )
+    if not 0 <= root_label < table.n_classes:
+        raise ValueError(
+            f"root_label must be a class index in [0, {table.n_classes}); "
+            f"got {root_label!r}"
+        )

@@ -121,8 +121,16 @@ class HierarchicalSampler:
     # -- drawing ----------------------------------------------------------
     def sample(self, rng: np.random.Generator, root_label: int = 0) -> Any:
         """Draw one tree; the root site starts as the leaf ``root_label``."""
+        self._check_root_label(root_label)
         self.refresh()
         return self._draw(_Uniforms(rng), (), root_label, math.inf)
+
+    def _check_root_label(self, root_label) -> None:
+        if not 0 <= root_label < self.table.n_classes:
+            raise ValueError(
+                f"root_label must be a class index in [0, {self.table.n_classes}); "
+                f"got {root_label!r}"
+            )
 
     def _draw(self, uniform, path: tuple, start_label: int, horizon: float) -> Any:
         table = self.table
@@ -180,6 +188,7 @@ class HierarchicalSampler:
         >>> set(sampler.sample_many(1000, np.random.default_rng(0)))
         {('split', 0, ('leaf', 1), ('leaf', 0))}
         """
+        self._check_root_label(root_label)
         self.refresh()
         nodes = _Nodes(max(4 * n_trees, 16))
         roots = nodes.add(n_trees)

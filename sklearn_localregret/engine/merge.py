@@ -228,7 +228,7 @@ def snapshot(table: KeyedRows) -> KeyedRows:
     :func:`changed_rows_difference` and :func:`add_rows` (as ``src``).
 
     Only the rows in use and the arrays that hold regrets are copied (no
-    cache, no spare capacity): a memory copy of the regrets.
+    spare capacity; caches of its own, empty): a memory copy of the regrets.
 
     Examples
     --------
@@ -246,6 +246,17 @@ def snapshot(table: KeyedRows) -> KeyedRows:
     out._keys = list(table._keys)
     out._row_of = dict(table._row_of)
     out.clock = copy.copy(table.clock)
-    for name in (*type(table)._SCALED, "_versions"):
+    kept = (*type(table)._SCALED, "_versions")
+    for name in kept:
         setattr(out, name, getattr(table, name)[:n].copy())
+    # Caches of its own, stale (the table's were shared: each side's reads
+    # overwrote the other's, and a forget renumbered both).
+    fill = getattr(type(table), "_FILL", {})
+    for name in type(table)._ROW_ARRAYS:
+        if name not in kept:
+            old = getattr(table, name)
+            fresh = np.zeros((n, *old.shape[1:]), old.dtype)  # (lazily zeroed)
+            if name in fill:  # _seen -1: every read recomputes
+                fresh[:] = fill[name]
+            setattr(out, name, fresh)
     return out

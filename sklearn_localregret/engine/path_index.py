@@ -79,6 +79,15 @@ class PathIndex:
             # A stump table's keys are paths: tuples of (test, branch) edges.
             # (Its own list, read only: a copy per round would cost O(rows).)
             keys = cast("list[tuple]", table._keys)
+            for row in range(self._indexed, len(keys)):  # all, before linking any
+                if keys[row]:
+                    test, branch = keys[row][-1]
+                    if not (0 <= test < table.n_tests and branch in (0, 1)):
+                        raise ValueError(
+                            f"row {row}'s path {keys[row]!r} ends in test {test!r} "
+                            f"branch {branch!r}: not one of the table's "
+                            f"{table.n_tests} tests and branches 0, 1"
+                        )
             child = self.child
             for row in range(self._indexed, len(keys)):
                 key = keys[row]

@@ -38,7 +38,10 @@ def site_distributions(rates: np.ndarray, root_content: np.ndarray) -> np.ndarra
     array([[0.25, 0.75],
            [1.  , 0.  ]])
     """
-    rates = np.asarray(rates, dtype=float)
+    rates = _checked_rates(rates)
+    # Over each row's largest first: a sum past the largest float is not 0.
+    top = rates.max(axis=1, keepdims=True, initial=0.0)
+    rates = np.divide(rates, top, out=np.zeros_like(rates), where=top > 0)
     total = rates.sum(axis=1, keepdims=True)
     out = np.divide(rates, total, out=np.zeros_like(rates), where=total > 0)
     idle = total[:, 0] <= 0
@@ -55,9 +58,13 @@ def binary_site_probabilities(rate_off: np.ndarray, rate_on: np.ndarray) -> np.n
     >>> binary_site_probabilities(np.array([1.0, 0.0, 0.0]), np.array([3.0, 2.0, 0.0]))
     array([0.75, 1.  , 0.  ])
     """
-    total = rate_off + rate_on
+    rate_off, rate_on = _checked_rates(rate_off), _checked_rates(rate_on)
+    if rate_off.shape != rate_on.shape:
+        raise ValueError(f"rates of shapes {rate_off.shape} and {rate_on.shape}")
+    # Halved: a sum of two rates near the largest float is not infinite.
+    total = rate_off / 2 + rate_on / 2
     return np.divide(
-        rate_on, total, out=np.zeros_like(total, dtype=float), where=total > 0
+        rate_on / 2, total, out=np.zeros_like(total, dtype=float), where=total > 0
     )
 
 
@@ -71,6 +78,18 @@ def sample_product(distributions: np.ndarray, rng: np.random.Generator) -> np.nd
     >>> sample_product(dist, np.random.default_rng(0))
     array([1, 0])
     """
+    if np.ndim(distributions) != 2 or np.shape(distributions)[1] == 0:
+        raise ValueError("distributions must be 2-D, a content at least per site")
     cdf = np.cumsum(distributions, axis=1)
     u = rng.random(int(distributions.shape[0]))[:, None] * cdf[:, -1:]
     return np.minimum((u >= cdf).sum(axis=1), distributions.shape[1] - 1)
+
+
+def _checked_rates(rates) -> np.ndarray:
+    """``rates`` as floats, refused unless finite and non-negative (a
+    negative rate made "probabilities" of 1.5 and -0.5)."""
+    rates = np.asarray(rates, dtype=float)
+    # (NaN fails the first test; two reductions, no temporaries)
+    if not (rates.min(initial=0.0) >= 0 and rates.max(initial=0.0) < np.inf):
+        raise ValueError("rates must be finite and non-negative")
+    return rates

@@ -162,3 +162,116 @@ def test_a_table_refuses_to_start_a_negative_or_nan_number_of_rounds(n):
     with pytest.raises(ValueError, match="rounds to start must be >= 0"):
         table.advance(n)
     assert table.biased.tolist() == [[1.0]] and table.clock.n_rounds == 0
+
+
+def test_label_walks_refuse_a_root_label_or_outcomes_that_do_not_fit():
+    """root_label 3 of 2 classes wrote past the output (10**9 segfaulted);
+    outcomes narrower than the tests dropped the subtrees of those lacking."""
+    from sklearn_localregret.engine import HierarchicalLabels, HierarchicalSampler
+
+    table = StumpRegretTable(n_classes=2, n_tests=2)
+    table.row(())
+    labels, sampler = HierarchicalLabels(table), HierarchicalSampler(table)
+    rows = np.zeros((2, 2), dtype=bool)
+    for label in (3, -1, 10**9):
+        with pytest.raises(ValueError, match="root_label must be a class"):
+            labels.probabilities(rows, root_label=label)
+        with pytest.raises(ValueError, match="root_label must be a class"):
+            sampler.sample(np.random.default_rng(0), root_label=label)
+    for outcomes in (np.zeros((2, 1), bool), np.zeros(2, bool)):
+        with pytest.raises(ValueError, match="a column per test"):
+            labels.probabilities(outcomes)
+    assert labels.probabilities(rows, root_label=1).tolist() == [[0.0, 1.0]] * 2
+
+
+def _update_leaf(table, key, gain):
+    table.update(
+        [table.row(key)], np.array([[0.0, gain]]), np.array([[False, True]]),
+        np.zeros((1, 1, 2)), np.zeros((1, 2)), np.zeros(1), np.zeros((1, 1), bool),
+    )  # fmt: skip
+
+
+def test_a_snapshot_has_caches_of_its_own():
+    """A snapshot shared the table's cached weights: after the live table
+    forgot a row (renumbering them), each read the other's."""
+    from sklearn_localregret.engine.merge import snapshot
+
+    live = StumpRegretTable(n_classes=2, n_tests=1)
+    _update_leaf(live, "A", 1.0)
+    _update_leaf(live, "B", 2.0)
+    live.refresh()
+    snap = snapshot(live)
+    live.forget([0])  # B to row 0, at the version A had
+    assert snap.site(snap.find("A"))[0].tolist() == [0.0, 1.0, 0.0]
+    _update_leaf(live, "B", 5.0)
+    assert live.site(live.find("B"))[0].tolist() == [0.0, 7.0, 0.0]
+    assert snap.site(snap.find("B"))[0].tolist() == [0.0, 2.0, 0.0]
+
+
+class _Graph:
+    """A two-edge rate graph whose rates the test sets."""
+
+    root = "r"
+
+    def __init__(self, rates):
+        self.rates = rates
+
+    def level(self, vertex):
+        return 0 if vertex == "r" else 1
+
+    def positive_out_edges(self, vertex):
+        return (["a", "b"], np.asarray(self.rates)) if vertex == "r" else ([], [])
+
+
+def test_a_chain_sampler_refuses_bad_rates_until_they_are_mended():
+    """An infinite rate gave numpy's IndexError once, then the stale
+    distribution; negative rates were dropped or taken by magnitude."""
+    from sklearn_localregret.engine import FiniteChainSampler
+
+    graph = _Graph([1.0, 3.0])
+    sampler = FiniteChainSampler(graph)
+    assert sampler.distribution()[1].tolist() == [0.25, 0.75]
+    for bad in ([np.inf, 1.0], [np.nan, 1.0], [-1.0, -3.0], [1.0]):
+        graph.rates = bad
+        sampler.invalidate("r")
+        for _ in range(2):  # and again: never the stale answer
+            with pytest.raises(ValueError, match="rate"):
+                sampler.distribution()
+    graph.rates = [1.0, 1.0]
+    assert sampler.distribution()[1].tolist() == [0.5, 0.5]
+
+
+def test_a_path_ending_off_the_tests_is_refused_before_any_link():
+    from sklearn_localregret.engine import PathIndex
+
+    for key in (((-1, 1),), ((7, 1),), ((0, 2),)):
+        table = StumpRegretTable(n_classes=2, n_tests=3)
+        table.row(())
+        table.row(key)
+        index = PathIndex(table)
+        with pytest.raises(ValueError, match="not one of the table's 3 tests"):
+            index.update()
+        assert (index.child == -1).all()
+
+
+def test_product_sites_refuse_bad_rates_and_do_not_overflow():
+    from sklearn_localregret.engine import (
+        binary_site_probabilities,
+        sample_product,
+        site_distributions,
+    )
+
+    for bad in (
+        np.array([[-1.0, 2.0]]),
+        np.array([[np.nan, 1.0]]),
+        np.array([[np.inf, 1.0]]),
+    ):
+        with pytest.raises(ValueError, match="finite and non-negative"):
+            site_distributions(bad, np.array([0]))
+        with pytest.raises(ValueError, match="finite and non-negative"):
+            binary_site_probabilities(bad[0], np.ones(2))
+    huge = np.array([[1e308, 1e308]])
+    assert site_distributions(huge, np.array([0])).tolist() == [[0.5, 0.5]]
+    assert binary_site_probabilities(huge[0, :1], huge[0, 1:]).tolist() == [0.5]
+    with pytest.raises(ValueError, match="a content at least"):
+        sample_product(np.zeros((2, 0)), np.random.default_rng(0))

@@ -90,7 +90,7 @@ def refresh_label_slots(
     """
     k = true.shape[2]
     capacity = min(pool_int.shape[0], pool_float.shape[0])
-    # Clamped to the arrays' sizes: never a write outside them.
+    # Counts clamped to the arrays; widths, class axes: the caller's (unchecked).
     n_rows = min(
         n_rows, versions.shape[0], seen.shape[0], content.shape[0],
         total.shape[0], true.shape[0], child.shape[0], slot_start.shape[0],
