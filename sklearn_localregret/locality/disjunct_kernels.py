@@ -27,7 +27,13 @@ import numpy as np
 from ..engine.compiled.jit import kernel
 from ..engine.compiled.regret_update import add_entry
 
-__all__ = ["apply_round", "play_compiled_round", "round_activity"]
+__all__ = [
+    "apply_round",
+    "check_bulk_rounds",
+    "check_compiled_round",
+    "play_compiled_round",
+    "round_activity",
+]
 
 
 @kernel
@@ -151,6 +157,25 @@ def _add(unbiased, biased, versions, r, c, g, bias, scale):
     versions[r] += 1
 
 
+def check_compiled_round(graph, a, X, positive, w) -> None:
+    """Refuse a one-row round the kernels would read or write out of bounds
+    with: an action or a row of another width than ``graph``'s variables, a
+    bit that is not 0/1, labels or weights not one per row (O(1) checks, but
+    the action's largest bit)."""
+    n = graph.n_vars
+    if a.ndim != 1 or a.shape[0] != n or X.ndim != 2 or X.shape[1] != n:
+        raise ValueError(
+            f"an action of shape {a.shape} and rows of shape {X.shape} for a "
+            f"graph of {n} variables: one bit per variable"
+        )
+    if not X.shape[0] == positive.shape[0] == w.shape[0]:
+        raise ValueError(
+            f"{X.shape[0]} rows, {positive.shape[0]} labels, {w.shape[0]} weights"
+        )
+    if n and a.max() > 1:
+        raise ValueError("the action's bits must be 0 or 1")
+
+
 def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
     """Apply a scored round of ``a`` to ``graph``'s table; the weight it got wrong.
 
@@ -186,3 +211,18 @@ def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
     )
     graph.note_played(a, touched[:count])
     return wrong
+
+
+def check_bulk_rounds(graph, X, batch_size) -> None:
+    """Refuse bulk rounds that would not be the per-round definition's: a
+    graph whose sampler is not exact (``L < n``: the bulk draws would ignore
+    ``L``), rows of another width, or rounds of no row."""
+    if not graph.exact:
+        raise ValueError(
+            "bulk rounds draw from the exact sampler: the graph's L must be "
+            f"None or at least its {graph.n_vars} variables (got {graph.max_level})"
+        )
+    if np.ndim(X) != 2 or np.shape(X)[1] != graph.n_vars:
+        raise ValueError(f"rows of shape {np.shape(X)} for {graph.n_vars} variables")
+    if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be an int >= 1; got {batch_size!r}")

@@ -92,6 +92,11 @@ def dense_fire_probabilities(X, bit_rates, set_rates, sets, seed) -> np.ndarray:
     array([0.75, 0.  ])
     """
     n, m = bit_rates.shape[0], sets.shape[0]
+    if np.ndim(X) != 2 or np.shape(X)[1] != n or (m and sets.shape[1] != n):
+        raise ValueError(
+            f"rows of shape {np.shape(X)} for {n} features (and sets of shape "
+            f"{sets.shape}): a column per feature"
+        )
     live = np.empty(n, dtype=bool)
     ringing = np.empty(m, dtype=bool)
     if needed_groups(X, bit_rates, set_rates, sets, live, ringing):

@@ -19,7 +19,12 @@ from .bulk_windows import (
     sum_by_round,
     window_activity,
 )
-from .disjunct_kernels import play_compiled_round, round_activity
+from .disjunct_kernels import (
+    check_bulk_rounds,
+    check_compiled_round,
+    play_compiled_round,
+    round_activity,
+)
 from .hypercube import HypercubeColoring
 
 __all__ = [
@@ -97,6 +102,7 @@ def hypercube_round(cube: HypercubeColoring, a, X, y, w, bias: float = 0.0) -> f
     positive = np.asarray(y) == 1
     w = np.asarray(w, dtype=np.float64)
     a = np.asarray(a, dtype=np.uint8)
+    check_compiled_round(cube, a, X, positive, w)
     active = np.empty(1, dtype=np.int64)
     round_activity(X, positive, w, a, active)
     no_sets = np.zeros((0, cube.n_vars), dtype=np.uint8)
@@ -153,6 +159,7 @@ def play_disjunction_rounds(
     >>> cube.n_updates, cube.table.biased.tolist()
     (3, [[0.0, 1.0], [0.0, 1.0]])
     """
+    check_bulk_rounds(cube, X, batch_size)
     m, n = X.shape
     n_rounds = -(-m // batch_size)
     uniforms = rng.random((n_rounds, n))

@@ -43,6 +43,7 @@ from .hypercube_graph import (
     N_ESTIMATE_DRAWS,
     EstimatedByChain,
     HypercubeGraph,
+    check_round,
     flipped_keys,
     vertex_bits,
     vertex_key,
@@ -179,6 +180,7 @@ class HypercubeColoring(EstimatedByChain):
         nothing), which makes sparse utilities (one clause, one row) cheap.
         """
         a = np.asarray(a, dtype=np.uint8)
+        gains = check_round(self.n_vars, a, gains)
         self.table.advance()
         if bias == 0:
             ks = np.flatnonzero(gains)
@@ -211,6 +213,8 @@ class HypercubeColoring(EstimatedByChain):
             full[cols] = gains
             self.update(a, full, bias)
             return
+        if not len(cols) == len(a_cols) == len(gains):
+            raise ValueError("cols, a_cols and gains: one entry each")
         nz = np.flatnonzero(gains)
         ks = cols[nz]
         self.table.advance()

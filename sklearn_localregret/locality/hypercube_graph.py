@@ -26,7 +26,7 @@ import numpy as np
 from ..engine import FiniteChainSampler, RegretTable, UniformizedChainSampler
 from .hypercube_chain import chain_draws
 
-__all__ = ["N_ESTIMATE_DRAWS", "vertex_bits", "vertex_key"]
+__all__ = ["N_ESTIMATE_DRAWS", "check_round", "vertex_bits", "vertex_key"]
 
 # Chain draws behind the estimate of pi when L < n (approximate sampler only).
 N_ESTIMATE_DRAWS = 512
@@ -305,3 +305,18 @@ class EstimatedByChain(HypercubeGraph):
         """What the chain's moves read besides its state: the rates, and the
         removal sets' literals (a slot may be reused)."""
         return self.table.rates.tobytes() + self._removal_sets()[1].tobytes()
+
+
+def check_round(n: int, a: np.ndarray | None, gains) -> np.ndarray:
+    """A round's gains as floats, refused before the round starts (its
+    discount, its count) unless one per variable (or slot: ``n``), with an
+    action ``a`` (if given) of one 0/1 bit per variable."""
+    gains = np.asarray(gains, dtype=float)
+    if gains.shape != (n,) or (a is not None and a.shape != (n,)):
+        shapes = f"gains of shape {gains.shape}" + (
+            "" if a is None else f" and an action of shape {a.shape}"
+        )
+        raise ValueError(f"{shapes} for {n} variables (or slots): one each")
+    if a is not None and n and a.max() > 1:
+        raise ValueError("the action's bits must be 0 or 1")
+    return gains

@@ -17,6 +17,7 @@ from ..engine import FiniteChainSampler, RegretTable, forget_tolerance
 from .hypercube_graph import (
     N_ESTIMATE_DRAWS,
     HypercubeGraph,
+    check_round,
     vertex_key,
 )
 
@@ -116,6 +117,8 @@ class HypercubeSwapRegrets(HypercubeGraph):
 
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
         """Add ``gains[k] - bias`` to every edge out of ``a``; re-solve ``pi``."""
+        a = np.asarray(a, dtype=np.uint8)
+        gains = check_round(self.n_vars, a, gains)
         key = vertex_key(a)
         row = self.table.row(key)
         resets = self.table.clock.n_resets

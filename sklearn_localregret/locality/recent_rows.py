@@ -89,6 +89,20 @@ class RecentRows:
         """Append rows (the oldest drop out), with their test outcomes if known."""
         if self.size == 0:
             return
+        # What would fail is refused before any slot is written.
+        fits = passes is not None and passes.shape[1] == self._passes.shape[1]
+        if not fits and self._X is None:
+            raise ValueError(
+                "rows without their outcomes once the features are forgotten "
+                "(forget_features): give passes, after follow(tests) if tests "
+                "entered"
+            )
+        if self._X is not None and X.shape[1:] != self._X.shape[1:]:
+            raise ValueError(
+                f"rows of {X.shape[1:]} features; the window keeps {self._X.shape[1:]}"
+            )
+        if not X.shape[0] == len(y) == len(w):
+            raise ValueError(f"{X.shape[0]} rows, {len(y)} labels, {len(w)} weights")
         X, y, w = X[-self.size :], y[-self.size :], w[-self.size :]
         start = self._count % self.size
         if start + X.shape[0] <= self.size:  # no wrap: a slice (most rounds)
@@ -98,10 +112,8 @@ class RecentRows:
         self._y[at], self._w[at] = y, w
         if self._X is not None:
             self._X[at] = X
-        if passes is not None and passes.shape[1] == self._passes.shape[1]:
+        if passes is not None and fits:
             self._passes[at] = passes[-self.size :]
-        elif self._X is None:
-            raise ValueError("tests entered unannounced: call follow(tests) first")
         else:  # stale from now on: recomputed by the next outcomes()
             self._passes = np.zeros((self.size, 0), dtype=bool)
         self._count += X.shape[0]

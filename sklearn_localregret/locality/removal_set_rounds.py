@@ -31,7 +31,12 @@ from .bulk_windows import (
     sum_by_round,
     window_activity,
 )
-from .disjunct_kernels import play_compiled_round, round_activity
+from .disjunct_kernels import (
+    check_bulk_rounds,
+    check_compiled_round,
+    play_compiled_round,
+    round_activity,
+)
 from .removal_sets import RemovalSetColoring
 
 __all__ = ["play_removal_set_rounds", "removal_set_gains", "removal_set_round"]
@@ -137,6 +142,7 @@ def removal_set_round(
         # A streaming round, compiled (disjunct_kernels): one row, so every
         # gain is one term and the regrets are those of the numpy round.
         positive = y == 1
+        check_compiled_round(graph, a, X, positive, w)
         active = np.empty(1, dtype=np.int64)
         if round_activity(X, positive, w, a, active):
             graph.track(X)
@@ -200,6 +206,7 @@ def play_removal_set_rounds(
     (3, [[0.0, 1.0], [0.0, 1.0]])
     """
     X = np.asarray(X, dtype=np.uint8)
+    check_bulk_rounds(graph, X, batch_size)
     m, n = X.shape
     n_rounds = -(-m // batch_size)
     uniforms = rng.random((n_rounds, graph.uniforms_per_round))

@@ -49,7 +49,7 @@ from .disjunct_probabilities import (
     dense_fire_probabilities,
     disjunction_fire_probabilities,
 )
-from .hypercube_graph import EstimatedByChain, flipped_keys, vertex_bits
+from .hypercube_graph import EstimatedByChain, check_round, flipped_keys, vertex_bits
 
 # disjunction_fire_probabilities is read here by code older than its module.
 __all__ = ["N_CLOCK_DRAWS", "RemovalSetColoring", "disjunction_fire_probabilities"]
@@ -367,8 +367,8 @@ class RemovalSetColoring(EstimatedByChain):
         non-zero gains are written.
         """
         a = np.asarray(a, dtype=np.uint8)
-        gains = np.asarray(gains, dtype=float)
-        set_gains = np.asarray(set_gains, dtype=float)
+        gains = check_round(self.n_vars, a, gains)
+        set_gains = check_round(self.max_sets, None, set_gains)
         self.table.advance()
         rows, cols, values = self._entries(a, gains, set_gains, bias != 0)
         self.table.update_entries(rows, cols, values, bias)

@@ -182,16 +182,27 @@ class TreeColoring:
     def colour(self, replacement: Tree) -> int:
         """Number of the colour that puts ``replacement`` (a leaf or a stump)."""
         k = self.n_classes
-        if type(replacement) is Leaf:
+        if type(replacement) is Leaf and 0 <= replacement.label < self.n_leaves:
             return replacement.label
-        true_leaf, false_leaf = replacement.true_child, replacement.false_child
-        assert type(true_leaf) is Leaf and type(false_leaf) is Leaf  # a stump
+        true_leaf = getattr(replacement, "true_child", None)
+        false_leaf = getattr(replacement, "false_child", None)
+        test = getattr(replacement, "test", -1)
+        if not (
+            type(true_leaf) is Leaf
+            and type(false_leaf) is Leaf
+            and 0 <= test < self.tests.n_tests
+            and 0 <= true_leaf.label < k
+            and 0 <= false_leaf.label < k
+        ):
+            raise ValueError(f"{replacement!r} is not a leaf or a stump of this graph")
         c_true, c_false = true_leaf.label, false_leaf.label
-        return self.n_leaves + (replacement.test * k + c_true) * k + c_false
+        return self.n_leaves + (test * k + c_true) * k + c_false
 
     def replacement(self, colour: int) -> Tree:
         """The leaf or stump that ``colour`` puts at its path."""
         k = self.n_classes
+        if not 0 <= colour < self.n_leaves + self.tests.n_tests * k * k:
+            raise ValueError(f"colour {colour!r} is not one of this graph's")
         if colour < self.n_leaves:
             return Leaf(int(colour))
         v, pair = divmod(int(colour) - self.n_leaves, k * k)

@@ -51,6 +51,23 @@ def _undecided(lo, hi, missing, t, kind):
 
 
 @kernel
+def _check_tree(n_nodes, node_test, node_parent, node_branch, n_tests, n_rows):
+    """Refuse a compiled tree the kernels would index out of bounds with:
+    arrays shorter than its nodes (or ``n_rows`` fewer), a test that is not
+    one of ``n_tests``, a parent that does not come before its child."""
+    if (
+        n_nodes > n_rows
+        or n_nodes > node_test.shape[0]
+        or n_nodes > node_parent.shape[0]
+        or n_nodes > node_branch.shape[0]
+    ):
+        raise ValueError("a compiled tree: arrays shorter than its nodes")
+    for i in range(n_nodes):
+        if not (-1 <= node_test[i] < n_tests and -1 <= node_parent[i] < i):
+            raise ValueError("a compiled tree: a test or a parent out of range")
+
+
+@kernel
 def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold, out):
     """Which tests each node's path leaves undecided, into ``out[node]``.
 
@@ -66,6 +83,9 @@ def path_masks(n_nodes, node_test, node_parent, node_branch, feature, threshold,
     column's tests are looked at again (listed by column once per call).
     """
     n_tests = out.shape[1]
+    _check_tree(n_nodes, node_test, node_parent, node_branch, n_tests, out.shape[0])
+    if feature.shape[0] < n_tests or threshold.shape[0] < n_tests:
+        raise ValueError("path_masks: feature and threshold need one entry a test")
     # The tests of each column, grouped (a counting sort): by_column[first[j]:
     # first[j + 1]].
     n_columns = 0
@@ -170,6 +190,17 @@ def update_played_sites(
     counted no row yet scores nothing.
     """
     k = true.shape[2]
+    for at in range(order.shape[0]):  # the rows read: in range, labels classes
+        r = order[at]
+        if not (0 <= r < min(y.shape[0], weight.shape[0], outcomes.shape[0])):
+            raise ValueError("update_played_sites: a row out of range")
+        if not 0 <= y[r] < k:
+            raise ValueError("update_played_sites: a label that is not a class")
+    shortest = min(node_label.shape[0], node_true.shape[0], node_false.shape[0])
+    _check_tree(n_nodes, node_test, node_parent, node_branch, n_tests, shortest)
+    for node in nodes:
+        if not (0 <= node < n_nodes and 0 <= node_row[node] < true.shape[0]):
+            raise ValueError("update_played_sites: a node or its site out of range")
     model = leaf.shape[2] > k
     cache = odds.shape[1] > 0  # a naive Bayes cache per site
     score_reads = score_reads and cache
