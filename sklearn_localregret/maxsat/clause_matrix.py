@@ -68,23 +68,34 @@ class ClauseMatrix:
         lits = np.fromiter(
             chain.from_iterable(clauses), dtype=np.int64, count=int(lengths.sum())
         )
+        if lits.size and not (lits.all() and np.abs(lits).max() <= n_vars):
+            raise ValueError(
+                f"a literal 0 or beyond the {n_vars} variables: clauses are "
+                "non-zero literals within n_vars"
+            )
         rows = np.repeat(np.arange(m, dtype=np.int64), lengths)
-        # One key per distinct (clause, variable, sign), sorted by clause,
-        # then variable: repeated literals count once.
-        width = max(n_vars, 1)
-        keys = np.unique((rows * width + np.abs(lits) - 1) * 2 + (lits < 0))
-        cells, negative = keys >> 1, (keys & 1).astype(bool)
-        self.n_neg = np.bincount(cells[negative] // width, minlength=m).astype(np.int64)
-        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]][: len(cells)])
+        # One entry per distinct (clause, variable, sign), sorted by clause,
+        # then variable: repeated literals count once. (Sorted as three keys:
+        # one packed key overflowed int64 for large variables.)
+        var, negative = np.abs(lits) - 1, lits < 0
+        order = np.lexsort((negative, var, rows))
+        rows, var, negative = rows[order], var[order], negative[order]
+        if len(rows):
+            new = (rows[1:] != rows[:-1]) | (var[1:] != var[:-1])
+            distinct = np.r_[True, new | (negative[1:] != negative[:-1])]
+            rows, var, negative = rows[distinct], var[distinct], negative[distinct]
+        self.n_neg = np.bincount(rows[negative], minlength=m).astype(np.int64)
+        cell = np.r_[True, (rows[1:] != rows[:-1]) | (var[1:] != var[:-1])]
+        starts = np.flatnonzero(cell[: len(rows)])
         signs = (
             np.add.reduceat(np.where(negative, -1.0, 1.0), starts)
-            if len(cells)
+            if len(rows)
             else np.zeros(0)
         )
         kept = signs != 0  # x or not x: no entry
-        cells, self.sign_of = cells[starts][kept], signs[kept]
-        self.clause_of = (cells // width).astype(np.intp)
-        self.var_of = (cells % width).astype(np.intp)
+        self.sign_of = signs[kept]
+        self.clause_of = rows[starts][kept].astype(np.intp)
+        self.var_of = var[starts][kept].astype(np.intp)
         self.indptr = np.zeros(m + 1, dtype=np.intp)
         np.cumsum(np.bincount(self.clause_of, minlength=m), out=self.indptr[1:])
 

@@ -174,7 +174,7 @@ class WeightedFormula:
     (array([2., 1., 4.]), 4.0)
     >>> list(f)
     [(1, -2), (2, 3), (-1,)]
-    >>> print(f.to_wcnf(style="new"))
+    >>> print(f.to_wcnf(style="new"), end="")
     2 1 -2 0
     1 2 3 0
     h -1 0
@@ -214,7 +214,13 @@ class WeightedFormula:
                 raise ValueError(
                     f"hard has shape {given.shape} but there are {len(checked)} clauses"
                 )
+            if given.size and not (
+                given.dtype == bool
+                or (given.dtype.kind in "iuf" and np.isin(given, (0, 1)).all())
+            ):
+                raise ValueError("hard must be booleans (or 0/1), one per clause")
             mask = given.astype(bool)
+        w += 0.0  # -0.0 is 0.0: equal formulas hash alike
         w[mask] = _top(w[~mask])
         w.flags.writeable = False
         mask.flags.writeable = False

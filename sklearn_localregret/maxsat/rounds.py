@@ -88,10 +88,17 @@ def maxsat_gains(a, clauses, weights=None) -> np.ndarray:
     array([0., 1., 2.])
     """
     a = np.asarray(a)
+    if a.ndim != 1 or not np.isin(a, (0, 1)).all():
+        raise ValueError("a must be one 0/1 (or bool) value per variable")
     if not isinstance(clauses, ClauseMatrix):
         clauses = clause_matrix(clauses, n_vars=a.shape[0])
     m = len(clauses)
     weights = np.ones(m) if weights is None else np.asarray(weights, dtype=float)
+    if weights.shape != (m,) or a.shape != (clauses.n_vars,):
+        raise ValueError(
+            f"{m} clauses over {clauses.n_vars} variables, weights of shape "
+            f"{weights.shape} and an assignment of shape {a.shape}"
+        )
     clause_of, var_of, sign_of, n_neg, _ = clauses.round(0, m)
     return maxsat_round(a, clause_of, var_of, sign_of, n_neg, weights)[0]
 

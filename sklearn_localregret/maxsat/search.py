@@ -26,6 +26,7 @@ from .._weights import MAX_WEIGHT
 from .clause_matrix import clause_matrix, satisfied
 from .formula import WeightedFormula
 from .online import OnlineMaxSAT
+from .search_checks import check_search
 from .walksat import FLIP_BLOCK, Walk, WalkSATClauses
 
 __all__ = ["MaxSATAnswer", "format_number", "solve_formula"]
@@ -91,7 +92,8 @@ def solve_formula(
 
     One WalkSAT walk starts from a random assignment and runs on for ``flips``
     flips (the walk of :func:`~sklearn_localregret.baselines.walksat` with
-    ``random_state=seed``, flip for flip), hard clauses weighing the formula's
+    ``random_state=seed``, flip for flip, on a formula whose every variable
+    occurs in a clause), hard clauses weighing the formula's
     ``top`` (more than all soft clauses together), so that it repairs them
     first and never trades one for soft weight. If the flips are spent and time
     is left, the learner plays ``passes`` passes over the clauses, each in a
@@ -142,6 +144,7 @@ def solve_formula(
     >>> answer.status, answer.cost, answer.assignment
     ('SATISFIABLE', 1.0, array([False,  True,  True]))
     """
+    noise = check_search(formula, passes, flips, noise, deadline)
     # The answer's assignment holds every variable, used or not: refused
     # before the search rather than after it.
     check_fits_in_memory(formula.n_vars, f"an assignment of {formula.n_vars} variables")

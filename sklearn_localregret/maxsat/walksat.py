@@ -19,7 +19,14 @@ from .clause_matrix import ClauseMatrix, satisfied
 from .reading import as_formula
 from .walk_kernel import walk_flips
 
-__all__ = ["FLIP_BLOCK", "Walk", "WalkSATClauses", "WalkSATResult", "walksat"]
+__all__ = [
+    "FLIP_BLOCK",
+    "Walk",
+    "WalkSATClauses",
+    "WalkSATResult",
+    "check_noise",
+    "walksat",
+]
 
 # Uniform numbers drawn per block of flips: one call to the generator instead of
 # three per flip, without holding max_flips * 3 of them at once.
@@ -118,11 +125,17 @@ def walksat(
     >>> res.assignment, res.unsatisfied_weight
     (array([False]), 1.0)
     """
-    noise = _check_noise(noise)
+    noise = check_noise(noise)
     max_flips = check_positive_int(max_flips, "max_flips")
     max_restarts = check_positive_int(max_restarts, "max_restarts")
-    rng = check_generator(random_state)
+    if time_limit is not None and not (
+        isinstance(time_limit, Real)
+        and not isinstance(time_limit, bool)
+        and float(time_limit) > 0
+    ):
+        raise ValueError(f"time_limit must be a positive number, got {time_limit!r}")
     formula = as_formula(clauses, n_vars=n_vars, weights=weights)
+    rng = check_generator(random_state)  # (drawn from: after every check)
     n = formula.n_vars
     # Zero-weight clauses can neither be picked nor broken: leave them out.
     keep = np.flatnonzero(formula.weights > 0)
@@ -130,10 +143,6 @@ def walksat(
         [formula.clauses[c] for c in keep], formula.weights[keep], n
     )
 
-    if time_limit is not None and not (
-        isinstance(time_limit, Real) and float(time_limit) > 0
-    ):
-        raise ValueError(f"time_limit must be a positive number, got {time_limit!r}")
     stop = None if time_limit is None else time.monotonic() + float(time_limit)
     best, best_cost, n_flips, tries = None, np.inf, 0, 0
     while tries < max_restarts and best_cost > 0:
@@ -166,6 +175,12 @@ class WalkSATClauses:
 
     def __init__(self, clauses, weights: np.ndarray, n: int):
         self.w = np.ascontiguousarray(weights, dtype=np.float64)
+        if self.w.shape != (len(clauses),):
+            raise ValueError(
+                f"{len(clauses)} clauses and weights of shape {self.w.shape}: one each"
+            )
+        if any(len(clause) == 0 for clause in clauses):
+            raise ValueError("an empty clause: no flip can satisfy it")
         self.m, self.n = len(clauses), n
         self.uniform = self.m == 0 or bool(np.all(weights == weights[0]))
         self.occ_ptr = np.zeros(2 * n + 1, dtype=np.int64)
@@ -201,6 +216,11 @@ class Walk:
 
     def __init__(self, search: WalkSATClauses, start: np.ndarray, noise: float, rng):
         self.search, self.noise, self.rng = search, noise, rng
+        start = np.asarray(start)
+        if start.shape != (search.n,) or not np.isin(start, (0, 1)).all():
+            raise ValueError(
+                f"start must be {search.n} bits (0/1 or bool); got shape {start.shape}"
+            )
         self.a = start.astype(np.int64)
         self.best, self.best_cost, self.n_flips = self.a.copy(), np.inf, 0
         self.u = np.empty((0, 3))
@@ -261,7 +281,8 @@ class Walk:
         return flips
 
 
-def _check_noise(noise) -> float:
+def check_noise(noise) -> float:
+    """``noise`` as a probability (a ``ValueError`` if it is not one)."""
     if (
         isinstance(noise, bool)
         or not isinstance(noise, Real)

@@ -162,13 +162,29 @@ class AdmittedColumns(ThresholdSource):
     def project(self, X) -> np.ndarray:
         """Rows of the input (dense or CSR of ``n_columns`` columns) read
         through the slots: float64 of shape ``(n_rows, n_slots)``, C-ordered."""
+        X = self._input(X)
         out = np.zeros((X.shape[0], self.n_slots))
         if sp.issparse(X):
-            X = sp.csr_matrix(X)
             _project_csr(X.indptr, X.indices, X.data, self._slot_of, out)
         else:
             out[:, : self.columns.shape[0]] = np.asarray(X)[:, self.columns]
         return out
+
+    def _input(self, X):
+        """``X`` of the source's width (refused otherwise: the kernels index
+        by column), CSR in canonical form (duplicate entries summed, as a
+        dense row holds them)."""
+        if np.ndim(X) != 2 or X.shape[1] != self.n_columns:
+            raise ValueError(
+                f"rows of shape {np.shape(X)}; the source reads "
+                f"{self.n_columns} columns"
+            )
+        if sp.issparse(X):
+            X = sp.csr_matrix(X)
+            if not X.has_canonical_format:
+                X = X.copy()
+                X.sum_duplicates()
+        return X
 
     # -- evidence ---------------------------------------------------------
     def rows_to_checkpoint(self) -> int | None:
@@ -180,14 +196,22 @@ class AdmittedColumns(ThresholdSource):
     def learn(self, X, y: np.ndarray, weight: np.ndarray) -> None:
         """Add rows ``X`` (input columns; dense or CSR) with class indices
         ``y`` and ``weight`` to the evidence."""
+        X = self._input(X)
         y = np.asarray(y, dtype=np.intp)
         weight = np.asarray(weight, dtype=np.float64)
+        k = self._class_weight.shape[0]
+        if y.shape != (X.shape[0],) or weight.shape != (X.shape[0],):
+            raise ValueError(
+                f"{X.shape[0]} rows, labels of shape {y.shape} and weights of "
+                f"shape {weight.shape}: one each"
+            )
+        if y.size and not (0 <= y.min() and y.max() < k):
+            raise ValueError(f"class indices must be in [0, {k})")
         self._rows += X.shape[0]
         np.add.at(self._class_weight, y, weight)
         if self.columns.shape[0] == self.n_slots:
             return  # every slot filled: the evidence is no longer read
         if sp.issparse(X):
-            X = sp.csr_matrix(X)
             _count_csr(
                 X.indptr, X.indices, X.data, y, weight, self.threshold,
                 self._hits, self._hit_rows,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..engine.saved_arrays import pack, unpack
 from ._base import ThresholdSource
+from .category_codes import check_codes
 from .growth_kernel import may_bring_tests
 from .outcome_kernel import test_outcomes
 
@@ -221,9 +223,15 @@ class ThresholdTests:
             source refines (``QuantileThresholds(refined_features=...)``).
             Called only when the source ranks.
         """
+        if np.ndim(X) != 2 or np.shape(X)[1] != self.n_features:
+            raise ValueError(
+                f"X has shape {np.shape(X)}; the tests read {self.n_features} columns"
+            )
         new: list[tuple[int, float, int]] = []
         if categorical is not None and not categorical.any():
             categorical = None
+        if categorical is not None:
+            check_codes(X[:, categorical])
         numeric = np.ones(self.n_features, dtype=bool)
         if categorical is not None:
             numeric &= ~categorical
@@ -278,6 +286,8 @@ class ThresholdTests:
 
     def outcomes(self, X: np.ndarray) -> np.ndarray:
         """``out[r, v]``: whether row ``r`` passes test ``v``."""
+        if sp.issparse(X):
+            raise TypeError("outcomes reads dense rows (toarray() a sparse block)")
         X = np.asarray(X)
         if (
             X.dtype == np.float64
@@ -288,6 +298,10 @@ class ThresholdTests:
             out = np.empty((X.shape[0], self.n_tests), dtype=bool)
             test_outcomes(X, self._feature_kind, self.threshold, out)
             return out
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has shape {X.shape}; the tests read {self.n_features} columns"
+            )
         values = X[:, self.feature]
         out = values > self.threshold
         if not self._thresholds_only:

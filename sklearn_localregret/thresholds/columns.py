@@ -232,6 +232,11 @@ class ColumnEncoder:
                 return X, self  # validation says what is wrong
             plain = array.dtype.kind in "biuf"
         n_rows, n = X.shape if array is None else array.shape
+        if not fresh and n != self.n_features:
+            raise ValueError(
+                f"X has {n} features, but {name} is expecting "
+                f"{self.n_features} features as input."
+            )
         if plain and not self.has_categories:
             # A frame's column of NaN only (pandas reads a text column empty
             # so far as floats) has no value to type it by.
@@ -240,11 +245,6 @@ class ColumnEncoder:
             return X, self._numeric_input(n, learning, valued)
         if fresh and not learning:
             return X, self  # nothing learnt: validation refuses it
-        if not fresh and n != self.n_features:
-            raise ValueError(
-                f"X has {n} features, but {name} is expecting "
-                f"{self.n_features} features as input."
-            )
         if not fresh and array is not None and array.dtype == object:
             known = self._known_codes(array)
             if known is not None:

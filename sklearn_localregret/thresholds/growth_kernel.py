@@ -27,6 +27,10 @@ def may_bring_tests(X, categorical, missing, coded):
             if categorical[j]:
                 if value != value:  # missing
                     continue
+                # A code that is not a small whole number: True, and the
+                # catalogue's observe says what is wrong (never an index).
+                if not 0.0 <= value < 1e15 or value != int(value):
+                    return True
                 code = int(value)
                 if code >= width or not coded[j, code]:
                     return True

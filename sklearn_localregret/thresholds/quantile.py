@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from ._base import ThresholdSource
@@ -123,6 +125,23 @@ class QuantileThresholds(ThresholdSource):
         refined_features: int | None = None,
         level_seed: int | None = None,
     ):
+        for name, value, least in (
+            ("max_thresholds", max_thresholds, 0),
+            ("first_checkpoint", first_checkpoint, 1),
+            ("growth", growth, 2),
+            ("max_buffered_values", max_buffered_values, 1),
+            (
+                "refined_features",
+                1 if refined_features is None else refined_features,
+                1,
+            ),
+        ):
+            if (
+                not isinstance(value, Integral)
+                or isinstance(value, bool)
+                or value < least
+            ):
+                raise ValueError(f"{name} must be an int >= {least}; got {value!r}")
         self.max_thresholds = int(max_thresholds)
         self.first_checkpoint = int(first_checkpoint)
         self.growth = int(growth)

@@ -139,8 +139,9 @@ def test_fixed_thresholds_one_test_per_feature_from_the_first_round():
     )
 
 
-@pytest.mark.parametrize("bad", [0, -1])
-def test_no_thresholds_source_is_complete_at_once(bad):
-    source = QuantileThresholds(max_thresholds=bad)
+def test_no_thresholds_source_is_complete_at_once():
+    source = QuantileThresholds(max_thresholds=0)
     source.start(2)
     assert source.complete and source.observe(np.ones((3, 2))) == []
+    with pytest.raises(ValueError, match="max_thresholds must be an int >= 0"):
+        QuantileThresholds(max_thresholds=-1)
