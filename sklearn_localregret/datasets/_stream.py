@@ -72,7 +72,8 @@ default=None
     feature_names: tuple | None = field(default=None)
 
     def __post_init__(self):
-        X, y = np.asarray(self.X), np.asarray(self.y)
+        # Copies: a frozen stream is not changed through the caller's arrays.
+        X, y = np.array(self.X), np.array(self.y)
         if X.ndim != 2:
             raise ValueError(
                 f"Stream {self.name!r}: X must be 2-D, got shape {X.shape}."
@@ -86,11 +87,20 @@ default=None
             raise ValueError(
                 f"Stream {self.name!r}: X must be numeric, got dtype {X.dtype}."
             )
+        if np.isinf(X).any():  # (NaN is a missing value: the tree reads it)
+            raise ValueError(f"Stream {self.name!r}: X holds an infinity.")
+        if any(v is None or v != v for v in y.tolist()):  # None, NaN
+            raise ValueError(f"Stream {self.name!r}: y holds a missing label.")
         classes = np.unique(y)
         if len(classes) < 2:
             raise ValueError(
                 f"Stream {self.name!r} has a single class ({classes.tolist()!r} in "
                 f"all {len(y)} rows): there is nothing to learn or predict."
+            )
+        if not isinstance(self.drift_points, (tuple, list, np.ndarray)):
+            raise TypeError(
+                f"Stream {self.name!r}: drift_points is a sequence of rows, "
+                f"got {self.drift_points!r}."
             )
         points = tuple(self.drift_points)
         if not all(isinstance(p, Integral) and not isinstance(p, bool) for p in points):
@@ -98,7 +108,9 @@ default=None
                 f"Stream {self.name!r}: drift points are rows (integers), got {points}."
             )
         points = tuple(int(p) for p in points)
-        if any(not 0 < p < len(y) for p in points) or list(points) != sorted(points):
+        if any(not 0 < p < len(y) for p in points) or any(
+            a >= b for a, b in zip(points, points[1:])
+        ):
             raise ValueError(
                 f"Stream {self.name!r}: drift points must be increasing "
                 f"rows between 1 and {len(y) - 1}, got {points}."
@@ -115,12 +127,28 @@ default=None
             raise ValueError(
                 f"Stream {self.name!r}: drift='none' with drift points {points}."
             )
-        if not isinstance(self.drift_width, Integral) or self.drift_width < 0:
+        width = self.drift_width
+        if not isinstance(width, Integral) or isinstance(width, bool) or width < 0:
             raise ValueError(
                 f"Stream {self.name!r}: drift_width must be an "
-                f"integer >= 0, got {self.drift_width!r}."
+                f"integer >= 0, got {width!r}."
+            )
+        if (
+            (drift == "incremental" and points)
+            or (drift == "gradual" and not (points and width))
+            or (drift == "abrupt" and (width or not points))
+        ):
+            raise ValueError(
+                f"Stream {self.name!r}: drift={drift!r} with drift points "
+                f"{points} and drift_width={width}: abrupt has points and no "
+                "width, gradual both, incremental neither."
             )
         names = self.feature_names
+        if isinstance(names, str):
+            raise TypeError(
+                f"Stream {self.name!r}: feature_names is a sequence of names, "
+                f"got the string {names!r}."
+            )
         if names is not None and len(names) != X.shape[1]:
             raise ValueError(
                 f"Stream {self.name!r}: {len(names)} feature names for "

@@ -92,7 +92,9 @@ def make_stream(
         name=name or "custom",
         X=X,
         y=_as_labels(y),
-        drift_points=tuple(drift_points),
+        drift_points=drift_points
+        if np.ndim(drift_points) == 0
+        else tuple(drift_points),
         drift=drift,
         drift_width=drift_width,
         description=description,

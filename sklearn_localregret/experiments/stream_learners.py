@@ -8,8 +8,8 @@ Adding one to the leaderboard is a line::
 
     LEARNERS["my-learner"] = Learner(lambda seed: MyClassifier(random_state=seed))
 
-or ``run_streams(learners=[..., Learner(...)])`` without touching the
-registry. River models join through :class:`RiverClassifier`, and learners
+or ``run_streams(learners=[..., ("my-learner", Learner(...))])`` without
+touching the registry. River models join through :class:`RiverClassifier`, and learners
 that need a wrapper to be fair get one here: linear models see standardised
 features (:class:`StandardizedClassifier`), and the offline decision tree is
 refit on every row seen so far every ``refit_every`` rows
@@ -18,8 +18,10 @@ refit on every row seen so far every ``refit_every`` rows
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Callable
 
 import numpy as np
@@ -93,6 +95,13 @@ class Learner:
     family: str = "other"
     max_rows: int | None = None
 
+    def __post_init__(self):
+        rows = self.max_rows
+        if rows is not None and (
+            not isinstance(rows, Integral) or isinstance(rows, bool) or rows < 1
+        ):
+            raise ValueError(f"max_rows must be None or an int >= 1; got {rows!r}")
+
 
 class StandardizedClassifier:
     """An online classifier that sees features standardised online.
@@ -111,10 +120,14 @@ class StandardizedClassifier:
         self.estimator = estimator
 
     def partial_fit(self, X, y, classes=None):
-        if not hasattr(self, "estimator_"):
-            self.scaler_, self.estimator_ = StandardScaler(), clone(self.estimator)
-        self.scaler_.partial_fit(X)
-        self.estimator_.partial_fit(self.scaler_.transform(X), y, classes=classes)
+        # The scaler learns on a copy, kept only if the estimator takes the
+        # rows (a refused call leaves both as they were).
+        fitted = hasattr(self, "estimator_")
+        scaler = copy.deepcopy(self.scaler_) if fitted else StandardScaler()
+        estimator = self.estimator_ if fitted else clone(self.estimator)
+        scaler.partial_fit(X)
+        estimator.partial_fit(scaler.transform(X), y, classes=classes)
+        self.scaler_, self.estimator_ = scaler, estimator
         return self
 
     def predict(self, X):
@@ -144,16 +157,26 @@ class RetrainedClassifier:
         self.refit_every = refit_every
 
     def partial_fit(self, X, y, classes=None):
-        if not hasattr(self, "_X"):
-            self._X, self._y, self._pending = [], [], 0
-        self._X.append(np.asarray(X))
-        self._y.append(np.asarray(y))
-        self._pending += len(y)
-        if not hasattr(self, "estimator_") or self._pending >= self.refit_every:
-            self.estimator_ = clone(self.estimator).fit(
-                np.vstack(self._X), np.concatenate(self._y)
+        every = self.refit_every
+        if not isinstance(every, Integral) or isinstance(every, bool) or every < 1:
+            raise ValueError(f"refit_every must be an int >= 1; got {every!r}")
+        # Copies (a caller may reuse its buffers), checked before they are kept.
+        X, y = np.array(X, copy=True), np.array(y, copy=True)
+        kept = self.__dict__.get("_X", [])
+        if X.ndim != 2 or y.shape != (X.shape[0],):
+            raise ValueError(f"X of shape {X.shape} and y of shape {y.shape}")
+        if kept and X.shape[1] != kept[0].shape[1]:
+            raise ValueError(
+                f"{X.shape[1]} features; the rows so far have {kept[0].shape[1]}"
             )
-            self._pending = 0
+        pending = self.__dict__.get("_pending", 0) + len(y)
+        if not hasattr(self, "estimator_") or pending >= every:
+            self.estimator_ = clone(self.estimator).fit(
+                np.vstack([*kept, X]), np.concatenate([*self.__dict__.get("_y", []), y])
+            )
+            pending = 0
+        self._X, self._y = [*kept, X], [*self.__dict__.get("_y", []), y]
+        self._pending = pending
         return self
 
     def predict(self, X):
@@ -179,6 +202,8 @@ class RiverClassifier:
         self.model = model
 
     def partial_fit(self, X, y, classes=None):
+        if len(X) != len(y):
+            raise ValueError(f"{len(X)} rows and {len(y)} labels: one each")
         for row, label in zip(np.asarray(X).tolist(), np.asarray(y).tolist()):
             self.model.learn_one(dict(enumerate(row)), label)
         self._learned = True

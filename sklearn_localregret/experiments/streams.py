@@ -107,16 +107,22 @@ def plan_streams(
     window = check_positive_int(base["window"] if window is None else window, "window")
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise ValueError(f"seed must be an integer, got {seed!r}.")
+    if not 0 <= seed <= 2**32 - n_seeds:  # numpy's and River's seeds
+        raise ValueError(
+            f"seed must be in [0, 2**32 - n_seeds], the seeds used {seed}.. "
+            f"{seed + n_seeds - 1} (a random_state is below 2**32)."
+        )
     seeds = [int(seed) + i for i in range(n_seeds)]
 
     if streams is None:
         streams = stream_names(available=True)
-    if isinstance(streams, (str, Stream)):
-        streams = [streams]
+    # (lists: an iterator would be used up by the checks below)
+    streams = [streams] if isinstance(streams, (str, Stream)) else list(streams)
     if learners is None:
         learners = learner_names(available=True)
-    if isinstance(learners, (str, Learner)):
-        learners = [learners]
+    if isinstance(learners, Learner):
+        raise TypeError("a Learner needs a name: learners=[(name, Learner(...))].")
+    learners = [learners] if isinstance(learners, str) else list(learners)
     # Every name is checked before any stream is built.
     names = []
     for entry in streams:
