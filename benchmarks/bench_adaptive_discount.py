@@ -120,6 +120,8 @@ def main():
         )
     print()
     verdict = "met" if not misses else "NOT met: " + ", ".join(misses)
+    if not args.seeds:  # nothing measured
+        verdict = "not measured (no seed)"
     print(f"goal: auto within {MARGIN} of the better fixed discount: {verdict}")
 
 

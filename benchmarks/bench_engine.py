@@ -96,6 +96,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if not 0 < args.seconds < float("inf"):  # (NaN never ends a measure)
+        parser.error("--seconds must be a positive number")
     rng = np.random.default_rng(args.seed)
     print(f"{'sampler':<40}{'draws/s':>12}")
     for n in (20, 200, 2000):

@@ -224,7 +224,10 @@ def main(argv=None):
     parser.add_argument("--n-estimators", type=int, default=10)
     parser.add_argument("--streams", nargs="+", default=None)
     parser.add_argument(
-        "--learners", nargs="+", default=["tree", "forest", "ARF", "HT"]
+        "--learners",
+        nargs="+",
+        default=["tree", "forest", "ARF", "HT"],
+        choices=["tree", "forest", "ARF", "HT"],
     )
     parser.add_argument(
         "--forest",

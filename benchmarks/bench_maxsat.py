@@ -71,14 +71,23 @@ def main(argv=None) -> None:
         ]
 
         solver = OnlineMaxSAT(n, random_state=args.seed)
-        seconds = timed(lambda: solver.partial_fit(stream, batch_size=10))
+        cut = int(0.8 * len(stream)) // 10 * 10  # the last 20%, whole batches
+        before = []
+
+        def in_batches():
+            solver.partial_fit(stream[:cut], batch_size=10)
+            before.append((solver.satisfied_weight_, solver.total_weight_))
+            solver.partial_fit(stream[cut:], batch_size=10)
+
+        seconds = timed(in_batches)
+        satisfied = solver.satisfied_weight_ - before[0][0]
         rows.append(
             (
                 "external",
                 "partial_fit(b=10)",
                 len(stream) // 10,
                 seconds,
-                solver.satisfied_weight_ / solver.total_weight_,
+                satisfied / (solver.total_weight_ - before[0][1]),
                 solver.n_nonzero_regrets_,
             )
         )

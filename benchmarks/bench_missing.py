@@ -167,7 +167,7 @@ def missing_values(batch, n_seeds, params):
     met_complete = met_ht = total = 0
     for name in STREAMS:
         errors: dict = {}
-        speed = []
+        speed: dict = {share: [] for share in SHARES}  # rows/s at each rate
         for seed in range(n_seeds):
             stream = load_stream(name, seed=seed)
             X, y = stream.X, stream.y
@@ -178,7 +178,7 @@ def missing_values(batch, n_seeds, params):
                 masked = with_missing(X, share, rng)
                 error, seconds = ours(masked, y, batch, seed, params)
                 errors.setdefault(("ours", share), []).append(error)
-                speed.append(len(y) / seconds)
+                speed[share].append(len(y) / seconds)
                 ht = hoeffding_tree(masked, y, batch)[0]
                 errors.setdefault(("HT", share), []).append(ht)
         complete = float(np.mean(errors["complete"]))
@@ -192,7 +192,7 @@ def missing_values(batch, n_seeds, params):
             print(
                 f"{name:<16}{share:>8.0%}{mine:>8.3f}{complete:>10.3f}"
                 f"{mine - complete:>+8.3f}{ht:>8.3f}{mine / ht:>9.2f}"
-                f"{ht - ht_complete:>+11.3f}{np.mean(speed):>13,.0f}"
+                f"{ht - ht_complete:>+11.3f}{np.mean(speed[share]):>13,.0f}"
             )
     print(
         f"goal: error within +0.02 (10%) / +0.05 (30%) of the complete data: "
@@ -366,7 +366,12 @@ def main(argv=None):
         help="parameters of LocalRegretTreeClassifier",
     )
     parser.add_argument(
-        "--parts", type=int, nargs="+", default=[1, 2, 3], help="which parts to run"
+        "--parts",
+        type=int,
+        nargs="+",
+        default=[1, 2, 3],
+        choices=[1, 2, 3],
+        help="which parts to run",
     )
     args = parser.parse_args(argv)
     params = {

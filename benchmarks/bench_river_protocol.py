@@ -56,7 +56,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[42])
     parser.add_argument(
-        "--learners", nargs="+", default=["tree", "forest", "HT", "ARF"]
+        "--learners",
+        nargs="+",
+        default=["tree", "forest", "HT", "ARF"],
+        choices=["tree", "forest", "HT", "ARF"],
     )
     parser.add_argument("--datasets", nargs="+", default=DATASETS, choices=DATASETS)
     args = parser.parse_args()

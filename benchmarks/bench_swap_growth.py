@@ -62,15 +62,16 @@ def tree_stream(args):
     )
     seen, rates = 0, []
     for checkpoint in args.checkpoints:
-        timed = 0.0
+        timed, timed_rows = 0.0, 0
         while seen < checkpoint:
             X, y = planted_rows(CALL_ROWS, rng, args.flip)
             start = time.perf_counter()
             model.partial_fit(X, y, classes=classes)
             if seen >= checkpoint - args.window:
                 timed += time.perf_counter() - start
+                timed_rows += CALL_ROWS  # (fewer than the window: checkpoints close)
             seen += CALL_ROWS
-        rates.append(args.window / timed)
+        rates.append(timed_rows / timed)
         start = time.perf_counter()
         error = float(np.mean(model.predict(X_test) != y_test))
         predict_s = time.perf_counter() - start
@@ -98,10 +99,11 @@ def maxsat_stream(args):
     )
     seen, rates = 0, []
     for checkpoint in args.checkpoints:
-        solver.run(clauses[seen : checkpoint - args.window])
+        lo = max(seen, checkpoint - args.window)  # (the clauses timed)
+        solver.run(clauses[seen:lo])
         start = time.perf_counter()
-        solver.run(clauses[checkpoint - args.window : checkpoint])
-        rates.append(args.window / (time.perf_counter() - start))
+        solver.run(clauses[lo:checkpoint])
+        rates.append((checkpoint - lo) / (time.perf_counter() - start))
         seen = checkpoint
         print(
             f"{seen:>8}{rates[-1]:>11.0f}{peak_rss_mb():>13.0f}"
@@ -128,6 +130,11 @@ def main():
     )
     parser.add_argument("--maxsat", action="store_true")
     args = parser.parse_args()
+    points = args.checkpoints
+    if points[0] < CALL_ROWS or any(a >= b for a, b in zip(points, points[1:])):
+        parser.error(f"--checkpoints must increase, from {CALL_ROWS} rows at least")
+    if args.window < CALL_ROWS:
+        parser.error(f"--window must be at least {CALL_ROWS} rows")
     rates = maxsat_stream(args) if args.maxsat else tree_stream(args)
     print(
         f"time per row at {args.checkpoints[-1]} / at {args.checkpoints[0]}: "

@@ -86,7 +86,7 @@ def main(argv=None) -> None:
     batch = args.batch_size
     idx = rng.integers(0, len(y), args.rounds * batch)
     Xs, ys = np.ascontiguousarray(X[idx]), y[idx]
-    n_swap = args.swap_rounds * batch
+    n_swap = min(args.swap_rounds * batch, len(ys))  # the rows there are
 
     seed = args.seed
     runs = [
@@ -101,7 +101,7 @@ def main(argv=None) -> None:
             len(ys),
         ),
         (
-            f"local swap, L=3 ({args.swap_rounds} rounds)",
+            f"local swap, L=3 ({-(-n_swap // batch)} rounds)",
             lambda: _local(
                 Xs[:n_swap],
                 ys[:n_swap],

@@ -55,31 +55,36 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-call", type=int, default=10_000)
     args = parser.parse_args(argv)
+    for name in ("rows", "every", "per_call"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
     X, y = planted_stream(args.rows, args.seed)
     clf = LocalRegretTreeClassifier(random_state=args.seed)
     print(
         f"{'rows':>9} {'rows/s':>8} {'online err':>10} {'peak RSS MB':>12} "
         f"{'regret MB':>10} {'sites':>7} {'tests':>6}"
     )
-    chunk, seen, mistakes = args.per_call, 0, 0.0
+    chunk, seen, mistakes, last = args.per_call, 0, 0.0, 0
     start = time.perf_counter()
     for lo in range(0, args.rows, chunk):
         clf.partial_fit(X[lo : lo + chunk], y[lo : lo + chunk], classes=[0, 1])
         seen += min(chunk, args.rows - lo)
-        if seen % args.every == 0 or seen == args.rows:
-            elapsed = time.perf_counter() - start
-            err = (clf.n_online_mistakes_ - mistakes) / args.every
+        if seen - last >= args.every or seen == args.rows:
+            # (the stretch's own rows: --every need not divide --per-call)
+            elapsed, stretch = time.perf_counter() - start, seen - last
+            err = (clf.n_online_mistakes_ - mistakes) / stretch
             print(
-                f"{seen:>9,} {args.every / elapsed:>8,.0f} {err:>10.3f} "
+                f"{seen:>9,} {stretch / elapsed:>8,.0f} {err:>10.3f} "
                 f"{peak_rss_mb():>12.0f} {clf.regret_nbytes_ / 2**20:>10.1f} "
                 f"{clf.n_sites_:>7,} {clf.test_features_.size:>6}",
                 flush=True,
             )
-            mistakes = clf.n_online_mistakes_
+            mistakes, last = clf.n_online_mistakes_, seen
             start = time.perf_counter()
-    accuracy = np.mean(clf.predict(X[-10_000:]) == y[-10_000:])
+    tail = min(10_000, args.rows)
+    accuracy = np.mean(clf.predict(X[-tail:]) == y[-tail:])
     print(
-        f"accuracy of predict on the last 10,000 rows: {accuracy:.3f} "
+        f"accuracy of predict on the last {tail:,} rows: {accuracy:.3f} "
         "(the noise allows 0.95)"
     )
 
