@@ -65,6 +65,14 @@ def compare(
         f"{'stream':16} {'A':>7} {'B':>7} {'B - A [95% CI]':>28} "
         f"{'B lower':>8} {'A rows/s':>9} {'B rows/s':>9}"
     )
+    if seeds < 2:
+        raise SystemExit("compare needs at least 2 seeds (a t interval)")
+    # Untimed: the kernels load on a learner's first rounds (arm A's first
+    # stream paid for it: identical arms read 405 against 1,446 rows/s).
+    rng = np.random.default_rng(0)
+    X_warm, y_warm = rng.normal(size=(200, 4)), rng.integers(0, 3, 200)
+    for make in (make_a, make_b):
+        progressive_error(make(0), X_warm, y_warm, np.arange(3))
     for name in names:
         errors: tuple[list, list] = ([], [])
         seconds, n_rows = [0.0, 0.0], 0
