@@ -60,7 +60,7 @@ class LocalRegretTreeClassifier(
             StrOptions({"auto"}),
             None,
         ],
-        "max_categories": [Interval(Integral, 1, None, closed="left")],
+        "max_categories": [Interval(Integral, 1, 2**20, closed="both")],  # codes
         "warm_start": [Interval(Integral, 0, None, closed="left")],
         "leaf_model": [StrOptions({"auto", "naive_bayes"}), None],
         "leaf_prediction": [StrOptions({"adaptive", "label"})],

@@ -86,9 +86,9 @@ Online decision-tree learner minimising local external or swap regret.
         test: a smaller model, and fewer noise splits (user guide, "Wide
         input").
     max_categories : int, default=16
-        Most categories per categorical column, each with its test
-        ``x_j == c``: the first ones met in the stream. Later categories, and
-        any category unseen when predicting, pass none of the column's tests.
+        Most categories per categorical column (up to 2**20), each with its
+        test ``x_j == c``: the first ones met in the stream. Later categories,
+        and any unseen when predicting, pass none of the column's tests.
     warm_start : int, default=500
         A site (path) that enters the played trees for the first time starts
         with the regrets it would have had over the last ``warm_start`` rows

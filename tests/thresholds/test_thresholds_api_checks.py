@@ -109,3 +109,16 @@ def test_an_encoder_names_a_frame_of_another_width():
     _, encoder = ColumnEncoder().encode(first, learning=True)
     with pytest.raises(ValueError, match="X has 3 features, but .* expecting 2"):
         encoder.encode(pd.DataFrame(np.ones((2, 3))), learning=True)
+
+
+def test_max_categories_is_bounded_by_the_codes_the_catalogue_takes():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from sklearn_localregret import LocalRegretTreeClassifier
+    from sklearn_localregret.thresholds.category_codes import LARGEST_CODE
+
+    LocalRegretTreeClassifier(max_categories=LARGEST_CODE).fit(np.eye(4), [0, 1, 0, 1])
+    with pytest.raises(InvalidParameterError, match="max_categories"):
+        LocalRegretTreeClassifier(max_categories=LARGEST_CODE + 1).fit(
+            np.eye(4), [0, 1, 0, 1]
+        )
