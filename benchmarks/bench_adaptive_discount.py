@@ -24,7 +24,7 @@ five: a draw per row instead of one per five rows.
 Run::
 
     python benchmarks/bench_adaptive_discount.py [--seeds 3] [--rows 3000]
-        [--streams NAME ...] [--per-row]
+        [--batch-size 10] [--streams NAME ...] [--per-row]
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ import numpy as np
 from sklearn.datasets import load_digits
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_at_least, positive_int
 from sklearn_localregret.datasets import load_stream
-from sklearn_localregret.datasets.streams import STREAMS
+from sklearn_localregret.datasets.streams import MIN_ROWS, STREAMS
 
 DISCOUNTS = (0.99, 1.0, "auto")
 MARGIN = 0.005
@@ -73,10 +74,16 @@ def shuffled_digits(seed):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--batch-size", type=int, default=10)
-    parser.add_argument("--streams", nargs="+", default=[*STREAMS, "digits-1"])
+    parser.add_argument("--seeds", type=positive_int, default=3)
+    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=3000)
+    parser.add_argument("--batch-size", type=positive_int, default=10)
+    parser.add_argument(
+        "--streams",
+        nargs="+",
+        default=[*STREAMS, "digits-1"],
+        choices=[*STREAMS, "digits-1"],
+        metavar="NAME",
+    )
     parser.add_argument("--per-row", action="store_true")
     args = parser.parse_args()
     print(
@@ -129,8 +136,6 @@ def main():
         )
     print()
     verdict = "met" if not misses else "NOT met: " + ", ".join(misses)
-    if not args.seeds:  # nothing measured
-        verdict = "not measured (no seed)"
     print(f"goal: auto within {MARGIN} of the better fixed discount: {verdict}")
 
 

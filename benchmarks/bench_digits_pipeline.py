@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _options import seed_int
 from sklearn.datasets import load_digits
 from sklearn.linear_model import SGDClassifier
 from sklearn.model_selection import train_test_split
@@ -44,7 +45,7 @@ def hoeffding_accuracy(X_train, y_train, X_test, y_test):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--seeds", type=seed_int, nargs="+", default=[0, 1, 2])
     args = parser.parse_args()
     X, y = load_digits(return_X_y=True)
     learners = {

@@ -13,7 +13,7 @@ It also breaks one streaming call down: ``validate_data``, the ``_fit_context``
 wrapper and the learning itself. Run::
 
     python benchmarks/bench_disjunct.py [--rows 100000] [--stream-rows 5000]
-        [--prediction vote]
+        [--features 20 200] [--batch-sizes 1 5] [--seed 0] [--prediction vote]
 
 The learner runs at its default ``prediction`` (the hedge, which scores
 every round, so bulk calls play round by round) unless ``--prediction``
@@ -26,10 +26,12 @@ import argparse
 import time
 
 import numpy as np
+from _options import check_params, seed_int
 from sklearn.linear_model import SGDClassifier
 from sklearn.utils.validation import validate_data
 
 from sklearn_localregret import LocalRegretDisjunctClassifier
+from sklearn_localregret._arguments import positive_int
 
 STREAM_GOAL = 3.0  # at least 3x SGDClassifier's streaming rows per second
 BULK_GOAL = 0.1  # within 10x of SGDClassifier's single epoch
@@ -104,19 +106,19 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--rows",
-        type=int,
+        type=positive_int,
         default=100_000,
         help="rows of the bulk runs (default 100000)",
     )
     parser.add_argument(
         "--stream-rows",
-        type=int,
+        type=positive_int,
         default=5_000,
         help="rows of the streaming runs (default 5000)",
     )
-    parser.add_argument("--features", type=int, nargs="+", default=[20, 200])
-    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 5])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--features", type=positive_int, nargs="+", default=[20, 200])
+    parser.add_argument("--batch-sizes", type=positive_int, nargs="+", default=[1, 5])
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument(
         "--prediction",
         default="auto",
@@ -124,6 +126,12 @@ def main(argv=None) -> None:
         "which scores every round; 'vote' keeps the bulk path)",
     )
     args = parser.parse_args(argv)
+    check_params(
+        parser,
+        "--prediction",
+        LocalRegretDisjunctClassifier,
+        {"prediction": args.prediction},
+    )
 
     header = (
         f"{'n':>4} {'batch':>5} {'mode':>9} {'local rows/s':>13} "

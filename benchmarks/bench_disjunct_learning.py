@@ -34,6 +34,7 @@ play and a linear model of the features) has rows of its own.
 Run::
 
     python benchmarks/bench_disjunct_learning.py [--trials 50] [--draws 10]
+        [--seed 0] [--stream-rows 3000] [--bulk-rows 20000] [--repeats 3]
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ goals of the issue, checked. A PNG of the learning curves (error over the last
 Run::
 
     python benchmarks/bench_drift.py [--discounts 1 0.99 0.95] [--out drift_results]
+        [--window 250] [--seed 0]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Hypercube (product sites, n = 20, 200, 2000) and decision trees (hierarchical
 sites, n = 118 features, binary labels) on regret tables filled with seeded
 random regrets shaped like those of a real run. Run::
 
-    python benchmarks/bench_engine.py [--seconds 1.0]
+    python benchmarks/bench_engine.py [--seconds 1.0] [--seed 0]
 """
 
 from __future__ import annotations

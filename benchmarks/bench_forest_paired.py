@@ -21,26 +21,21 @@ Run::
 from __future__ import annotations
 
 import argparse
-import ast
 import time
 from collections.abc import Callable
 
 import numpy as np
+from _options import estimator_params, stream_list
 from scipy import stats
 
 from sklearn_localregret import LocalRegretForestClassifier
+from sklearn_localregret._arguments import int_at_least
 from sklearn_localregret.datasets import load_stream
-from sklearn_localregret.datasets.streams import STREAMS as NAMED_STREAMS
+from sklearn_localregret.datasets.streams import MIN_ROWS
 
 STREAMS = "bananas,image-segments,phishing,agrawal,rbf-moving"
-
-
-def parse_params(text: str) -> dict:
-    """``"batch_size=10 discount=0.98"`` -> ``{"batch_size": 10, ...}``."""
-    return {
-        key: ast.literal_eval(value)
-        for key, value in (item.split("=", 1) for item in text.split())
-    }
+#: A t interval over the seeds needs two of them.
+MIN_SEEDS = 2
 
 
 def progressive_error(model, X, y, classes) -> float:
@@ -61,12 +56,12 @@ def compare(
     rows: int,
 ) -> None:
     """Print one line per stream: A, B, B - A [95% CI], B lower on, rows/s."""
+    if seeds < MIN_SEEDS:  # (the scripts' --seeds refuse fewer)
+        raise ValueError(f"compare needs at least {MIN_SEEDS} seeds (a t interval)")
     print(
         f"{'stream':16} {'A':>7} {'B':>7} {'B - A [95% CI]':>28} "
         f"{'B lower':>8} {'A rows/s':>9} {'B rows/s':>9}"
     )
-    if seeds < 2:
-        raise SystemExit("compare needs at least 2 seeds (a t interval)")
     # Untimed: the kernels load on a learner's first rounds (arm A's first
     # stream paid for it: identical arms read 405 against 1,446 rows/s).
     rng = np.random.default_rng(0)
@@ -101,12 +96,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", default="", help='arm A, e.g. "batch_size=5"')
     parser.add_argument("--b", required=True, help='arm B, e.g. "batch_size=10"')
-    parser.add_argument("--seeds", type=int, default=9)
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--streams", default=STREAMS)
+    parser.add_argument(
+        "--seeds", type=int_at_least(MIN_SEEDS), default=9, help="at least 2"
+    )
+    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=3000)
+    parser.add_argument("--streams", type=stream_list(allow_all=True), default=STREAMS)
     args = parser.parse_args()
-    a, b = parse_params(args.a), parse_params(args.b)
-    names = list(NAMED_STREAMS) if args.streams == "all" else args.streams.split(",")
+    a, b = [
+        estimator_params(
+            parser,
+            option,
+            text.split(),
+            LocalRegretForestClassifier,
+            reserved=["random_state"],
+        )
+        for option, text in (("--a", args.a), ("--b", args.b))
+    ]
     print(
         f"forest error, calls of 10 rows, first {args.rows} rows, seeds "
         f"0-{args.seeds - 1}: A = {a or 'defaults'}, B = {b}"
@@ -114,7 +119,7 @@ def main() -> None:
     compare(
         lambda seed: LocalRegretForestClassifier(**a, random_state=seed),
         lambda seed: LocalRegretForestClassifier(**b, random_state=seed),
-        names,
+        args.streams,
         args.seeds,
         args.rows,
     )

@@ -17,15 +17,20 @@ Run::
 
     python benchmarks/bench_forest_thresholds.py [--seeds 9] [--rows 3000]
         [--streams bananas,image-segments,phishing,agrawal,rbf-moving]
+
+``--streams all`` takes every leaderboard stream.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from bench_forest_paired import STREAMS, compare
+from _options import stream_list
+from bench_forest_paired import MIN_SEEDS, STREAMS, compare
 
 from sklearn_localregret import LocalRegretForestClassifier
+from sklearn_localregret._arguments import int_at_least
+from sklearn_localregret.datasets.streams import MIN_ROWS
 
 
 class SharedThresholdsForest(LocalRegretForestClassifier):
@@ -39,9 +44,11 @@ class SharedThresholdsForest(LocalRegretForestClassifier):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=9)
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--streams", default=STREAMS)
+    parser.add_argument(
+        "--seeds", type=int_at_least(MIN_SEEDS), default=9, help="at least 2"
+    )
+    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=3000)
+    parser.add_argument("--streams", type=stream_list(allow_all=True), default=STREAMS)
     args = parser.parse_args()
     print(
         f"forest error, calls of 10 rows, first {args.rows} rows, seeds "
@@ -51,7 +58,7 @@ def main() -> None:
     compare(
         lambda seed: SharedThresholdsForest(random_state=seed),
         lambda seed: LocalRegretForestClassifier(random_state=seed),
-        args.streams.split(","),
+        args.streams,
         args.seeds,
         args.rows,
     )

@@ -3,7 +3,9 @@
 Test-then-train as the stream leaderboard runs it (``python -m
 sklearn_localregret streams``: the same streams, rows, seeds and calls of 10
 rows), for ``LocalRegretTreeClassifier()`` and
-``LocalRegretDisjunctClassifier()`` at their defaults. The three predictions
+``LocalRegretDisjunctClassifier()`` at their defaults (the disjunct learner
+is binary: it skips the multi-class streams, which get no line for it,
+nor a place in its goals). The three predictions
 are of one and the same model: it learns with ``prediction="hedge"`` (which
 only scores the rounds, it draws nothing), and each round is predicted with
 ``prediction`` set to ``"vote"`` (the landed default before the hedge),
@@ -25,7 +27,8 @@ vote (the landed default) by more than 0.005.
 Run::
 
     python benchmarks/bench_hedged_predict.py [--seeds 3] [--rows 3000]
-        [--learners disjunct] [--streams alternating] [--learner-batch-size 10]
+        [--batch-size 10] [--learners tree disjunct] [--streams alternating ...]
+        [--learner-batch-size 10]
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ from sklearn_localregret import (
     LocalRegretDisjunctClassifier,
     LocalRegretTreeClassifier,
 )
+from sklearn_localregret._arguments import int_at_least, positive_int
 from sklearn_localregret.datasets import load_stream
-from sklearn_localregret.datasets.streams import STREAMS
+from sklearn_localregret.datasets.streams import MIN_ROWS, STREAMS
 
 MODES = ("vote", "sample", "hedge")
 LEARNERS = {
@@ -96,16 +100,24 @@ def _root_models(est) -> tuple:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--batch-size", type=int, default=10, help="rows per call")
+    parser.add_argument("--seeds", type=positive_int, default=3)
+    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=3000)
+    parser.add_argument(
+        "--batch-size", type=positive_int, default=10, help="rows per call"
+    )
     parser.add_argument(
         "--learner-batch-size",
-        type=int,
+        type=positive_int,
         default=None,
         help="the learners' batch_size (rows per round; default: theirs)",
     )
-    parser.add_argument("--streams", nargs="+", default=list(STREAMS))
+    parser.add_argument(
+        "--streams",
+        nargs="+",
+        default=list(STREAMS),
+        choices=list(STREAMS),
+        metavar="NAME",
+    )
     parser.add_argument(
         "--learners", nargs="+", default=list(LEARNERS), choices=list(LEARNERS)
     )

@@ -12,6 +12,7 @@ unit of 256 rounds).
 Run::
 
     python benchmarks/bench_interrupt_latency.py [--delay 2]
+        [--learners tree "tree swap L=3" "disjunct (bulk)" ...]
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ One clause per round (the paper's online Max-3SAT), ``n = 20`` and
 driving the solver: ``run`` over a whole stream, ``partial_fit`` with batches
 of 10 clauses, and the per-round ``assignment()`` + ``observe(clause)`` loop
 (which validates every clause on its own). ``regret="swap"`` is measured on a
-short stream: it re-solves its chain exactly every round. Run::
+short stream: it re-solves its chain exactly every round (``--swap-rounds
+0`` leaves it out; it runs for ``n <= 64`` only). Run::
 
     python benchmarks/bench_maxsat.py [--rounds 20000] [--swap-rounds 300]
+        [--sizes 20 1000] [--seed 0]
 """
 
 from __future__ import annotations
@@ -16,8 +18,14 @@ import argparse
 import time
 
 import numpy as np
+from _options import seed_int
 
 from sklearn_localregret import OnlineMaxSAT
+from sklearn_localregret._arguments import int_at_least, non_negative_int
+
+#: Fewest rounds: ``partial_fit`` learns the first 80% in whole batches of
+#: 10 clauses (one at least), then the last 20%.
+MIN_ROUNDS = 20
 
 
 def planted_stream(n: int, n_rounds: int, seed: int) -> list[list[int]]:
@@ -40,10 +48,16 @@ def timed(fn) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=20_000)
-    parser.add_argument("--swap-rounds", type=int, default=300)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 1000])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int_at_least(MIN_ROUNDS), default=20_000)
+    parser.add_argument("--swap-rounds", type=non_negative_int, default=300)
+    parser.add_argument(
+        "--sizes",
+        type=int_at_least(3),
+        nargs="+",
+        default=[20, 1000],
+        help="variables (3 at least: a clause has 3 distinct ones)",
+    )
+    parser.add_argument("--seed", type=seed_int, default=0)
     args = parser.parse_args(argv)
 
     header = (

@@ -36,7 +36,7 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
 
 Run::
 
-    python benchmarks/bench_missing.py [--batch 5] [--seeds 3] [--parts 1 2]
+    python benchmarks/bench_missing.py [--batch 5] [--seeds 3] [--parts 1 2 3]
         [--ours NAME=VALUE ...]
 
 ``--ours`` sets parameters of our learner (values are Python literals).
@@ -45,13 +45,14 @@ Run::
 from __future__ import annotations
 
 import argparse
-import ast
 import time
 
 import numpy as np
+from _options import estimator_params
 from sklearn.preprocessing import OneHotEncoder
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import positive_int
 from sklearn_localregret.datasets import load_mushroom
 from sklearn_localregret.datasets.streams import load_stream
 
@@ -356,8 +357,8 @@ def offline_cost(n_seeds):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--batch", type=int, default=5)
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--batch", type=positive_int, default=5)
+    parser.add_argument("--seeds", type=positive_int, default=3)
     parser.add_argument(
         "--ours",
         nargs="*",
@@ -374,10 +375,13 @@ def main(argv=None):
         help="which parts to run",
     )
     args = parser.parse_args(argv)
-    params = {
-        name: ast.literal_eval(value)
-        for name, value in (item.split("=", 1) for item in args.ours)
-    }
+    params = estimator_params(
+        parser,
+        "--ours",
+        args.ours,
+        LocalRegretTreeClassifier,
+        reserved=["random_state"],
+    )
     print(f"ours: LocalRegretTreeClassifier({params or ''})")
     # Compile the kernels before timing anything.
     LocalRegretTreeClassifier(random_state=0, **params).fit(

@@ -28,10 +28,12 @@ import time
 import warnings
 
 import numpy as np
+from _options import seed_int, stream_list
 from sklearn.datasets import load_breast_cancer, load_digits, load_wine
 
 from sklearn_localregret import LocalRegretTreeClassifier
-from sklearn_localregret.datasets.streams import load_stream, stream_names
+from sklearn_localregret._arguments import int_at_least, positive_int
+from sklearn_localregret.datasets.streams import MIN_ROWS, load_stream, stream_names
 
 LEARNERS = {
     "labels": {"leaf_model": None, "leaf_prediction": "label"},
@@ -72,7 +74,7 @@ def hoeffding(X, y, batch):
 
 def streams(args, seed):
     rng = np.random.default_rng(seed)
-    names = args.streams.split(",") if args.streams else stream_names(available=True)
+    names = args.streams or stream_names(available=True)
     for name in names:
         s = load_stream(name, n_rows=args.rows, seed=seed)
         yield name, np.asarray(s.X, float), np.asarray(s.y), args.batch
@@ -87,11 +89,11 @@ def streams(args, seed):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch", type=int, default=5)
-    parser.add_argument("--streams", default="")
-    parser.add_argument("--seeds", type=int, nargs="+", help="mean over seeds")
+    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=5000)
+    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--batch", type=positive_int, default=5)
+    parser.add_argument("--streams", type=stream_list(allow_empty=True), default="")
+    parser.add_argument("--seeds", type=seed_int, nargs="+", help="mean over seeds")
     args = parser.parse_args()
     seeds = args.seeds or [args.seed]
     warnings.filterwarnings("ignore")

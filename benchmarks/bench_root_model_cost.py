@@ -24,9 +24,11 @@ import argparse
 import time
 
 import numpy as np
+from _options import seed_int
 from sklearn.datasets import load_digits
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import positive_int
 from sklearn_localregret.datasets import load_stream
 
 STREAMS = ("sea", "image-segments", "nursery")
@@ -59,8 +61,8 @@ def cases(seed: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument("--seed", type=seed_int, default=0)
     args = parser.parse_args()
     print(
         f"{'loop':<32}{'vote, play':>12}{'error':>7}"

@@ -2,7 +2,8 @@
 
 ``LocalRegretTreeClassifier()`` learns ``--rows`` rows of the 20-feature
 numeric stream of ``bench_stream_loop.py`` one row per call, test-then-train
-(``predict``, then ``partial_fit``). Over the last ``--last`` calls, the
+(``predict``, then ``partial_fit``). Over the last ``--last`` calls (at most
+``--rows`` - 1: the first call only learns; the number timed is printed), the
 time of each step and of the compiled kernels that do a round's and a
 prediction's arithmetic (the round's update of the played tree, the label
 cache's refresh, the prediction walk, the draw, the root models' losses,
@@ -15,7 +16,8 @@ update) is replayed on a copy of its arguments, and timed (median of
 * with every node of the played tree (what the round did), with none (the
   call itself, the rows' routing and the test masks), and with each node
   alone, less the call with none: a node the row reaches against one it
-  does not (a short round still pays the bias at every node);
+  does not (a short round still pays the bias at every node; "n/a" where
+  the row reaches every node);
 * the naive Bayes cache refresh of a site the row reaches
   (``refresh_leaf_model``, recomputed when a row changes the site's counts)
   and its two parts for a numeric column's thresholds: finding the chains
@@ -42,6 +44,7 @@ import sklearn_localregret._tree.root_model as root_model
 import sklearn_localregret.engine.hierarchical_labels as labels
 import sklearn_localregret.thresholds.catalog as catalog
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_at_least, positive_int
 from sklearn_localregret.engine.compiled.leaf_model import (
     SMOOTHING,
     refresh_leaf_model,
@@ -156,13 +159,14 @@ def reached_nodes(args) -> set:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--last", type=int, default=1000)
-    parser.add_argument("--repeats", type=int, default=1000)
+    parser.add_argument("--rows", type=int_at_least(2), default=3000, help="at least 2")
+    parser.add_argument("--last", type=positive_int, default=1000)
+    parser.add_argument("--repeats", type=positive_int, default=1000)
     args = parser.parse_args()
     step, kernels = live_shares(args.rows, args.last)
+    steps = min(args.last, args.rows - 1)  # the steps timed (the first learns)
     print(
-        f"numeric stream, one row per call: the last {args.last} test-then-train "
+        f"numeric stream, one row per call: the last {steps} test-then-train "
         f"steps, {step:.0f} us a step (predict + partial_fit)"
     )
     for _, name, what in LIVE_KERNELS:
@@ -194,10 +198,13 @@ def main() -> None:
         f"  a node on the path  {np.mean(on_path):8.1f} us  (mean; "
         f"{min(on_path):.1f}-{max(on_path):.1f})"
     )
-    print(
-        f"  a node off it       {np.mean(off_path):8.1f} us  (mean; "
-        f"{min(off_path):.1f}-{max(off_path):.1f})"
-    )
+    if off_path:
+        print(
+            f"  a node off it       {np.mean(off_path):8.1f} us  (mean; "
+            f"{min(off_path):.1f}-{max(off_path):.1f})"
+        )
+    else:  # a tree of one node (a short stream)
+        print(f"  a node off it       {'n/a':>8}     (the row reaches every node)")
     site = int(update[NODE_ROW][max(reached)])
     true, false = update[TRUE], update[FALSE]
     n_tests, scale = int(update[N_TESTS]), float(update[MODEL_SCALE][site])

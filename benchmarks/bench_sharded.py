@@ -47,14 +47,17 @@ process. The one process runs with glibc's defaults either way.
 
 Run::
 
-    python benchmarks/bench_sharded.py --simulate [--rows 20000] [--seeds 0 1]
+    python benchmarks/bench_sharded.py --simulate [--rows 20000] [--holdout 5000]
+        [--seeds 0 1]
         [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
         [--streams kr-vs-kp shuttle]
-    python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--workers 2]
+    python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--holdout 5000]
+        [--workers 2]
         [--sync-every 1000] [--discount 0.99] [--mmap-threshold 33554432]
         [--breakdown] [--no-worker-profiler]
     python benchmarks/bench_sharded.py --ceiling [--rows 1000000] [--workers 2]
-    python benchmarks/bench_sharded.py --spread [--rows 300000] [--seeds 0 1 2]
+    python benchmarks/bench_sharded.py --spread [--rows 300000] [--holdout 5000]
+        [--seeds 0 1 2]
         [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
 
 ``--ceiling``: the cluster's stream and partitioning learnt by one process

@@ -29,8 +29,10 @@ the time ``--time-limit`` leaves after the reading; "learner" is ``solve
 cost <= WalkSAT alone's on every instance. Run::
 
     python benchmarks/bench_solve.py [--sizes 30 50 70 100] [--seeds 5]
-                                     [--time-limit 10] [--keep DIR]
+                                     [--time-limit 10] [--flips 100000]
+                                     [--keep DIR]
     python benchmarks/bench_solve.py --compare [--time-limit 10] [--seeds 1]
+                                     [--clauses 5000 50000]
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ instead (clauses per second).
 Run::
 
     python benchmarks/bench_swap_growth.py [--checkpoints 10000 50000 200000]
-        [--discount 0.99] [--flip 0.05] [--maxsat]
+        [--window 2000] [--discount 0.99] [--flip 0.05] [--maxsat]
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ a played tree, so its size is bounded by the number of distinct paths played.
 Run::
 
     python benchmarks/bench_tree_memory.py [--rows 1000000] [--every 100000]
-        [--per-call 10000]
+        [--per-call 10000] [--seed 0]
 """
 
 from __future__ import annotations

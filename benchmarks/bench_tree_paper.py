@@ -23,6 +23,7 @@ import numpy as np
 from scipy import stats
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_at_least
 from sklearn_localregret.datasets import load_kr_vs_kp, load_mushroom, load_nursery
 
 
@@ -38,7 +39,12 @@ def last_100_rounds_error(X, y, trial, **params):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--trials", type=int, default=10)
+    parser.add_argument(
+        "--trials",
+        type=int_at_least(2),
+        default=10,
+        help="at least 2 (a t interval)",
+    )
     args = parser.parse_args(argv)
     configs = {
         "default": {},

@@ -30,6 +30,7 @@ import numpy as np
 from sklearn.datasets import load_digits
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import positive_int
 from sklearn_localregret.datasets import load_mushroom
 
 
@@ -60,8 +61,8 @@ def timed(model, rows, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=3000)
-    parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--rows", type=positive_int, default=3000)
+    parser.add_argument("--repeats", type=positive_int, default=200)
     args = parser.parse_args()
     print(
         f"{'dataset':<22}{'sites':>6}{'tests':>6}"
