@@ -183,3 +183,16 @@ def test_leaf_prediction_may_become_label_but_not_adaptive():
     adaptive.set_params(leaf_prediction="label").partial_fit(X[:10], y[:10])
     adaptive.set_params(leaf_prediction="adaptive").partial_fit(X[:10], y[:10])
     assert adaptive.n_samples_seen_ == len(y) + 20
+
+
+def test_a_model_saved_before_a_parameter_was_built_from_goes_on_after_set_params():
+    """A tree saved before leaf_prediction joined _BUILT_FROM had no record of
+    it: any set_params, then partial_fit, raised KeyError."""
+    X, y = _data()
+    model = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    model.set_params(batch_size=5)  # records what the model was built with
+    del model.__dict__["_built_with"]["leaf_prediction"]  # as saved before
+    restored = pickle.loads(pickle.dumps(model))
+    restored.set_params(predict_tolerance=0.01).partial_fit(X[:10], y[:10])
+    restored.set_params(leaf_prediction="label").partial_fit(X[:10], y[:10])
+    assert restored.n_samples_seen_ == len(y) + 20

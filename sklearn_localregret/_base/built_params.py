@@ -71,6 +71,12 @@ def set_params_checked(estimator):
         # Saved before what it was built from was: from what it was saved
         # with (a loaded model has every parameter by now).
         state["_built_with"] = built_values(estimator)
+    elif fitted:
+        # Saved before a parameter joined _BUILT_FROM: it was built with
+        # the value it was saved with (its value before this set_params).
+        now = built_values(estimator)
+        for name in estimator._BUILT_FROM:
+            state["_built_with"].setdefault(name, now[name])
     yield
     built = state.get("_built_with")
     if built is not None:

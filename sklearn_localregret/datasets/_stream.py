@@ -49,8 +49,13 @@ default=None
     Raises
     ------
     ValueError
-        If ``X`` and ``y`` do not match, ``y`` has fewer than two classes, or a
-        drift point lies outside the stream.
+        If ``X`` and ``y`` do not match, ``X`` holds an infinity, ``y`` a
+        missing label or fewer than two classes, a drift point lies outside
+        the stream or repeats one, or the drift's kind contradicts its points
+        and width (abrupt: points, no width; gradual: both; incremental: no
+        points).
+    TypeError
+        If ``drift_points`` or ``feature_names`` is not a sequence.
 
     Examples
     --------

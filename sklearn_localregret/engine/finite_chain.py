@@ -122,10 +122,10 @@ def stationary_from_root(rates: sparse.spmatrix) -> np.ndarray:
     array([0.  , 0.25, 0.25, 0.5 ])
     """
     rates = sparse.csr_matrix(rates, dtype=float)
-    if not (rates.data >= 0).all() or not np.isfinite(rates.data).all():
-        raise ValueError("the rates must be finite and non-negative")
-    rates.setdiag(0.0)
+    rates.setdiag(0.0)  # (a generator's negative diagonal is ignored)
     rates.eliminate_zeros()
+    if not (rates.data >= 0).all() or not np.isfinite(rates.data).all():
+        raise ValueError("the off-diagonal rates must be finite and non-negative")
     n_comp, labels = csgraph.connected_components(
         rates, directed=True, connection="strong"
     )

@@ -126,9 +126,10 @@ class HierarchicalSampler:
         return self._draw(_Uniforms(rng), (), root_label, math.inf)
 
     def _check_root_label(self, root_label) -> None:
-        if not 0 <= root_label < self.table.n_classes:
+        # A leaf colour: the classes, and the model leaf if the table has one.
+        if not 0 <= root_label < self.table.n_leaves:
             raise ValueError(
-                f"root_label must be a class index in [0, {self.table.n_classes}); "
+                f"root_label must be a leaf colour in [0, {self.table.n_leaves}); "
                 f"got {root_label!r}"
             )
 

@@ -39,10 +39,12 @@ def site_distributions(rates: np.ndarray, root_content: np.ndarray) -> np.ndarra
            [1.  , 0.  ]])
     """
     rates = _checked_rates(rates)
-    # Over each row's largest first: a sum past the largest float is not 0.
-    top = rates.max(axis=1, keepdims=True, initial=0.0)
-    rates = np.divide(rates, top, out=np.zeros_like(rates), where=top > 0)
-    total = rates.sum(axis=1, keepdims=True)
+    with np.errstate(over="ignore"):  # (an overflow is caught below)
+        total = rates.sum(axis=1, keepdims=True)
+    if np.isinf(total).any():  # a sum past the largest float: over the largest
+        top = rates.max(axis=1, keepdims=True, initial=0.0)
+        rates = np.divide(rates, top, out=np.zeros_like(rates), where=top > 0)
+        total = rates.sum(axis=1, keepdims=True)
     out = np.divide(rates, total, out=np.zeros_like(rates), where=total > 0)
     idle = total[:, 0] <= 0
     out[idle, np.asarray(root_content)[idle]] = 1.0
@@ -59,12 +61,13 @@ def binary_site_probabilities(rate_off: np.ndarray, rate_on: np.ndarray) -> np.n
     array([0.75, 1.  , 0.  ])
     """
     rate_off, rate_on = _checked_rates(rate_off), _checked_rates(rate_on)
-    if rate_off.shape != rate_on.shape:
-        raise ValueError(f"rates of shapes {rate_off.shape} and {rate_on.shape}")
-    # Halved: a sum of two rates near the largest float is not infinite.
-    total = rate_off / 2 + rate_on / 2
+    with np.errstate(over="ignore"):  # (an overflow is caught below)
+        total = rate_off + rate_on  # (broadcast, as numpy does)
+    if np.isinf(total).any():  # two rates near the largest float: halved
+        rate_off, rate_on = rate_off / 2, rate_on / 2
+        total = rate_off + rate_on
     return np.divide(
-        rate_on / 2, total, out=np.zeros_like(total, dtype=float), where=total > 0
+        rate_on, total, out=np.zeros_like(total, dtype=float), where=total > 0
     )
 
 

@@ -176,7 +176,7 @@ def test_label_walks_refuse_a_root_label_or_outcomes_that_do_not_fit():
     for label in (3, -1, 10**9):
         with pytest.raises(ValueError, match="root_label must be a class"):
             labels.probabilities(rows, root_label=label)
-        with pytest.raises(ValueError, match="root_label must be a class"):
+        with pytest.raises(ValueError, match="root_label must be a leaf colour"):
             sampler.sample(np.random.default_rng(0), root_label=label)
     for outcomes in (np.zeros((2, 1), bool), np.zeros(2, bool)):
         with pytest.raises(ValueError, match="a column per test"):
@@ -275,3 +275,34 @@ def test_product_sites_refuse_bad_rates_and_do_not_overflow():
     assert binary_site_probabilities(huge[0, :1], huge[0, 1:]).tolist() == [0.5]
     with pytest.raises(ValueError, match="a content at least"):
         sample_product(np.zeros((2, 0)), np.random.default_rng(0))
+
+
+def test_a_sampler_roots_at_the_model_leaf_and_a_generator_is_read_as_rates():
+    """The model leaf (colour K) is a root the sampler draws itself; a
+    generator's negative diagonal is ignored, as documented."""
+    from scipy import sparse
+
+    from sklearn_localregret.engine import HierarchicalSampler
+    from sklearn_localregret.engine.finite_chain import stationary_from_root
+
+    table = StumpRegretTable(n_classes=2, n_tests=1, leaf_model=True)
+    table.row(())
+    sampler = HierarchicalSampler(table)
+    assert sampler.sample(np.random.default_rng(0), root_label=2) == ("leaf", 2)
+    rates = np.array([[0, 1, 3, 0], [0, 0, 0, 0], [0, 0, 0, 2], [0, 0, 1, 0.0]])
+    generator = rates - np.diag(rates.sum(axis=1))
+    for q in (rates, generator):
+        pi = stationary_from_root(sparse.csr_matrix(q))
+        np.testing.assert_allclose(pi, [0, 0.25, 0.25, 0.5])
+
+
+def test_product_sites_are_the_plain_ratios_on_ordinary_rates():
+    from sklearn_localregret.engine import binary_site_probabilities, site_distributions
+
+    rates = np.random.default_rng(0).random((100, 8))
+    expected = rates / rates.sum(axis=1, keepdims=True)
+    assert (site_distributions(rates, np.zeros(100, int)) == expected).all()
+    assert binary_site_probabilities(np.array([1e-310, 1.0]), 3e-310).tolist() == [
+        0.75,
+        3e-310 / (1.0 + 3e-310),
+    ]
