@@ -45,6 +45,9 @@ def round_activity(X, positive, w, a, active):
     """
     spawning = False
     n = a.shape[0]
+    for k in range(n):  # (the action indexes columns 1 - a[k] after this)
+        if a[k] > 1:
+            raise ValueError("the action's bits must be 0 or 1")
     for i in range(X.shape[0]):
         count = 0
         for k in range(n):
@@ -159,9 +162,9 @@ def _add(unbiased, biased, versions, r, c, g, bias, scale):
 
 def check_compiled_round(graph, a, X, positive, w) -> None:
     """Refuse a one-row round the kernels would read or write out of bounds
-    with: an action or a row of another width than ``graph``'s variables, a
-    bit that is not 0/1, labels or weights not one per row (O(1) checks, but
-    the action's largest bit)."""
+    with: an action or a row of another width than ``graph``'s variables,
+    labels or weights not one per row (O(1) checks; :func:`round_activity`
+    refuses a bit that is not 0/1 before anything is written)."""
     n = graph.n_vars
     if a.ndim != 1 or a.shape[0] != n or X.ndim != 2 or X.shape[1] != n:
         raise ValueError(
@@ -171,9 +174,7 @@ def check_compiled_round(graph, a, X, positive, w) -> None:
     if not X.shape[0] == positive.shape[0] == w.shape[0]:
         raise ValueError(
             f"{X.shape[0]} rows, {positive.shape[0]} labels, {w.shape[0]} weights"
-        )
-    if n and a.max() > 1:
-        raise ValueError("the action's bits must be 0 or 1")
+        )  # (the bits are checked by round_activity, compiled)
 
 
 def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
