@@ -1,5 +1,8 @@
 """The stream leaderboard's files: CSV, JSON, markdown, and a PNG per stream.
 
+Each is written whole or not at all (:func:`~._output.atomic_write`): a run
+stopped while writing leaves every file as the last run wrote it, or new.
+
 :func:`write_leaderboard` and :func:`plot_leaderboard` are
 :meth:`~._stream_report.Leaderboard.write` and
 :meth:`~._stream_report.Leaderboard.plot` (matplotlib, imported only when
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._intervals import LEVEL, MIN_TRIALS
+from ._output import atomic_write
 from ._report import pyplot
 from ._stream_records import SCALARS, RunRecord
 from ._styles import style
@@ -130,8 +134,8 @@ def write_leaderboard(board: Leaderboard, out) -> list[Path]:
         "summary": summary,
         "curves": curves,
     }
-    paths[3].write_text(json.dumps(document, indent=1))
-    paths[4].write_text(board.markdown() + "\n")
+    atomic_write(paths[3], lambda p: p.write_text(json.dumps(document, indent=1)))
+    atomic_write(paths[4], lambda p: p.write_text(board.markdown() + "\n"))
     figures = board.plot(out)
     # An earlier leaderboard's figures of other streams would pass for this
     # one's: the folder keeps the figures of the files beside them only.
@@ -196,18 +200,23 @@ def plot_leaderboard(board: Leaderboard, out) -> list[Path]:
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        path = Path(out) / files[name]
-        fig.savefig(path, dpi=110)
+        # (The temporary name does not end in .png: the format is given.)
+        path = atomic_write(
+            Path(out) / files[name], lambda p: fig.savefig(p, dpi=110, format="png")
+        )
         paths.append(path)
     plt.close(fig)
     return paths
 
 
 def _write_csv(path: Path, rows: list, fields: list) -> None:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(
-                {k: ("" if row.get(k) is None else row.get(k)) for k in fields}
-            )
+    def write(temporary: Path) -> None:
+        with temporary.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
+            writer.writeheader()
+            for row in rows:
+                writer.writerow(
+                    {k: ("" if row.get(k) is None else row.get(k)) for k in fields}
+                )
+
+    atomic_write(path, write)

@@ -291,7 +291,10 @@ def streams_command(args, argv=None) -> int:
     except KeyboardInterrupt as exc:
         elapsed = format_duration(time.perf_counter() - start)
         if progress["writing"]:
-            what = f"while writing its files: those in {args.out}/ may be incomplete"
+            what = (
+                f"while writing its files: each file in {args.out}/ is whole, "
+                "but some may be an earlier run's"
+            )
         else:
             done = (
                 "before any run"

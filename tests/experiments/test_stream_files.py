@@ -83,3 +83,49 @@ def test_an_earlier_leaderboards_figures_are_removed(tmp_path, capsys):
         "streams_shared.png",
         "streams_summary.csv",
     ]
+
+
+def test_a_write_stopped_midway_leaves_whole_files(tmp_path, monkeypatch):
+    # The JSON, markdown, CSV and figures were written in place: a stop while
+    # writing one left it truncated where the last run's had been.
+    import csv
+    from pathlib import Path
+
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "out"
+    board = _leaderboard(out, [_stream("a")])
+    board.write(out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def half_then_stop(write):
+        def stopped(self, *args, **kwargs):
+            write(self, *args, **kwargs)  # a part of the file is out...
+            raise KeyboardInterrupt  # ... when the stop comes
+
+        return stopped
+
+    def half_text(path, text, *args, **kwargs):
+        Path.write_bytes(path, text[: len(text) // 2].encode())
+
+    def half_figure(figure, path, *args, **kwargs):
+        Path(path).write_bytes(b"\x89PNG")
+
+    stops = [
+        (Path, "write_text", half_then_stop(half_text), "streams.json"),
+        (
+            csv.DictWriter,
+            "writerow",
+            half_then_stop(csv.DictWriter.writerow),
+            "streams.csv",
+        ),
+        (Figure, "savefig", half_then_stop(half_figure), "streams_a.png"),
+    ]
+    for owner, name, stopped, stopped_in in stops:
+        monkeypatch.setattr(owner, name, stopped)
+        with pytest.raises(KeyboardInterrupt):
+            board.write(out)
+        monkeypatch.undo()
+        after = {p.name: p.read_bytes() for p in out.iterdir()}
+        assert after.keys() == before.keys()  # no temporary file left
+        assert after[stopped_in] == before[stopped_in], stopped_in
