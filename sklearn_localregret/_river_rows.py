@@ -14,7 +14,7 @@ import numpy as np
 from .thresholds.column_values import is_missing
 from .thresholds.columns import NUMERIC
 
-__all__ = ["check_label", "dict_row", "warn_ignored_keys"]
+__all__ = ["check_label", "dict_row", "sorted_names", "warn_ignored_keys"]
 
 
 def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarray:
@@ -109,18 +109,27 @@ def _value(name, value, estimator):
             else "encode it first (e.g. river.preprocessing.OneHotEncoder)"
         )
         raise TypeError(f"feature {name!r} has value {value!r}, not a number: {hint}.")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond float64's range
+        shown = repr(value)
+        shown = shown if len(shown) <= 24 else f"{shown[:12]}... ({len(shown)} digits)"
+        raise ValueError(
+            f"feature {name!r} has value {shown}, too large for a float64."
+        ) from None
 
 
 def check_label(y) -> None:
-    """A label of a row: present (not None, NaN or ``pandas.NA``) and
-    hashable (labels key the learner's classes)."""
+    """A label of a row: present (not None, NaN or ``pandas.NA``), and a
+    string, number or bool, as scikit-learn's classes are (a tuple would
+    become a row of the classes' array)."""
     if y is None or is_missing(y):
         raise ValueError(f"y is {y!r} (a missing label): give a label.")
-    try:
-        hash(y)
-    except TypeError:
-        raise TypeError(f"label {y!r} is not hashable.") from None
+    if not isinstance(y, (str, Real, np.bool_)):
+        raise TypeError(
+            f"label {y!r} is a {type(y).__name__}: labels are strings, numbers "
+            "or bools (scikit-learn's classes); map it to one, e.g. str(y)."
+        )
 
 
 def warn_ignored_keys(adapter, x) -> None:
@@ -144,3 +153,20 @@ def warn_ignored_keys(adapter, x) -> None:
         UserWarning,
         stacklevel=3,
     )
+
+
+def sorted_names(x) -> list:
+    """The feature names of a row in a fixed order, whatever the dict's order
+    (sets order by inclusion only: they sort by their sorted elements)."""
+    if not any(isinstance(name, (set, frozenset)) for name in x):
+        try:
+            return sorted(x)
+        except TypeError:  # names of several types
+            pass
+    return sorted(x, key=_name_key)
+
+
+def _name_key(name) -> tuple:
+    if isinstance(name, (set, frozenset)):
+        return type(name).__name__, repr(sorted(map(repr, name)))
+    return type(name).__name__, repr(name)

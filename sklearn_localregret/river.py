@@ -50,14 +50,6 @@ def __dir__():
     return sorted([*globals(), *__all__])
 
 
-def _sorted_names(x) -> list:
-    """The feature names of a row in a fixed order, whatever the dict's order."""
-    try:
-        return sorted(x)
-    except TypeError:  # names of several types
-        return sorted(x, key=lambda name: (type(name).__name__, repr(name)))
-
-
 def _build_adapter():
     try:
         from river import base
@@ -75,7 +67,7 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
-    from ._river_rows import check_label, dict_row, warn_ignored_keys
+    from ._river_rows import check_label, dict_row, sorted_names, warn_ignored_keys
 
     class RiverAdapter(base.Classifier):
         """A classifier of this package as a River classifier (``learn_one``,
@@ -242,6 +234,8 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 raise TypeError(
                     f"classes must be a list of labels, not {self.classes!r}."
                 )
+            for label in () if self.classes is None else self.classes:
+                check_label(label)
             rows = self.replay_rows
             if (
                 isinstance(rows, bool)
@@ -301,7 +295,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             ----------
             x : dict
                 Feature name -> real value.
-            y : hashable
+            y : str, number or bool
                 The label.
             """
             if self.estimator_ is None:
@@ -340,7 +334,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
 
         def _learn_first(self, x, y) -> None:
             self._check_params()
-            names = _sorted_names(x) if isinstance(x, dict) else None
+            names = sorted_names(x) if isinstance(x, dict) else None
             row = self._row(x, names)
             if not names:
                 raise ValueError(

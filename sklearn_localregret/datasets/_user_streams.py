@@ -252,6 +252,13 @@ def _encode(columns, n_rows: int):
         names.extend(f"{column}={c}" for c in categories)
     if not blocks:
         raise ValueError("The stream has no feature columns.")
+    if len(set(names)) < len(names):  # "a=x": a column's own name, and a's x
+        twice = next(name for name in names if names.count(name) > 1)
+        raise ValueError(
+            f"Two features would be named {twice!r}: a column of that name and "
+            "a category's indicator column (named column=value); rename the "
+            "column."
+        )
     return np.hstack(blocks), tuple(names)
 
 

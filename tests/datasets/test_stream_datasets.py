@@ -223,6 +223,9 @@ def test_make_stream_refuses_bad_input_clearly(tmp_path):
         make_stream((np.arange(6.0), [0, 1, 0, 1, 0, 1]))
     with pytest.raises(ValueError, match="same name as text"):
         make_stream([({1: 0.0, "1": 1.0}, 0), ({1: 1.0, "1": 0.0}, 1)])
+    # A column named "a=x" and column a's category x: two features "a=x".
+    with pytest.raises(ValueError, match="Two features would be named 'a=x'"):
+        make_stream([({"a=x": 1, "a": "x"}, 0), ({"a=x": 0, "a": "z"}, 1)])
 
 
 def test_stream_validates_itself():

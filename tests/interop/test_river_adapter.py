@@ -286,7 +286,7 @@ def test_bad_labels_parameters_and_values_for_the_learner():
             adapter.learn_one({"a": 1.0}, missing)
     with pytest.raises(TypeError, match="not 'ab'"):  # its letters are no labels
         RiverAdapter(small_tree(), classes="ab").learn_one({"a": 1.0}, "a")
-    with pytest.raises(TypeError, match="not hashable"):
+    with pytest.raises(TypeError, match="is a list: labels are strings"):
         adapter.learn_one({"a": 1.0}, ["a"])
     with pytest.raises(ValueError, match="no features"):
         adapter.learn_one({}, 1)
@@ -362,3 +362,34 @@ def test_keys_beyond_the_first_rows_are_ignored_with_a_warning():
         for colour, label in [("r", 1), ("g", 1), ("b", 0)] * 3:
             model.learn_one({"colour": colour}, label)
     assert model[-1].feature_names_ == ["colour_b", "colour_g", "colour_r"]
+
+
+def test_labels_and_values_a_learner_cannot_take_are_named():
+    # A tuple label became a row of the classes' array (a bare KeyError, or
+    # classes_ [[1], [2]]); an int beyond float64 raised OverflowError.
+    adapter = RiverAdapter(small_tree())
+    for label in [(1, 2), (1,), frozenset({1})]:
+        with pytest.raises(TypeError, match="labels are strings, numbers or bools"):
+            adapter.learn_one({"a": 1.0}, label)
+    with pytest.raises(TypeError, match="labels are strings, numbers or bools"):
+        RiverAdapter(small_tree(), classes=[(1,), (2,)]).learn_one({"a": 1.0}, (1,))
+    with pytest.raises(ValueError, match="'a' has value 100000000000... \\(401 digits"):
+        adapter.learn_one({"a": 10**400}, 1)
+    adapter.learn_one({"a": 1.0}, 1)
+    state = pickle.dumps(adapter)
+    with pytest.raises(TypeError, match="is a tuple"):
+        adapter.learn_one({"a": 1.0}, ("r", 1))
+    with pytest.raises(ValueError, match="too large for a float64"):
+        adapter.predict_proba_one({"a": -(10**400)})
+    assert pickle.dumps(adapter) == state
+
+
+def test_set_valued_feature_names_take_one_order():
+    # Sets order by inclusion only: sorted() kept the dict's own order.
+    names = [frozenset({3}), frozenset({1}), frozenset({2})]
+    fitted = []
+    for order in (names, names[::-1]):
+        adapter = RiverAdapter(small_tree())
+        adapter.learn_one({name: float(i) for i, name in enumerate(order)}, 1)
+        fitted.append(adapter.feature_names_)
+    assert fitted[0] == fitted[1] == [frozenset({1}), frozenset({2}), frozenset({3})]
