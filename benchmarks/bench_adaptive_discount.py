@@ -19,7 +19,8 @@ is better).
 
 ``--per-row`` gives every learner ``batch_size=1`` and each discount ``d``
 as ``d ** (1/5)`` (``"auto"``: both), the same memory in rows as rounds of
-five: a draw per row instead of one per five rows.
+five: a draw per row instead of one per five rows. Without River, the
+streams built with it are left out of the default ``--streams``.
 
 Run::
 
@@ -33,15 +34,18 @@ import argparse
 import time
 
 import numpy as np
+from _options import available_streams
 from sklearn.datasets import load_digits
 
 from sklearn_localregret import LocalRegretTreeClassifier
-from sklearn_localregret._arguments import int_at_least, positive_int
+from sklearn_localregret._arguments import int_in_range, positive_int
 from sklearn_localregret.datasets import load_stream
 from sklearn_localregret.datasets.streams import MIN_ROWS, STREAMS
 
 DISCOUNTS = (0.99, 1.0, "auto")
 MARGIN = 0.005
+MAX_SEEDS = 1000
+MAX_ROWS = 1_000_000
 
 
 def test_then_train(est, X, y, classes, batch_size):
@@ -74,18 +78,21 @@ def shuffled_digits(seed):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=positive_int, default=3)
-    parser.add_argument("--rows", type=int_at_least(MIN_ROWS), default=3000)
+    parser.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS), default=3)
+    parser.add_argument("--rows", type=int_in_range(MIN_ROWS, MAX_ROWS), default=3000)
     parser.add_argument("--batch-size", type=positive_int, default=10)
     parser.add_argument(
         "--streams",
         nargs="+",
-        default=[*STREAMS, "digits-1"],
         choices=[*STREAMS, "digits-1"],
         metavar="NAME",
+        help="named streams and digits-1 (default: all)",
     )
     parser.add_argument("--per-row", action="store_true")
     args = parser.parse_args()
+    args.streams = available_streams(
+        parser, "--streams", args.streams, [*STREAMS, "digits-1"]
+    )
     print(
         f"{'stream':15} {'0.99':>6} {'1':>6} {'auto':>6} {'a-best':>7} "
         f"{'a-0.99':>7} {'w0.99':>6}   rows/s 0.99 / 1 / auto"

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from sklearn_localregret._arguments import non_negative_int
+
 COLD_GOAL_S = 20.0  # all kernels compiled, once per machine
 WARM_GOAL_S = 1.0  # import + first partial_fit with a warm cache
 
@@ -113,7 +115,13 @@ def per_kernel(top: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-kernel", type=int, default=0, metavar="N")
+    parser.add_argument(
+        "--per-kernel",
+        type=non_negative_int,
+        default=0,
+        metavar="N",
+        help="time each kernel's compilation, print the N longest (0: off)",
+    )
     args = parser.parse_args()
     if args.per_kernel:
         per_kernel(args.per_kernel)

@@ -29,9 +29,12 @@ Every learner sees the same rows in the same run.
 
 The errors of (1) are those of the Python engine before the kernels: the
 kernels play the same trees for the same seed (``tests/test_tree_rounds_
-fixture.py``). Compile times: ``bench_compile.py``. Run::
+fixture.py``). Compile times: ``bench_compile.py``. Every part compares
+with River (``pip install river``). Run::
 
     python benchmarks/bench_compiled_engine.py [--rows 2000] [--seed 0]
+
+(``--rows``: rows of the mushroom and numeric streams, 2 to 100,000.)
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import numpy as np
 
 # The same streams and loops as bench_stream_loop (this folder is on sys.path
 # when a script of it runs).
+from _options import require_river, seed_int
 from bench_stream_loop import ours_and_ht_lockstep, streams, wilson
 from sklearn.datasets import load_digits
 from sklearn.linear_model import SGDClassifier
@@ -50,10 +54,13 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_in_range
 
 LOOP_GOALS = {1: 1.0, 5: 3.0}  # x HT's rows/s, by rows per call
 BULK_GOAL = 10.0  # x HT's rows/s
 PROBA_GOALS_US = {"numeric (20 features)": 10.0, "digits (10 classes)": 100.0}
+#: Most rows of a stream: River's learners read them as dicts (kB each).
+MAX_ROWS = 100_000
 
 
 def all_streams(n_rows: int, seed: int) -> dict:
@@ -191,9 +198,10 @@ def api_floor_section(data: dict, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rows", type=int_in_range(2, MAX_ROWS), default=2000)
+    parser.add_argument("--seed", type=seed_int, default=0)
     args = parser.parse_args()
+    require_river(parser, "every part compares with River's HoeffdingTreeClassifier")
     data = all_streams(args.rows, args.seed)
     LocalRegretTreeClassifier().fit(*data["digits (10 classes)"])  # compiled
     loop_section(data, args.seed)

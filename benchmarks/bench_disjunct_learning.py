@@ -35,6 +35,10 @@ Run::
 
     python benchmarks/bench_disjunct_learning.py [--trials 50] [--draws 10]
         [--seed 0] [--stream-rows 3000] [--bulk-rows 20000] [--repeats 3]
+
+(``--trials``: 2 at least, for an interval; ``--stream-rows`` at most
+``--bulk-rows``, at most 1,000,000; the draws' seeds, ``--seed`` to ``--seed``
++ ``--draws`` - 1, at most 2**32 - 1.)
 """
 
 from __future__ import annotations
@@ -43,8 +47,10 @@ import argparse
 import time
 
 import numpy as np
+from _options import seed_int
 
 from sklearn_localregret import LocalRegretDisjunctClassifier
+from sklearn_localregret._arguments import int_in_range
 from sklearn_localregret.baselines import Winnow2Classifier
 from sklearn_localregret.datasets import load_mushroom
 from sklearn_localregret.experiments.disjunct import (
@@ -62,6 +68,8 @@ GOALS = {
     "killer": 0.06,
     "speed": 0.5,
 }
+MAX_RUNS = 10_000  # trials, draws, repeats
+MAX_ROWS = 1_000_000  # of the speed streams, made up front
 
 
 # The disjunctions' own predictions: the vote (the default hedge also weighs
@@ -364,13 +372,17 @@ def speed_section(args, goals):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--trials", type=int, default=50)
-    parser.add_argument("--draws", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--stream-rows", type=int, default=3000)
-    parser.add_argument("--bulk-rows", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--trials", type=int_in_range(2, MAX_RUNS), default=50)
+    parser.add_argument("--draws", type=int_in_range(1, MAX_RUNS), default=10)
+    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--stream-rows", type=int_in_range(2, MAX_ROWS), default=3000)
+    parser.add_argument("--bulk-rows", type=int_in_range(2, MAX_ROWS), default=20_000)
+    parser.add_argument("--repeats", type=int_in_range(1, MAX_RUNS), default=3)
     args = parser.parse_args(argv)
+    if args.stream_rows > args.bulk_rows:
+        parser.error("--stream-rows: at most --bulk-rows (a prefix of its rows)")
+    if args.seed + args.draws - 1 > 2**32 - 1:
+        parser.error("--seed + --draws - 1: the draws' seeds, at most 2**32 - 1")
     goals = []
     start = time.perf_counter()
     mushroom_section(args, goals)

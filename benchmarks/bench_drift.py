@@ -3,13 +3,13 @@
 Test-then-train (each round of 5 rows predicted, then learnt) on the named
 streams of :mod:`sklearn_localregret.datasets.streams`: drifting (SEA and
 STAGGER with abrupt drifts, Agrawal and LED with gradual ones, RandomRBF with
-moving centroids), adversarial (labels alternating on one instance; mushroom
-with its labels inverted halfway) and, to check that forgetting costs nothing
-where nothing changes, two stationary ones (Phishing, Bananas). Learners in
-the same run: ``LocalRegretTreeClassifier(discount=d)`` for each ``--discounts``
-value (1 is the paper's algorithm), River's Hoeffding tree (HT) and Hoeffding
-adaptive tree (HAT), ``SGDClassifier`` (log loss, standardised) and
-``GaussianNB``.
+moving centroids), adversarial (labels alternating on one instance; a
+disjunction of 3 of 20 boolean features with its labels inverted halfway) and,
+to check that forgetting costs nothing where nothing changes, two stationary
+ones (Phishing, Bananas). Learners in the same run:
+``LocalRegretTreeClassifier(discount=d)`` for each ``--discounts`` value (1 is
+the paper's algorithm), River's Hoeffding tree (HT) and Hoeffding adaptive tree
+(HAT), ``SGDClassifier`` (log loss, standardised) and ``GaussianNB``.
 
 Printed: the error over each stream; for every abrupt drift, the rows each
 learner needs until its error over the last ``--window`` rows is back within 2
@@ -23,11 +23,16 @@ Run::
 
     python benchmarks/bench_drift.py [--discounts 1 0.99 0.95] [--out drift_results]
         [--window 250] [--seed 0]
+
+(``--discounts`` in (0, 1]; ``--window`` 1 to 5,000, a stream's rows.)
+Without River, its streams and learners are left out; the PNG needs
+matplotlib.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 import warnings
@@ -36,13 +41,16 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _options import available_streams, discount_float, seed_int  # noqa: E402
 from bench_tree_streams import Ours, RiverLearner, SkLearner, progressive  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 from sklearn.naive_bayes import GaussianNB  # noqa: E402
 
 from sklearn_localregret import LocalRegretDisjunctClassifier  # noqa: E402
+from sklearn_localregret._arguments import int_in_range, output_folder  # noqa: E402
 from sklearn_localregret.baselines import Winnow2Classifier  # noqa: E402
 from sklearn_localregret.datasets import load_stream  # noqa: E402
+from sklearn_localregret.datasets.streams import DEFAULT_ROWS  # noqa: E402
 
 DRIFTING = ["sea", "stagger", "agrawal", "rbf-moving", "led-drift"]
 ADVERSARIAL = ["alternating", "inverted"]
@@ -149,17 +157,22 @@ def plot(curves, streams, window, out):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--discounts", type=float, nargs="+", default=[1.0, 0.99, 0.95])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--window", type=int, default=250)
-    parser.add_argument("--out", type=Path, default=Path("drift_results"))
+    parser.add_argument(
+        "--discounts", type=discount_float, nargs="+", default=[1.0, 0.99, 0.95]
+    )
+    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--window", type=int_in_range(1, DEFAULT_ROWS), default=250)
+    parser.add_argument("--out", type=output_folder, default="drift_results")
     args = parser.parse_args(argv)
+    if importlib.util.find_spec("matplotlib") is None:
+        parser.error("the learning curves' PNG needs matplotlib: pip install it")
+    run = available_streams(parser, "", None, DRIFTING + ADVERSARIAL + STATIONARY)
     warnings.filterwarnings(
         "ignore", category=RuntimeWarning, module="sklearn.naive_bayes"
     )
     start = time.perf_counter()
     streams, curves, errors, recoveries = {}, {}, {}, {}
-    for name in DRIFTING + ADVERSARIAL + STATIONARY:
+    for name in run:
         stream = streams[name] = load_stream(name, seed=args.seed)
         classes = stream.classes
         curves[name], errors[name] = {}, {}

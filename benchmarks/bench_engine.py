@@ -13,6 +13,7 @@ import argparse
 import time
 
 import numpy as np
+from _options import float_in_range, seed_int
 
 from sklearn_localregret.engine import (
     HierarchicalSampler,
@@ -20,6 +21,9 @@ from sklearn_localregret.engine import (
     StumpRegretTable,
     binary_site_probabilities,
 )
+
+#: Longest measure of a sampler (there are four): an hour.
+MAX_SECONDS = 3600.0
 
 
 def _rate(draw, seconds: float) -> tuple[float, int]:
@@ -93,11 +97,14 @@ def bench_tree(n_features: int, seconds: float, rng: np.random.Generator):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seconds",
+        type=float_in_range(0, MAX_SECONDS, inclusive=(False, True)),
+        default=1.0,
+        help=f"of each sampler's measure (at most {MAX_SECONDS:g})",
+    )
+    parser.add_argument("--seed", type=seed_int, default=0)
     args = parser.parse_args(argv)
-    if not 0 < args.seconds < float("inf"):  # (NaN never ends a measure)
-        parser.error("--seconds must be a positive number")
     rng = np.random.default_rng(args.seed)
     print(f"{'sampler':<40}{'draws/s':>12}")
     for n in (20, 200, 2000):

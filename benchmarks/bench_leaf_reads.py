@@ -17,6 +17,10 @@ Run::
         [--streams nursery,mushroom,...] [--forest] [--one-row] [--memory]
         [--bulk]
 
+(``--seeds``: 0 to 1,000; ``--rows``: 20 to 1,000,000; ``--streams``: named
+streams, comma-separated; default: all, less River's when it is not
+installed. ``--memory`` reads River's rbf-moving.)
+
 ``--forest`` adds ``LocalRegretForestClassifier`` (its members read their
 leaves one way or the other) on the first seed. ``--one-row`` adds the cost
 of the reads measured apart: the one-row test-then-train loop of
@@ -36,13 +40,18 @@ import time
 from multiprocessing import Pool
 
 import numpy as np
+from _options import available_streams, require_river, stream_list
 from scipy import stats
 
 from sklearn_localregret import LocalRegretForestClassifier, LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_in_range
 from sklearn_localregret.datasets import load_stream, stream_names
+from sklearn_localregret.datasets.streams import MIN_ROWS
 
 READS = ("label", "adaptive")
 ROUND_ROWS = 5
+MAX_SEEDS = 1000
+MAX_ROWS = 1_000_000
 
 
 def run(job: tuple) -> tuple:
@@ -173,15 +182,17 @@ len_of: dict = {}
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=5000)
-    parser.add_argument("--streams", default=",".join(stream_names()))
+    parser.add_argument("--seeds", type=int_in_range(0, MAX_SEEDS), default=3)
+    parser.add_argument("--rows", type=int_in_range(MIN_ROWS, MAX_ROWS), default=5000)
+    parser.add_argument("--streams", type=stream_list(), default=None)
     parser.add_argument("--forest", action="store_true")
     parser.add_argument("--one-row", action="store_true")
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--bulk", action="store_true")
     args = parser.parse_args()
-    names = args.streams.split(",")
+    if args.memory:
+        require_river(parser, "--memory learns River's stream rbf-moving")
+    names = available_streams(parser, "--streams", args.streams, stream_names())
     seeds = list(range(args.seeds))
     jobs = [("tree", n, r, s, args.rows) for n in names for s in seeds for r in READS]
     if args.forest:

@@ -27,6 +27,10 @@ Run::
 
     python benchmarks/bench_model_size.py [--rows 400] [--stream-rows 1000000]
         [--wide-rows 2000] [--wide-features 5000] [--parts mushroom stream wide]
+
+(``--rows``: 1 to 8,124, mushroom's; ``--stream-rows``: at most 10,000,000;
+``--wide-features``: 4 at least; (``--wide-rows`` + 1,000) x
+``--wide-features``: at most 10**9, 8 GB of float64.)
 """
 
 from __future__ import annotations
@@ -42,7 +46,12 @@ import skops.io as sio
 from bench_tree_memory import planted_stream
 
 from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_in_range
 from sklearn_localregret.datasets import load_mushroom
+
+MUSHROOM_ROWS = 8124
+MAX_STREAM_ROWS = 10_000_000  # made up front (160 bytes a row)
+MAX_CELLS = 10**9  # of the wide input, float64: 8 GB
 
 
 def verdict(size: int, goal: int, at_most: bool = False) -> str:
@@ -147,10 +156,14 @@ def wide(n_rows: int, n_features: int) -> None:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=400)
-    parser.add_argument("--stream-rows", type=int, default=1_000_000)
-    parser.add_argument("--wide-rows", type=int, default=2_000)
-    parser.add_argument("--wide-features", type=int, default=5_000)
+    parser.add_argument("--rows", type=int_in_range(1, MUSHROOM_ROWS), default=400)
+    parser.add_argument(
+        "--stream-rows", type=int_in_range(1, MAX_STREAM_ROWS), default=1_000_000
+    )
+    parser.add_argument("--wide-rows", type=int_in_range(1, MAX_CELLS), default=2_000)
+    parser.add_argument(
+        "--wide-features", type=int_in_range(4, MAX_CELLS), default=5_000
+    )
     parser.add_argument(
         "--parts",
         nargs="+",
@@ -158,6 +171,11 @@ def main():
         choices=["mushroom", "stream", "wide"],
     )
     args = parser.parse_args()
+    if (args.wide_rows + 1000) * args.wide_features > MAX_CELLS:
+        parser.error(
+            f"(--wide-rows + 1000) x --wide-features: at most {MAX_CELLS:.0e} "
+            f"(float64), got {args.wide_rows + 1000} x {args.wide_features}"
+        )
     if "mushroom" in args.parts:
         mushroom(args.rows)
     if "stream" in args.parts:

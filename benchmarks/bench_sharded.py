@@ -1,8 +1,6 @@
 """Sharded learning: error against shards and ``sync_every``; speed on a cluster.
 
-Two parts (issue 29).
-
-``--simulate`` (the default): every configuration of ``--shards`` x
+Issue 29. ``--simulate`` (the default): every configuration of ``--shards`` x
 ``--sync-every`` learns a leaderboard stream with
 :func:`~sklearn_localregret.distributed.fit_sharded` in this process (no
 cluster: the shards are learnt one after the other, the same model as on a
@@ -15,64 +13,62 @@ cluster). Printed per stream and configuration, the mean over ``--seeds``
   ``--holdout`` rows that follow the stream (the same stream, never learnt);
 * ``stale``: the most rounds a play missed, ``(shards - 1) * sync_every``.
 
-One shard is the sequential learner (its table is never stale).
+One shard is the sequential learner (its table is never stale). Without
+River, its streams are left out of the default ``--streams``.
 
-``--cluster``: the goal run. ``--rows`` rows of a 20-feature stream (a
-seeded tree concept on 20 real features with 5% label noise) learnt by one
-process (``fit``) and by ``fit_sharded`` on a ``LocalCluster`` of
-``--workers`` worker processes (one thread each); the workers make their
-chunks of 50,000 rows themselves (as they would load them), the one process
-makes the same rows. Printed: rows/s of both and their ratio (the sharded
-time includes making the rows on the workers), the holdout error of both,
-each worker's resident memory after learning, and the CPU time each worker
-process and this one (the client, and a ``LocalCluster``'s scheduler and
-nannies) used during the sharded fit, against the span's core-seconds.
-Both sides start warm (the compiled kernels loaded).
+``--cluster``: the goal run. ``--rows`` rows of a 20-feature stream (a seeded
+tree concept on 20 real features, 5% label noise) learnt by one process
+(``fit``) and by ``fit_sharded`` on a ``LocalCluster`` of ``--workers`` worker
+processes (one thread each); the workers make their chunks of 50,000 rows
+themselves (as they would load them), the one process the same rows. Printed:
+rows/s of both and their ratio (the sharded time includes making the rows on
+the workers), the holdout error of both, each worker's resident memory after
+learning, and the CPU time each worker process and this one (the client, and
+a ``LocalCluster``'s scheduler and nannies) used during the sharded fit,
+against the span's core-seconds. Both sides start warm (the kernels loaded).
 
-``--breakdown``: where each worker's time went, timed on the worker
-window by window: summing the shards' deltas, applying the sum, learning
-the window's rows, taking its delta; then, between two windows, waiting for
-the slower shard to finish ("slower"), and from the moment both deltas are
-ready to the start of the next window ("after": the scheduler, and the
-transfer and reading of the other shard's delta). ``--no-worker-profiler``
-turns dask's statistical profiler of the workers off (it samples the
-worker's thread every 10 ms; on by default in dask).
+``--breakdown``: where each worker's time went, timed on the worker window by
+window: summing the shards' deltas, applying the sum, learning the window's
+rows, taking its delta; then, between two windows, waiting for the slower
+shard to finish ("slower"), and from the moment both deltas are ready to the
+start of the next window ("after": the scheduler, and the transfer and reading
+of the other shard's delta). ``--no-worker-profiler`` turns dask's statistical
+profiler of the workers off (it samples the worker's thread every 10 ms).
 
-``--mmap-threshold BYTES`` (default 32 MiB; 0: dask's own environment) is
-set as ``MALLOC_MMAP_THRESHOLD_`` in the workers' environment. Dask's nanny
-sets ``MALLOC_TRIM_THRESHOLD_``, which turns glibc's adaptive mmap threshold
-off: every array above 128 KiB is then mapped afresh and faulted in, which
-made the rounds ~1.3x and the syncs ~4x slower on the workers than in one
-process. The one process runs with glibc's defaults either way.
+``--mmap-threshold BYTES`` (default and most 32 MiB; 0: dask's own
+environment) is set as ``MALLOC_MMAP_THRESHOLD_`` in the workers' environment.
+Dask's nanny sets ``MALLOC_TRIM_THRESHOLD_``, which turns glibc's adaptive
+mmap threshold off: every array above 128 KiB is then mapped afresh and
+faulted in, which made the rounds ~1.3x and the syncs ~4x slower on the
+workers than in one process. The one process keeps glibc's defaults.
 
-Run::
+``--ceiling``: the cluster's stream and partitioning learnt by one process and
+by ``--workers`` shards that never sync (one window: each learns its rows
+alone, then one sum), both in this process: the shards' time divided by their
+number is what a cluster of that many workers could reach with free syncs and
+no cost of its own.
 
-    python benchmarks/bench_sharded.py --simulate [--rows 20000] [--holdout 5000]
-        [--seeds 0 1]
-        [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
-        [--streams kr-vs-kp shuttle]
-    python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--holdout 5000]
-        [--workers 2]
-        [--sync-every 1000] [--discount 0.99] [--mmap-threshold 33554432]
-        [--breakdown] [--no-worker-profiler]
-    python benchmarks/bench_sharded.py --ceiling [--rows 1000000] [--workers 2]
-    python benchmarks/bench_sharded.py --spread [--rows 300000] [--holdout 5000]
-        [--seeds 0 1 2]
-        [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
-
-``--ceiling``: the cluster's stream and partitioning learnt by one process
-and by ``--workers`` shards that never sync (one window: each learns its
-rows alone, then one sum), both in this process: the shards' time divided
-by their number is what a cluster of that many workers could reach with
-free syncs and no cost of its own.
-
-``--spread``: the cluster's stream and partitioning learnt in this process
-(no cluster: the same model) by one process and by the shards, for each of
+``--spread``: the cluster's stream and partitioning learnt in this process (no
+cluster: the same model) by one process and by the shards, for each of
 ``--seeds``: the online errors of both, their held-out errors on the
 ``--holdout`` rows that follow the stream, and the differences, seed by seed
-and on average; with ``--then N``, the held-out errors again after both
-models learnt the next ``N`` rows in one process (how the model of the last
-sync fares as it learns on).
+and on average; with ``--then N``, the held-out errors again after both models
+learnt the next ``N`` rows in one process (how the model of the last sync
+fares as it learns on).
+
+Run (one mode at a time; ``--rows`` and ``--holdout`` at most 10,000,000,
+``--shards`` and ``--workers`` at most 1,024)::
+
+    python benchmarks/bench_sharded.py --simulate [--rows 20000] [--holdout 5000]
+        [--seeds 0 1] [--shards 1 2 4 8 16 32 64] [--sync-every 1 10 100]
+        [--streams kr-vs-kp shuttle]
+    python benchmarks/bench_sharded.py --cluster [--rows 1000000] [--holdout 5000]
+        [--workers 2] [--sync-every 1000] [--discount 0.99]
+        [--mmap-threshold 33554432] [--breakdown] [--no-worker-profiler]
+    python benchmarks/bench_sharded.py --ceiling [--rows 1000000] [--workers 2]
+        [--discount 0.99]
+    python benchmarks/bench_sharded.py --spread [--rows 300000] [--holdout 5000]
+        [--seeds 0 1] [--workers 2] [--sync-every 1000] [--discount 0.99] [--then 0]
 """
 
 from __future__ import annotations
@@ -82,9 +78,11 @@ import os
 import time
 
 import numpy as np
+from _options import available_streams, check_stream_rows, discount_float, seed_int
 
 from sklearn_localregret import LocalRegretTreeClassifier
-from sklearn_localregret.datasets.streams import load_stream
+from sklearn_localregret._arguments import int_in_range, positive_int
+from sklearn_localregret.datasets.streams import STREAMS, load_stream
 from sklearn_localregret.distributed import fit_sharded
 
 
@@ -120,6 +118,10 @@ def simulate(args) -> None:
 
 
 CHUNK_ROWS = 50_000
+MAX_ROWS = 10_000_000  # a stream is made up front (160 bytes a row)
+MAX_SHARDS = 1024
+MAX_MMAP = 32 * 2**20  # glibc's largest mmap threshold (64-bit)
+STREAMS_ = ["kr-vs-kp", "shuttle"]  # --simulate's default
 
 
 def _concept_chunk(i: int, n_rows: int):
@@ -433,42 +435,48 @@ def _spread_columns(errors) -> str:
     return "".join(f" {a:>12.4f} {b:>8.4f} {b - a:>+10.4f}" for a, b in pairs)
 
 
+#: Each mode's function, and its default --rows and --sync-every.
+MODES = {
+    "simulate": (simulate, 20_000, [1, 10, 100]),
+    "cluster": (cluster, 1_000_000, [1000]),
+    "ceiling": (ceiling, 1_000_000, None),
+    "spread": (spread, 300_000, [1000]),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cluster", action="store_true")
-    parser.add_argument("--simulate", action="store_true")
-    parser.add_argument("--spread", action="store_true")
-    parser.add_argument("--ceiling", action="store_true")
-    parser.add_argument("--rows", type=int, default=None)
-    parser.add_argument("--holdout", type=int, default=5000)
-    parser.add_argument("--then", type=int, default=0)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    modes = parser.add_mutually_exclusive_group()
+    for mode in MODES:
+        modes.add_argument(f"--{mode}", action="store_true")
+    parser.add_argument("--rows", type=int_in_range(1, MAX_ROWS), default=None)
+    parser.add_argument("--holdout", type=int_in_range(1, MAX_ROWS), default=5000)
+    parser.add_argument("--then", type=int_in_range(0, MAX_ROWS), default=0)
+    parser.add_argument("--seeds", type=seed_int, nargs="+", default=[0, 1])
+    shards = int_in_range(1, MAX_SHARDS)
     parser.add_argument(
-        "--shards", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64]
+        "--shards", type=shards, nargs="+", default=[1, 2, 4, 8, 16, 32, 64]
     )
-    parser.add_argument("--sync-every", type=int, nargs="+", default=None)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sync-every", type=positive_int, nargs="+", default=None)
+    parser.add_argument("--workers", type=shards, default=2)
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument("--no-worker-profiler", action="store_true")
-    parser.add_argument("--discount", type=float, default=0.99)
-    parser.add_argument("--mmap-threshold", type=int, default=32 * 2**20)
-    parser.add_argument("--streams", nargs="+", default=["kr-vs-kp", "shuttle"])
+    parser.add_argument("--discount", type=discount_float, default=0.99)
+    parser.add_argument(
+        "--mmap-threshold", type=int_in_range(0, MAX_MMAP), default=MAX_MMAP
+    )
+    parser.add_argument("--streams", nargs="+", choices=list(STREAMS), metavar="NAME")
     args = parser.parse_args()
-    if args.cluster:
-        args.rows = args.rows or 1_000_000
-        args.sync_every = args.sync_every or [1000]
-        cluster(args)
-    elif args.ceiling:
-        args.rows = args.rows or 1_000_000
-        ceiling(args)
-    elif args.spread:
-        args.rows = args.rows or 300_000
-        args.sync_every = args.sync_every or [1000]
-        spread(args)
-    else:
-        args.rows = args.rows or 20_000
-        args.sync_every = args.sync_every or [1, 10, 100]
-        simulate(args)
+    mode = next((mode for mode in MODES if getattr(args, mode)), "simulate")
+    run, rows, sync_every = MODES[mode]
+    args.rows, args.sync_every = args.rows or rows, args.sync_every or sync_every
+    if mode == "simulate":
+        streams = available_streams(parser, "--streams", args.streams, STREAMS_)
+        check_stream_rows(
+            parser, "--rows + --holdout", streams, args.rows + args.holdout
+        )
+        args.streams = streams
+    run(args)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ such an input through 1,024 columns admitted by their evidence (user guide,
 "Wide input"); its rows are line "tree (default)", and "tree, predict by the
 vote" is the same model predicting by its vote (``prediction="vote"``).
 
-Run: ``python benchmarks/bench_sparse_text.py [--rows 5000]``.
+Run: ``python benchmarks/bench_sparse_text.py [--rows 5000]`` (``--rows``:
+the training rows, 3 to 100,000: the corpus's first 3 hold both labels).
 """
 
 from __future__ import annotations
@@ -34,10 +35,13 @@ from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import SGDClassifier
 
 from sklearn_localregret import LocalRegretDisjunctClassifier, LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_in_range
 from sklearn_localregret.baselines.winnow2 import Winnow2Classifier
 
 N_FEATURES = 2**20
 SYLLABLES = "ka lo mi ne ru ta vo si pe da zu fi go ha ju".split()
+MIN_ROWS = 3  # the corpus's first rows of both labels
+MAX_ROWS = 100_000  # the corpus is drawn word by word
 
 
 def hashed_corpus(n_rows: int, seed: int = 0, n_features: int = N_FEATURES):
@@ -106,7 +110,7 @@ def one_pass(make, X, y):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=5000)
+    parser.add_argument("--rows", type=int_in_range(MIN_ROWS, MAX_ROWS), default=5000)
     args = parser.parse_args(argv)
     X, y = hashed_corpus(args.rows + 2000)
     X_train, y_train, X_test, y_test = (

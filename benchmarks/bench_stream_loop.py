@@ -29,7 +29,9 @@ call's rows first, then learns them (progressive validation). Measured:
    numpy scoring of every round), same clauses, same solver.
 
 Sections 4 and 5 keep the fastest of 3 interleaved runs of each learner (the
-machine may be shared); the tree sections run once. Run::
+machine may be shared); the tree sections run once. Sections 1-3 compare
+with River (``pip install river``). ``--rows``: of each stream, 2 to 100,000;
+``--sections``: any of 1-5. Run::
 
     python benchmarks/bench_stream_loop.py [--rows 2000] [--seed 0] [--sections 1 4]
 """
@@ -40,12 +42,14 @@ import argparse
 import math
 import time
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 
-# The same planted 3-SAT stream as bench_maxsat (this folder is on sys.path
-# when a script of it runs).
-from bench_maxsat import planted_stream
+# The same planted 3-SAT stream as bench_maxsat, and its bulk path before
+# issue 14 (this folder is on sys.path when a script of it runs).
+from _options import require_river, seed_int
+from bench_maxsat import bulk_as_before, planted_stream
 from sklearn.datasets import make_classification
 from sklearn.linear_model import SGDClassifier
 
@@ -54,6 +58,7 @@ from sklearn_localregret import (
     LocalRegretTreeClassifier,
     OnlineMaxSAT,
 )
+from sklearn_localregret._arguments import int_in_range
 from sklearn_localregret.datasets import load_mushroom
 
 TREE_GOAL = 3.0  # x HT's rows/s, test-then-train
@@ -65,6 +70,8 @@ OBSERVE_GOAL_US = {"external": 50.0, "swap": 60.0}
 # fastest run of each learner kept (the machine may be shared); the tree
 # sections run once.
 REPEATS = 3
+#: Most rows of a stream: River's learners read them as dicts (kB each).
+MAX_ROWS = 100_000
 
 
 def wilson(wrong: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -110,10 +117,10 @@ def streams(n_rows: int, seed: int) -> dict:
     }
 
 
-def ours_loop(make, X, y, rows_per_call: int):
+def ours_loop(make, X, y, rows_per_call: int, classes=None):
     """(seconds, wrong, model, seconds predicting) of predict-then-partial_fit,
-    one call a chunk."""
-    classes = np.unique(y)
+    one call a chunk (``classes``: ``y``'s, unless given)."""
+    classes = np.unique(y) if classes is None else np.asarray(classes)
     model = make()
     wrong = int(y[0] != classes[0])  # nothing learnt: the first class
     predicting = 0.0
@@ -189,14 +196,13 @@ def tree_section(data: dict, seed: int) -> LocalRegretTreeClassifier:
     )
     print(header)
     print("-" * len(header))
-    fitted = None
-    split = []
+
+    def make():
+        return LocalRegretTreeClassifier(random_state=seed)
+
+    fitted, split = None, []
     for name, (X, y) in data.items():
         for per_call in (1, 5):
-
-            def make():
-                return LocalRegretTreeClassifier(random_state=seed)
-
             ours, (ht_seconds, ht_wrong) = ours_and_ht_lockstep(make, X, y, per_call)
             ht_rate = len(y) / ht_seconds
             seconds, wrong, model, predicting = ours
@@ -327,32 +333,20 @@ def disjunct_section(n_rows: int, seed: int) -> None:
         "20 boolean features"
     )
 
-    def ours():
-        return LocalRegretDisjunctClassifier(batch_size=1, random_state=seed)
-
-    def vote():  # the default before the hedge, which also scores each round
-        return LocalRegretDisjunctClassifier(
-            batch_size=1, prediction="vote", random_state=seed
-        )
-
-    def hypercube():
-        return LocalRegretDisjunctClassifier(
-            graph="hypercube", batch_size=1, random_state=seed
-        )
-
-    def sgd():
-        return SGDClassifier(random_state=seed)
+    ours = partial(LocalRegretDisjunctClassifier, batch_size=1, random_state=seed)
+    learn = partial(ours_loop, X=X, y=y, rows_per_call=1, classes=[0, 1])
 
     def full():
         with full_validation():
-            return ours_loop(ours, X, y, 1)
+            return learn(ours)
 
     loops = {
-        "ours": lambda: ours_loop(ours, X, y, 1),
+        "ours": lambda: learn(ours),
         "full validation": full,
-        "vote": lambda: ours_loop(vote, X, y, 1),
-        "hypercube": lambda: ours_loop(hypercube, X, y, 1),
-        "SGDClassifier": lambda: ours_loop(sgd, X, y, 1),
+        # the default before the hedge, which also scores each round
+        "vote": lambda: learn(lambda: ours(prediction="vote")),
+        "hypercube": lambda: learn(lambda: ours(graph="hypercube")),
+        "SGDClassifier": lambda: learn(lambda: SGDClassifier(random_state=seed)),
     }
     runs = {}
     for _ in range(REPEATS):  # interleaved; the fastest of each is kept
@@ -375,46 +369,6 @@ def disjunct_section(n_rows: int, seed: int) -> None:
 
 
 # -- 5. OnlineMaxSAT ------------------------------------------------------------
-
-
-@contextmanager
-def bulk_as_before():
-    """OnlineMaxSAT's bulk rounds as they were played before issue 14: the
-    clauses flattened through scipy's incidence matrix, every round scored by
-    numpy (``maxsat_round``)."""
-    from sklearn_localregret.maxsat import online
-    from sklearn_localregret.maxsat.clause_matrix import clause_matrix
-    from sklearn_localregret.maxsat.rounds import maxsat_round
-
-    def rounds(formula, batch_size):
-        signed = clause_matrix(formula.clauses, n_vars=formula.n_vars)
-        csr = signed.signed.tocsr()
-        n_neg = signed.n_neg.astype(np.float64)
-        var_of = csr.indices.astype(np.intp)
-        sign_of = csr.data.astype(np.float64)
-        clause_of = np.repeat(np.arange(len(formula)), np.diff(csr.indptr))
-        weights = formula.weights
-        for start in range(0, len(formula), batch_size):
-            stop = min(start + batch_size, len(formula))
-            lo, hi = csr.indptr[start], csr.indptr[stop]
-            args = (
-                clause_of[lo:hi] - start,
-                var_of[lo:hi],
-                sign_of[lo:hi],
-                n_neg[start:stop],
-                weights[start:stop],
-            )
-            yield (
-                (lambda a, args=args: maxsat_round(a, *args)),
-                float(weights[start:stop].sum()),
-            )
-
-    saved = online.formula_rounds
-    online.formula_rounds = rounds
-    try:
-        yield
-    finally:
-        online.formula_rounds = saved
 
 
 def maxsat_section(seed: int) -> None:
@@ -463,10 +417,8 @@ def maxsat_section(seed: int) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--rows", type=int, default=2000, help="rows of each stream (default 2000)"
-    )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rows", type=int_in_range(2, MAX_ROWS), default=2000)
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument(
         "--sections",
         type=int,
@@ -478,6 +430,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     run = set(args.sections)
     if run & {1, 2, 3}:
+        require_river(parser, "--sections 1, 2 and 3 compare with River (4, 5 do not)")
         data = streams(args.rows, args.seed)
     if run & {1, 2}:
         fitted = tree_section(data, args.seed)

@@ -10,7 +10,8 @@ process's peak RSS so far, the regret table's rows and bytes, the pickle's size 
 time of ``predict`` on 2,000 rows; then the ratio of the time per row at the
 last checkpoint to that at the first (issue 18 asks for at most 2).
 ``--maxsat`` runs ``OnlineMaxSAT(regret="swap")`` on a planted 3-SAT stream
-instead (clauses per second).
+instead (clauses per second). Checkpoints are of at most 10,000,000 rows,
+multiples of 100 for the tree (its calls' rows).
 
 Run::
 
@@ -26,11 +27,14 @@ import resource
 import time
 
 import numpy as np
+from _options import discount_float, float_in_range
 
 from sklearn_localregret import LocalRegretTreeClassifier, OnlineMaxSAT
+from sklearn_localregret._arguments import int_at_least, int_in_range
 
 N_FEATURES = 20
 CALL_ROWS = 100
+MAX_ROWS = 10_000_000  # the MaxSAT stream is made up front
 
 
 def planted_rows(n: int, rng: np.random.Generator, flip: float = 0.05):
@@ -116,25 +120,34 @@ def maxsat_stream(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--checkpoints", type=int, nargs="+", default=[10_000, 50_000, 200_000]
+        "--checkpoints",
+        type=int_in_range(CALL_ROWS, MAX_ROWS),
+        nargs="+",
+        default=[10_000, 50_000, 200_000],
     )
     parser.add_argument(
-        "--window", type=int, default=2_000, help="rows timed before each checkpoint"
+        "--window",
+        type=int_at_least(CALL_ROWS),
+        default=2_000,
+        help="rows timed before each checkpoint",
     )
-    parser.add_argument("--discount", type=float, default=0.99)
+    parser.add_argument("--discount", type=discount_float, default=0.99)
     parser.add_argument(
         "--flip",
-        type=float,
+        type=float_in_range(0, 1),
         default=0.05,
         help="fraction of labels flipped (0.5: pure noise)",
     )
     parser.add_argument("--maxsat", action="store_true")
     args = parser.parse_args()
     points = args.checkpoints
-    if points[0] < CALL_ROWS or any(a >= b for a, b in zip(points, points[1:])):
+    if any(a >= b for a, b in zip(points, points[1:])):
         parser.error(f"--checkpoints must increase, from {CALL_ROWS} rows at least")
-    if args.window < CALL_ROWS:
-        parser.error(f"--window must be at least {CALL_ROWS} rows")
+    if not args.maxsat and any(point % CALL_ROWS for point in points):
+        parser.error(
+            f"--checkpoints: the tree learns calls of {CALL_ROWS} rows: "
+            f"give multiples of {CALL_ROWS}"
+        )
     rates = maxsat_stream(args) if args.maxsat else tree_stream(args)
     print(
         f"time per row at {args.checkpoints[-1]} / at {args.checkpoints[0]}: "

@@ -27,8 +27,13 @@ import sys
 import time
 
 import numpy as np
+from _options import seed_int
 
 from sklearn_localregret import LocalRegretTreeClassifier
+from sklearn_localregret._arguments import int_in_range, positive_int
+
+#: Most rows: the stream is made up front (160 bytes a row).
+MAX_ROWS = 10_000_000
 
 
 def planted_stream(n_rows, seed):
@@ -50,14 +55,11 @@ def peak_rss_mb() -> float:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--every", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--per-call", type=int, default=10_000)
+    parser.add_argument("--rows", type=int_in_range(1, MAX_ROWS), default=1_000_000)
+    parser.add_argument("--every", type=positive_int, default=100_000)
+    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--per-call", type=positive_int, default=10_000)
     args = parser.parse_args(argv)
-    for name in ("rows", "every", "per_call"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
     X, y = planted_stream(args.rows, args.seed)
     clf = LocalRegretTreeClassifier(random_state=args.seed)
     print(
