@@ -71,7 +71,8 @@ def sum_by_round(live, batch_size: int, *by_row):
     """The rounds that hold the ``live`` rows, and each array summed by round.
 
     ``live`` are increasing row indices in the window; ``by_row`` arrays have
-    one row per live row.
+    one row per live row. No live rows: no rounds, and each array as it is
+    (empty).
 
     Examples
     --------
@@ -79,9 +80,13 @@ def sum_by_round(live, batch_size: int, *by_row):
     >>> rounds, (sums,) = sum_by_round(np.array([0, 1, 5]), 2, np.ones((3, 1)))
     >>> rounds.tolist(), sums.ravel().tolist()
     ([0, 2], [2.0, 1.0])
+    >>> rounds, (sums,) = sum_by_round(np.array([], dtype=int), 2, np.ones((0, 3)))
+    >>> rounds.shape, sums.shape
+    ((0,), (0, 3))
     """
     round_of = live // batch_size
-    if batch_size == 1:
+    # np.add.reduceat cannot start a sum in an empty array.
+    if batch_size == 1 or round_of.size == 0:
         return round_of, by_row
     starts = np.flatnonzero(np.r_[True, round_of[1:] != round_of[:-1]])
     return round_of[starts], tuple(np.add.reduceat(v, starts, axis=0) for v in by_row)

@@ -32,6 +32,8 @@ from typing import NamedTuple, Union, final
 import numpy as np
 from sklearn.utils.validation import check_scalar
 
+from .tree_text import render_tree
+
 __all__ = [
     "Leaf",
     "Split",
@@ -95,9 +97,17 @@ def n_internal(tree: Tree) -> int:
     >>> n_internal(Split(0, Split(1, Leaf(0), Leaf(1)), Leaf(1)))
     2
     """
-    if type(tree) is Leaf:
-        return 0
-    return 1 + n_internal(tree.true_child) + n_internal(tree.false_child)
+    # An explicit stack, as in every walk here: a tree may be deeper than
+    # Python's recursion limit. Going down true children and stacking only
+    # the false ones halves the stack's traffic.
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        while type(node) is Split:
+            count += 1
+            stack.append(node.false_child)
+            node = node.true_child
+    return count
 
 
 def n_leaves(tree: Tree) -> int:
@@ -119,9 +129,16 @@ def depth(tree: Tree) -> int:
     >>> depth(Leaf(0)), depth(Split(0, Split(1, Leaf(0), Leaf(1)), Leaf(1)))
     (0, 2)
     """
-    if type(tree) is Leaf:
-        return 0
-    return 1 + max(depth(tree.true_child), depth(tree.false_child))
+    deepest, stack = 0, [(tree, 0)]
+    while stack:
+        node, d = stack.pop()
+        while type(node) is Split:
+            d += 1
+            stack.append((node.false_child, d))
+            node = node.true_child
+        if d > deepest:
+            deepest = d
+    return deepest
 
 
 def tree_level(tree: Tree, root_label: int = 0) -> int:
@@ -152,11 +169,15 @@ def iter_nodes(tree: Tree, path: tuple = ()) -> Iterator[tuple[tuple, Tree]]:
     >>> [p for p, _ in iter_nodes(Split(4, Leaf(0), Leaf(1)))]
     [(), ((4, 1),), ((4, 0),)]
     """
-    yield path, tree
-    if type(tree) is Split:
-        v = tree.test
-        yield from iter_nodes(tree.true_child, path + ((v, 1),))
-        yield from iter_nodes(tree.false_child, path + ((v, 0),))
+    stack = [(path, tree)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        if type(node) is Split:
+            v = node.test
+            # The false child is pushed first so that the true child comes next.
+            stack.append((path + ((v, 0),), node.false_child))
+            stack.append((path + ((v, 1),), node.true_child))
 
 
 def replace_subtree(tree: Tree, path: tuple, new: Tree) -> Tree:
@@ -169,14 +190,19 @@ def replace_subtree(tree: Tree, path: tuple, new: Tree) -> Tree:
     >>> replace_subtree(Split(0, Leaf(0), Leaf(1)), ((0, 0),), Leaf(0))
     Split(test=0, true_child=Leaf(label=0), false_child=Leaf(label=0))
     """
-    if not path:
-        return new
-    (v, branch), rest = path[0], path[1:]
-    if type(tree) is not Split or tree.test != v:
-        raise ValueError(f"path {path!r} is not a node of the tree.")
-    if branch:
-        return Split(v, replace_subtree(tree.true_child, rest, new), tree.false_child)
-    return Split(v, tree.true_child, replace_subtree(tree.false_child, rest, new))
+    above, node = [], tree  # the Splits along the path, then rebuilt upwards
+    for v, branch in path:
+        if type(node) is not Split or node.test != v:
+            raise ValueError(f"path {path!r} is not a node of the tree.")
+        above.append(node)
+        node = node.true_child if branch else node.false_child
+    while above:
+        node = above.pop()
+        if path[len(above)][1]:
+            new = Split(node.test, new, node.false_child)
+        else:
+            new = Split(node.test, node.true_child, new)
+    return new
 
 
 @dataclass(frozen=True)
@@ -414,37 +440,6 @@ def export_text(
     |   |   |--- class: 1
     """
     check_scalar(decimals, "decimals", Integral, min_val=0)
-    lines: list[str] = []
-
-    def name(j):
-        return f"feature_{j}" if feature_names is None else str(feature_names[j])
-
-    def conditions(v) -> tuple[str, str]:
-        """What the false and the true branch of test ``v`` say."""
-        j, t, *how = (v, threshold) if tests is None else tests[v]
-        x = name(j)
-        if how == ["equals"]:
-            if t is None:
-                return f"{x} is not missing", f"{x} is missing"
-            return f"{x} != {t}", f"{x} == {t}"
-        false, true = f"{x} <= {t:.{decimals}f}", f"{x} >  {t:.{decimals}f}"
-        if how == ["missing_fails"]:
-            false += " or missing"
-        elif how == ["missing_passes"]:
-            true += " or missing"
-        return false, true
-
-    def walk(node, indent):
-        prefix = "|   " * indent + "|--- "
-        if type(node) is Leaf:
-            c = node.label if class_names is None else class_names[node.label]
-            lines.append(f"{prefix}class: {c}")
-            return
-        false, true = conditions(node.test)
-        lines.append(f"{prefix}{false}")
-        walk(node.false_child, indent + 1)
-        lines.append(f"{prefix}{true}")
-        walk(node.true_child, indent + 1)
-
-    walk(tree, 0)
-    return "\n".join(lines)
+    layout = compile_tree(tree)  # rendered from the arrays: no recursion
+    arrays = (layout.test, layout.label, layout.true_child, layout.false_child)
+    return render_tree(*arrays, feature_names, class_names, threshold, decimals, tests)

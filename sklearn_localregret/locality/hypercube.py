@@ -74,7 +74,7 @@ class HypercubeColoring(EstimatedByChain):
     Parameters
     ----------
     n_vars : int
-        Number of bits ``n``.
+        Number of bits ``n``, at least 0.
     max_level : int or None, default=None
         The paper's ``L``. ``None`` or ``L >= n`` never redirects: the sites are
         independent and :meth:`sample` is exact. ``L < n`` uses the approximate
@@ -180,7 +180,7 @@ class HypercubeColoring(EstimatedByChain):
         nothing), which makes sparse utilities (one clause, one row) cheap.
         """
         a = np.asarray(a, dtype=np.uint8)
-        gains = check_round(self.n_vars, a, gains)
+        gains = check_round(self.n_vars, a, gains, bias)
         self.table.advance()
         if bias == 0:
             ks = np.flatnonzero(gains)
@@ -215,7 +215,7 @@ class HypercubeColoring(EstimatedByChain):
             return
         if not len(cols) == len(a_cols) == len(gains):
             raise ValueError("cols, a_cols and gains: one entry each")
-        nz = np.flatnonzero(gains)
+        nz = np.flatnonzero(self.finite_gains(gains))
         ks = cols[nz]
         self.table.advance()
         self.table.update_entries(ks, 1 - a_cols[nz], gains[nz])
@@ -238,6 +238,7 @@ class HypercubeColoring(EstimatedByChain):
         and decay the regrets). By default every row is its own round.
         """
         actions = np.asarray(actions, dtype=np.uint8)
+        self.finite_gains(gains, bias)
         if played is None:
             played, n_rounds = np.arange(len(actions)), len(actions)
         if bias == 0:

@@ -20,13 +20,22 @@ all-zeros vector and a vertex's level is its number of ones.
 from __future__ import annotations
 
 import copy
+import math
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils.validation import check_scalar
 
 from ..engine import FiniteChainSampler, RegretTable, UniformizedChainSampler
 from .hypercube_chain import chain_draws
 
-__all__ = ["N_ESTIMATE_DRAWS", "check_round", "vertex_bits", "vertex_key"]
+__all__ = [
+    "N_ESTIMATE_DRAWS",
+    "check_finite_gains",
+    "check_round",
+    "vertex_bits",
+    "vertex_key",
+]
 
 # Chain draws behind the estimate of pi when L < n (approximate sampler only).
 N_ESTIMATE_DRAWS = 512
@@ -61,6 +70,30 @@ def flipped_keys(bits: np.ndarray, ks: np.ndarray) -> list[bytes]:
     return [row.tobytes() for row in out]
 
 
+def check_finite_gains(gains: np.ndarray, bias: float = 0.0) -> np.ndarray:
+    """``gains`` as given, refused if a gain or the ``bias`` is NaN or infinite.
+
+    One NaN would turn every regret it reaches into NaN for good (and an
+    infinite one the rates), silently; an update checks before it writes.
+
+    Examples
+    --------
+    >>> check_finite_gains(np.array([1.0, np.nan]))
+    Traceback (most recent call last):
+    ...
+    ValueError: gains must be finite: 1 of 2 are NaN or infinite.
+    """
+    if not math.isfinite(bias):
+        raise ValueError(f"bias must be finite, got {bias!r}.")
+    if not np.isfinite(gains).all():
+        finite = np.isfinite(gains)
+        raise ValueError(
+            f"gains must be finite: {finite.size - np.count_nonzero(finite)} of "
+            f"{finite.size} are NaN or infinite."
+        )
+    return gains
+
+
 class HypercubeGraph:
     """What both regret variants share: vertices, levels, the diagnostics' T."""
 
@@ -69,6 +102,8 @@ class HypercubeGraph:
     _sampler: UniformizedChainSampler[bytes] | FiniteChainSampler | None
 
     def __init__(self, n_vars: int, max_level: int | None):
+        # Refused here, not by bytes(n) below ("negative count"), nor truncated.
+        check_scalar(n_vars, "n_vars", Integral, min_val=0)
         self.n_vars = int(n_vars)
         self.max_level = max_level
         self.root = bytes(self.n_vars)
@@ -93,6 +128,9 @@ class HypercubeGraph:
         self.__dict__.update(state)
         if self._sampler is not None:
             self._sampler.graph = self
+
+    # Every update's check of its gains, as a method: a subclass needs no import.
+    finite_gains = staticmethod(check_finite_gains)
 
     def pass_rounds(self, n_rounds: int) -> None:
         """Rounds whose every gain and bias is zero: only the clock moves.
@@ -307,10 +345,11 @@ class EstimatedByChain(HypercubeGraph):
         return self.table.rates.tobytes() + self._removal_sets()[1].tobytes()
 
 
-def check_round(n: int, a: np.ndarray | None, gains) -> np.ndarray:
+def check_round(n: int, a: np.ndarray | None, gains, bias: float = 0.0) -> np.ndarray:
     """A round's gains as floats, refused before the round starts (its
     discount, its count) unless one per variable (or slot: ``n``), with an
-    action ``a`` (if given) of one 0/1 bit per variable."""
+    action ``a`` (if given) of one 0/1 bit per variable, and finite, as the
+    ``bias`` must be."""
     gains = np.asarray(gains, dtype=float)
     if gains.shape != (n,) or (a is not None and a.shape != (n,)):
         shapes = f"gains of shape {gains.shape}" + (
@@ -319,4 +358,4 @@ def check_round(n: int, a: np.ndarray | None, gains) -> np.ndarray:
         raise ValueError(f"{shapes} for {n} variables (or slots): one each")
     if a is not None and n and a.max() > 1:
         raise ValueError("the action's bits must be 0 or 1")
-    return gains
+    return check_finite_gains(gains, bias)

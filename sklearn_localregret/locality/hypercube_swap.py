@@ -45,7 +45,7 @@ class HypercubeSwapRegrets(HypercubeGraph):
     Parameters
     ----------
     n_vars : int
-        Number of bits ``n``.
+        Number of bits ``n``, at least 0.
     max_level : int or None, default=None
         The paper's ``L`` (None = infinity).
     discount : float, default=1.0
@@ -118,7 +118,7 @@ class HypercubeSwapRegrets(HypercubeGraph):
     def update(self, a: np.ndarray, gains: np.ndarray, bias: float = 0.0) -> None:
         """Add ``gains[k] - bias`` to every edge out of ``a``; re-solve ``pi``."""
         a = np.asarray(a, dtype=np.uint8)
-        gains = check_round(self.n_vars, a, gains)
+        gains = check_round(self.n_vars, a, gains, bias)
         key = vertex_key(a)
         row = self.table.row(key)
         resets = self.table.clock.n_resets

@@ -75,7 +75,7 @@ class RemovalSetColoring(EstimatedByChain):
     Parameters
     ----------
     n_vars : int
-        Number of bits (features) ``n``.
+        Number of bits (features) ``n``, at least 0.
     max_level : int or None, default=None
         The paper's ``L``. ``None`` or ``L >= n``: exact clock sampler.
         ``L < n``: approximate uniformised chain with the root redirect.
@@ -367,7 +367,7 @@ class RemovalSetColoring(EstimatedByChain):
         non-zero gains are written.
         """
         a = np.asarray(a, dtype=np.uint8)
-        gains = check_round(self.n_vars, a, gains)
+        gains = check_round(self.n_vars, a, gains, bias)
         set_gains = check_round(self.max_sets, None, set_gains)
         self.table.advance()
         rows, cols, values = self._entries(a, gains, set_gains, bias != 0)
@@ -391,7 +391,7 @@ class RemovalSetColoring(EstimatedByChain):
         the action's 1 bits. The same regrets as :meth:`update` with the full
         arrays; with ``bias = 0`` in ``O(len(cols) + max_sets)``.
         """
-        set_gains = np.asarray(set_gains, dtype=float)
+        set_gains = check_round(self.max_sets, None, set_gains, bias)
         if bias != 0:
             a = np.zeros(self.n_vars, dtype=np.uint8)
             a[a_on] = 1
@@ -399,7 +399,7 @@ class RemovalSetColoring(EstimatedByChain):
             full[cols] = gains
             self.update(a, full, set_gains, bias)
             return
-        nz = np.flatnonzero(gains)
+        nz = np.flatnonzero(self.finite_gains(gains))
         slots = np.flatnonzero(set_gains)
         self.table.advance()
         self.table.update_entries(
@@ -428,8 +428,8 @@ class RemovalSetColoring(EstimatedByChain):
         actions = np.asarray(actions, dtype=np.uint8)
         if played is None:
             played, n_rounds = np.arange(len(actions)), len(actions)
-        bit_rounds, ks = np.nonzero(gains)
-        set_rounds, slots = np.nonzero(set_gains)
+        bit_rounds, ks = np.nonzero(self.finite_gains(gains))
+        set_rounds, slots = np.nonzero(self.finite_gains(set_gains))
         rounds = np.concatenate([bit_rounds, set_rounds])
         order = np.argsort(rounds, kind="stable")  # the rounds' order, as update
         rows = np.concatenate([ks, self.n_vars + slots])[order]

@@ -422,11 +422,18 @@ class TreeColoring:
         stats: RoundStatistics,
         bias: float,
     ) -> None:
-        """Apply a round's statistics to the played tree's ``rows`` of ``table``."""
+        """Apply a round's statistics to the played tree's ``rows`` of ``table``.
+
+        Raises ``ValueError``, before any write, if a statistic or ``bias`` is
+        NaN or infinite: it would turn the regrets it reaches into NaN for good.
+        """
         if self.leaf_model:
             raise ValueError(
                 "model leaves learn on the compiled rounds (update_played_sites)"
             )
+        read = (stats.leaf_gains, stats.true_counts, stats.class_counts, stats.correct)
+        if not (np.isfinite(bias) and all(np.isfinite(a).all() for a in read)):
+            raise ValueError("a round's statistics and bias must be finite")
         leaf_mask, test_mask = self.edge_masks(layout)
         table.update(
             rows,

@@ -12,7 +12,10 @@ have decayed to nothing.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils.validation import check_scalar
 
 from ..engine import StumpRegretTable
 from .decision_tree import (
@@ -194,7 +197,25 @@ class TreeRateGraph:
         A tree's out-rate is at most the sum of the positive regrets of the
         rows of its nodes, so the sum of the ``max_nodes`` largest row totals
         bounds it (colored regrets only).
+
+        Parameters
+        ----------
+        max_nodes : int
+            At least 1: every tree has a node.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        TypeError
+            If ``max_nodes`` is not an integer.
+        ValueError
+            If ``max_nodes`` is below 1.
         """
+        # Every tree has a node, and np.partition needs a whole count >= 1.
+        check_scalar(max_nodes, "max_nodes", Integral, min_val=1)
         totals = self.table.site_totals()
         if totals.size > max_nodes:
             totals = np.partition(totals, totals.size - max_nodes)[-max_nodes:]

@@ -190,12 +190,18 @@ def update_played_sites(
     counted no row yet scores nothing.
     """
     k = true.shape[2]
+    # A NaN or infinite weight (or scale, bias) would turn the regrets it
+    # reaches into NaN for good: refused before any write, like the rows.
+    if not (np.isfinite(scale) and np.isfinite(bias)):
+        raise ValueError("update_played_sites: a scale or bias not finite")
     for at in range(order.shape[0]):  # the rows read: in range, labels classes
         r = order[at]
         if not (0 <= r < min(y.shape[0], weight.shape[0], outcomes.shape[0])):
             raise ValueError("update_played_sites: a row out of range")
         if not 0 <= y[r] < k:
             raise ValueError("update_played_sites: a label that is not a class")
+        if not np.isfinite(weight[r]):
+            raise ValueError("update_played_sites: a weight that is not finite")
     shortest = min(node_label.shape[0], node_true.shape[0], node_false.shape[0])
     _check_tree(n_nodes, node_test, node_parent, node_branch, n_tests, shortest)
     for node in nodes:
