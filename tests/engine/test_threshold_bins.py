@@ -172,6 +172,34 @@ def test_a_test_never_counted_is_left_out_of_its_chain():
         np.testing.assert_allclose(table._odds[row, 2, c], log_bin[2] - log_bin[1])
 
 
+def test_pass_rates_out_of_order_are_read_through_their_decreasing_fit():
+    # Each test counts its own rounds, so a higher threshold can pass more
+    # of a label's rows than a lower one. The bins then come from the
+    # count-weighted decreasing fit (rates in order skip the fit: the same
+    # numbers), which an in-order shortcut taken here would miss.
+    y, x0, x1 = _rows(2)
+    table, row = _table(y, x0, x1)
+    # Test 1 (x > 0.0) counted in other rounds: most of its rows passed.
+    table._true[row, 1] = [40.0, 55.0, 70.0]
+    table._false[row, 1] = [2.0, 3.0, 1.0]
+    table._versions[row] += 1
+    table.refresh()
+    a = SMOOTHING * table._model_scale[row]
+    for c in range(3):
+        t, f = table._true[row, :3, c], table._false[row, :3, c]
+        counts = t + f
+        assert t[1] / counts[1] > t[0] / counts[0]  # out of order
+        p = IsotonicRegression(increasing=False).fit_transform(
+            np.arange(3), t / counts, sample_weight=counts
+        )
+        largest = counts.max()
+        shares = -np.diff(np.r_[1.0, p, 0.0]) * largest + a / 4
+        log_bin = np.log(shares / (largest + a))
+        np.testing.assert_allclose(
+            table._odds[row, :3, c], np.diff(log_bin), rtol=1e-10, atol=1e-12
+        )
+
+
 def test_the_catalogue_chains_complete_columns_in_increasing_threshold():
     tests = ThresholdTests(QuantileThresholds(max_thresholds=3, first_checkpoint=4), 2)
     rng = np.random.default_rng(0)

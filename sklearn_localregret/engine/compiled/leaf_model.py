@@ -44,7 +44,7 @@ import numpy as np
 
 from .jit import kernel
 from .softmax import softmax_row
-from .threshold_bins import chained_tests, read_threshold_chains
+from .threshold_bins import find_chains, read_chains
 
 __all__ = [
     "SMOOTHING",
@@ -87,34 +87,40 @@ def refresh_leaf_model(
     the two missing-value variants of a threshold (:func:`_pair_variants`),
     and ``next_threshold`` chains the thresholds of a column, read as one
     binned feature (:func:`~sklearn_localregret.engine.compiled.
-    threshold_bins.read_threshold_chains`); either may be shorter than the
+    threshold_bins.read_chains`); either may be shorter than the
     tests, or empty.
     """
     k = true.shape[2]
     n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])
     a = SMOOTHING * scale if scale > 0.0 else SMOOTHING
+    # One pass over the tests: each label's largest count (the prior's
+    # numerator, as _class_count) and which tests the site has counted.
     for c in range(k):
         base[r, c] = 0.0
+    counted = np.zeros(n_tests, dtype=np.bool_)
+    for v in range(n_tests):
+        for c in range(k):
+            seen = true[r, v, c] + false[r, v, c]
+            if seen > base[r, c]:
+                base[r, c] = seen
+            if seen > 0.0:
+                counted[v] = True
     total = 0.0
     for c in range(k):
-        count = _class_count(true, false, r, c, n_tests)
-        total += count
-        base[r, c] = count  # the prior's numerator, logged below
+        total += base[r, c]
     for c in range(k):
         base[r, c] = math.log((base[r, c] + a) / (total + k * a))
     # The tests read as a column's bins (and their variants) are left to
-    # read_threshold_chains.
+    # read_chains.
+    n = min(n_tests, next_threshold.shape[0])
     binned = np.zeros(n_tests, dtype=np.bool_)
-    chained = chained_tests(true, false, r, n_tests, partner, next_threshold, binned)
+    members = np.empty(max(n, 0), dtype=np.int64)
+    starts = np.empty(max(n, 0) + 1, dtype=np.int64)
+    n_chains = find_chains(counted, n, partner, next_threshold, members, starts, binned)
     for v in range(n_tests):
         if binned[v]:
             continue
-        counted = False
-        for c in range(k):
-            if true[r, v, c] + false[r, v, c] > 0.0:
-                counted = True
-                break
-        if not counted:
+        if not counted[v]:
             for c in range(k):
                 odds[r, v, c] = 0.0
             continue
@@ -127,10 +133,7 @@ def refresh_leaf_model(
         u = partner[v]
         if 0 <= u < n_tests and not binned[v]:
             _pair_variants(true, false, r, v, u, a, odds, base)
-    if chained:
-        read_threshold_chains(
-            true, false, r, n_tests, a, odds, base, partner, next_threshold
-        )
+    read_chains(true, false, r, n, a, odds, base, partner, members, starts, n_chains)
 
 
 @kernel

@@ -23,7 +23,7 @@ it passes), the column contributes ``log P(bin 0 | c)`` to ``base`` and
 ``log P(bin i | c) - log P(bin i-1 | c)`` as the odds of ``t_i``: a row in bin
 ``b`` sums them to ``log P(bin b | c)``. On a column with missing values the
 bins are those of the known values, and a missing value leaves the column
-out (:func:`read_threshold_chains`).
+out (:func:`read_chains`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["chained_tests", "decreasing_fit", "read_threshold_chains"]
+__all__ = ["decreasing_fit", "find_chains", "read_chains"]
 
 
 @kernel
@@ -67,21 +67,12 @@ def decreasing_fit(values, weights, m, out, level, weight, length) -> None:
 
 
 @kernel
-def _counted(true, false, r, v) -> bool:
-    """Whether table row ``r`` has counted test ``v`` (any label)."""
-    for c in range(true.shape[2]):
-        if true[r, v, c] + false[r, v, c] > 0.0:
-            return True
-    return False
-
-
-@kernel
-def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> int:
-    """The counted tests of the chain from ``head`` into ``chain``; their
-    number, or -1 where the chain cannot be read as bins: on a column with
-    missing values (tests with a partner), a counted test whose partner the
-    site has not counted, or tests with and without a partner (the pairs
-    are then read as pairs)."""
+def _chain_members(counted, head, n, partner, next_threshold, chain) -> int:
+    """The counted tests (``counted``) of the chain from ``head`` into
+    ``chain``; their number, or -1 where the chain cannot be read as bins: on
+    a column with missing values (tests with a partner), a counted test whose
+    partner the site has not counted, or tests with and without a partner
+    (the pairs are then read as pairs)."""
     m = 0
     v = head
     paired = head < partner.shape[0] and 0 <= partner[head] < n
@@ -91,8 +82,8 @@ def _chain_members(true, false, r, head, n, partner, next_threshold, chain) -> i
         u = partner[v] if v < partner.shape[0] else -1
         if (0 <= u < n) != paired:
             return -1
-        if _counted(true, false, r, v):
-            if paired and not _counted(true, false, r, u):
+        if counted[v]:
+            if paired and not counted[u]:
                 return -1
             chain[m] = v
             m += 1
@@ -114,35 +105,47 @@ def _chain_heads(n, next_threshold):
 
 
 @kernel
-def chained_tests(true, false, r, n_tests, partner, next_threshold, handled) -> bool:
-    """Mark in ``handled`` the tests of table row ``r`` that
-    :func:`read_threshold_chains` reads as bins (the counted tests of chains
-    with two or more, and their missing-value variants); whether any. The
-    model's other terms leave them out."""
-    n = min(n_tests, next_threshold.shape[0], handled.shape[0])
+def find_chains(counted, n, partner, next_threshold, members, starts, binned) -> int:
+    """The chains of a table row that :func:`read_chains` reads as bins, once
+    for both: the counted tests (``counted``, one flag per test) of the
+    chains with two or more, in ``members``, chain ``j`` at
+    ``members[starts[j]:starts[j + 1]]`` (chains in the order of their
+    first test); their number. Each member and its missing-value variant
+    is marked in ``binned``: the model's other terms leave them out.
+    ``n`` is at most the tests of ``next_threshold`` and ``counted``;
+    ``members`` and ``starts`` hold ``n`` and ``n + 1`` numbers."""
+    n = min(n, next_threshold.shape[0], counted.shape[0])
+    starts[0] = 0
+    if n <= 0:
+        return 0
     heads = _chain_heads(n, next_threshold)
-    chain = np.empty(n, dtype=np.int64)
-    found = False
+    n_chains = used = 0
     for head in range(n):
         if not heads[head]:
             continue
-        m = _chain_members(true, false, r, head, n, partner, next_threshold, chain)
-        for i in range(m if m >= 2 else 0):
-            handled[chain[i]] = True
-            u = partner[chain[i]] if chain[i] < partner.shape[0] else -1
-            if 0 <= u < handled.shape[0]:
-                handled[u] = True
-            found = True
-    return found
+        m = _chain_members(counted, head, n, partner, next_threshold, members[used:])
+        if m < 2:
+            continue
+        for i in range(m):
+            v = members[used + i]
+            binned[v] = True
+            u = partner[v] if v < partner.shape[0] else -1
+            if 0 <= u < binned.shape[0]:
+                binned[u] = True
+        used += m
+        n_chains += 1
+        starts[n_chains] = used
+    return n_chains
 
 
 @kernel
-def read_threshold_chains(
-    true, false, r, n_tests, a, odds, base, partner, next_threshold
+def read_chains(
+    true, false, r, n, a, odds, base, partner, members, starts, n_chains
 ) -> None:
     """Make each chain of thresholds of table row ``r`` one binned feature of
-    its naive Bayes cache (``odds``, ``base``): the tests
-    :func:`chained_tests` marks, which the model's other terms left out.
+    its naive Bayes cache (``odds``, ``base``): the chains of
+    :func:`find_chains` (``members``, ``starts``, ``n_chains``; ``n`` as
+    given to it), whose tests the model's other terms left out.
 
     ``next_threshold[v]`` is the test with the next larger threshold of
     ``v``'s column (-1: none); a chain starts at a test no other names.
@@ -162,10 +165,9 @@ def read_threshold_chains(
     the bins' log ratios, so a known value scores ``log P(bin b | c)`` and a
     missing one leaves the column out, as the pairs do.
     """
+    if n_chains <= 0:
+        return
     k = true.shape[2]
-    n = min(n_tests, next_threshold.shape[0])
-    heads = _chain_heads(n, next_threshold)
-    chain = np.empty(n, dtype=np.int64)
     rates = np.empty(n)
     counts = np.empty(n)
     passing = np.empty(n)
@@ -174,15 +176,14 @@ def read_threshold_chains(
     level = np.empty(n)
     weight = np.empty(n)
     length = np.empty(n, dtype=np.int64)
-    for head in range(n):
-        if not heads[head]:
-            continue  # inside a chain, or no chain
-        m = _chain_members(true, false, r, head, n, partner, next_threshold, chain)
-        if m < 2:
-            continue
+    for j in range(n_chains):
+        lo = starts[j]
+        m = starts[j + 1] - lo
+        chain = members[lo : lo + m]
         paired = chain[0] < partner.shape[0] and 0 <= partner[chain[0]] < n
         for c in range(k):
             largest = 0.0  # the label's (known) rows over the chain's tests
+            ordered = True
             for i in range(m):
                 v = chain[i]
                 if paired:
@@ -191,7 +192,12 @@ def read_threshold_chains(
                     counts[i] = true[r, v, c] + false[r, v, c]
                     rates[i] = true[r, v, c] / counts[i] if counts[i] > 0.0 else 0.0
                 largest = max(largest, counts[i])
-            decreasing_fit(rates, counts, m, passing, level, weight, length)
+                ordered = ordered and (i == 0 or rates[i] <= rates[i - 1])
+            if ordered:  # the fit of rates already in order is the rates
+                for i in range(m):
+                    passing[i] = rates[i]
+            else:
+                decreasing_fit(rates, counts, m, passing, level, weight, length)
             smoothing = a / (m + 1)
             denominator = largest + a
             below = math.log(((1.0 - passing[0]) * largest + smoothing) / denominator)
