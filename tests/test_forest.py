@@ -13,7 +13,9 @@ input, sparse and pandas input, pickling) is in ``tests/test_common.py``.
 from __future__ import annotations
 
 import math
+import os
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -562,3 +564,37 @@ def test_parameters_beyond_their_use_are_refused_by_name(params, match):
     # numpy's "lam value too large" came from the draws; n_jobs=0 ran as 1.
     with pytest.raises(ValueError, match=match):
         LocalRegretForestClassifier(**params).fit(np.eye(4), [0, 1, 0, 1])
+
+
+def _fit_in_threads(_):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    forest = LocalRegretForestClassifier(n_estimators=4, n_jobs=2, random_state=0)
+    return forest.fit(X, (X[:, 0] > 0).astype(int)).score(X, X[:, 0] > 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_forked_child_learns_in_threads_after_its_parent_did():
+    # The thread pools are kept per process: a forked child had the parent's
+    # pool without its threads, and a forest learning there with n_jobs > 1
+    # hung for good (multiprocessing's default start on Linux).
+    import multiprocessing
+
+    parent = _fit_in_threads(0)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        child = pool.map_async(_fit_in_threads, [0]).get(timeout=120)
+    assert child == [parent]
+
+
+def test_many_classes_do_not_warn_of_a_regression_target():
+    # check_classification_targets on the list of classes itself (25 values,
+    # all distinct) warned that y "could represent a regression problem",
+    # once for the forest and once per member.
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(500, 3)), rng.integers(0, 25, 500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LocalRegretForestClassifier(n_estimators=2, random_state=0).fit(X, y)
+        LocalRegretTreeClassifier(random_state=0).partial_fit(
+            X[:1], y[:1], classes=np.arange(25)
+        )

@@ -11,6 +11,7 @@ takes the full validation, so errors are the same on either path.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -137,7 +138,14 @@ class StreamValidation:
                 raise ValueError(
                     "classes must be passed on the first call to partial_fit."
                 )
-            check_classification_targets(classes)
+            with warnings.catch_warnings():
+                # A list of classes is all distinct values: scikit-learn's
+                # "could represent a regression problem" guess (over half
+                # the samples unique) is about targets, not this list.
+                warnings.filterwarnings(
+                    "ignore", "The number of unique classes is greater than 50%"
+                )
+                check_classification_targets(classes)
             classes = unique_labels(classes)
             self._check_classes(classes)
         elif (

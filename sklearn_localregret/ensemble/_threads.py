@@ -17,6 +17,18 @@ _POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
+def _forget_pools_in_child() -> None:
+    """A forked child has the pools but none of their threads: a task given
+    to one would never run (a forest learning in the parent, then in a
+    ``multiprocessing`` worker, hung). The child makes its own."""
+    global _POOLS_LOCK
+    _POOLS.clear()
+    _POOLS_LOCK = threading.Lock()  # (the parent's may have been held)
+
+
+os.register_at_fork(after_in_child=_forget_pools_in_child)
+
+
 def n_threads(n_jobs, n_tasks: int) -> int:
     """Threads for ``n_jobs`` as joblib counts them (None is 1, -1 all cores,
     -2 all but one), at most one per task.

@@ -84,4 +84,8 @@ def test_a_stream_learns_as_with_no_cache():
         streamed.partial_fit(rows, labels, classes=[0, 1])
     np.testing.assert_array_equal(plain.predict_proba(X), streamed.predict_proba(X))
     assert streamed.online_error_ == plain.online_error_
-    assert np.mean(np.concatenate(predictions) == y[5:]) > 0.8
+    # And the predictions read the rows: above what the majority label
+    # (0, P = 9/16 on uniform values) scores, by 3 standard errors of 295 rows.
+    majority = 9 / 16
+    floor = majority + 3 * np.sqrt(majority * (1 - majority) / 295)
+    assert np.mean(np.concatenate(predictions) == y[5:]) > floor
