@@ -22,7 +22,7 @@ call):
 * the naive Bayes cache refresh of a site the row reaches
   (``refresh_leaf_model``, recomputed when a row changes the site's counts)
   and its two parts for a numeric column's thresholds: finding the chains
-  (``chained_tests``) and reading them as bins (``read_threshold_chains``).
+  (``find_chains``) and reading them as bins (``read_chains``).
 
 Each figure includes one call of a compiled function from Python (~1 us).
 Run::
@@ -53,8 +53,8 @@ from sklearn_localregret.engine.compiled.leaf_model import (
     refresh_leaf_model,
 )
 from sklearn_localregret.engine.compiled.threshold_bins import (
-    chained_tests,
-    read_threshold_chains,
+    find_chains,
+    read_chains,
 )
 
 # update_played_sites' arguments, by position.
@@ -217,16 +217,31 @@ def main() -> None:
     n_tests, scale = int(update[N_TESTS]), float(update[MODEL_SCALE][site])
     partner, chains = update[PARTNER], update[NEXT_THRESHOLD]
     odds, base = update[ODDS], update[BASE]
+    n = min(n_tests, chains.shape[0])
+    counted = (true[site, :n_tests] + false[site, :n_tests] > 0.0).any(axis=1)
     handled = np.zeros(n_tests, dtype=np.bool_)
+    members = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    n_chains = find_chains(counted, n, partner, chains, members, starts, handled)
     parts = {
         "naive Bayes cache refresh": lambda: refresh_leaf_model(
             true, false, site, n_tests, scale, odds, base, partner, chains
         ),
-        "  finding the chains": lambda: chained_tests(
-            true, false, site, n_tests, partner, chains, handled
+        "  finding the chains": lambda: find_chains(
+            counted, n, partner, chains, members, starts, handled
         ),
-        "  reading them as bins": lambda: read_threshold_chains(
-            true, false, site, n_tests, SMOOTHING * scale, odds, base, partner, chains
+        "  reading them as bins": lambda: read_chains(
+            true,
+            false,
+            site,
+            n,
+            SMOOTHING * scale,
+            odds,
+            base,
+            partner,
+            members,
+            starts,
+            n_chains,
         ),
     }
     print("a site on the path:")
