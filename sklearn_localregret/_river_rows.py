@@ -112,10 +112,9 @@ def _value(name, value, estimator):
     try:
         return float(value)
     except OverflowError:  # an int beyond float64's range
-        shown = repr(value)
-        shown = shown if len(shown) <= 24 else f"{shown[:12]}... ({len(shown)} digits)"
         raise ValueError(
-            f"feature {name!r} has value {shown}, too large for a float64."
+            f"feature {name!r} has a value beyond float64's range (about "
+            f"1.8e308 in size), of type {type(value).__name__}."
         ) from None
 
 

@@ -277,6 +277,24 @@ def test_the_disjunct_learner_says_how_to_encode():
         LocalRegretDisjunctClassifier().fit(
             np.array([["a", 1], ["b", 0]], object), [0, 1]
         )
+    # The NaN's column is named (it was not), by frame name, array index,
+    # sparse column, on fit and on predict.
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [0.0, 1.0], "b": [1.0, np.nan]})
+    with pytest.raises(
+        ValueError, match="NaN \\(missing values\\) \\(column 'b' first"
+    ):
+        LocalRegretDisjunctClassifier().fit(frame, [0, 1])
+    with pytest.raises(ValueError, match="\\(column 0 first\\)"):
+        LocalRegretDisjunctClassifier().fit(sp.csr_matrix(X), [0, 1])
+    fitted = LocalRegretDisjunctClassifier().fit(np.eye(2), [0, 1])
+    with pytest.raises(ValueError, match="\\(column 1 first\\)"):
+        fitted.predict(np.array([[0.0, np.nan]]))
+    # Numbers stored as objects are numbers (they were "categories or text").
+    numbers = pd.DataFrame(
+        {"a": pd.Series([0, 1, 1, 0], dtype=object), "b": [0, 1, 0, 1]}
+    )
+    LocalRegretDisjunctClassifier().fit(numbers, [0, 1, 1, 0])
 
 
 def test_river_rows_with_strings_and_missing_values():
@@ -394,3 +412,21 @@ def test_a_loaded_model_of_a_frame_predicts_it_without_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         loaded.predict(frame)
+
+
+def test_a_series_or_an_int_beyond_float64_gets_a_clear_error():
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame({"a": [0.1, 0.5, 0.9, 0.3], "c": ["x", "y", "x", "y"]})
+    y = [0, 1, 0, 1]
+    clf = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    state = pickle.dumps(clf)
+    # A row taken as a Series (strings in it): "could not convert string".
+    for call in (lambda: clf.predict(X.iloc[0]), lambda: clf.partial_fit(X["c"], y)):
+        with pytest.raises(ValueError, match="Expected a 2-dimensional container"):
+            call()
+    # An int too large for a float in an object column: a bare OverflowError.
+    huge = X.assign(a=pd.Series([10**400, 1, 2, 3], dtype=object))
+    for call in (lambda: clf.predict(huge), lambda: clf.partial_fit(huge, y)):
+        with pytest.raises(ValueError, match="column 'a' holds a value beyond float64"):
+            call()
+    assert pickle.dumps(clf) == state

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import warnings
 from contextlib import contextmanager
+from numbers import Real
 from types import FrameType
 
 import numpy as np
@@ -29,6 +30,7 @@ __all__ = [
     "check_labels_present",
     "check_weight_range",
     "clear_input_errors",
+    "first_missing_column",
     "is_plain_stream_chunk",
     "same_kind_labels",
     "single_label",
@@ -104,6 +106,14 @@ def is_plain_stream_chunk(X, y) -> bool:
     )
 
 
+def _numbers_only(column) -> bool:
+    """Whether an object column holds numbers (or missing values) only."""
+    return all(
+        isinstance(value, (Real, np.bool_)) or value is None
+        for value in column.tolist()
+    )
+
+
 def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> None:
     """Name the column or dtype that cannot be a number, before validation does.
 
@@ -119,6 +129,8 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
             kind = getattr(dtype, "kind", "O")
             if kind in "biuf" or (categories and kind not in "mM"):
                 continue
+            if kind == "O" and _numbers_only(X.iloc[:, at]):
+                continue  # numbers stored as objects: validation converts them
             column = dtypes.index[at]
             what = "dates or durations" if kind in "mM" else "categories or text"
             raise ValueError(
@@ -183,17 +195,43 @@ def check_labels_present(y) -> None:
     )
 
 
+def first_missing_column(X, names=None) -> str:
+    """`` (column c first)``: the first column of ``X`` holding NaN, by its
+    name (a frame's, or ``names`` for an array's columns) or index; ``""``
+    where none is found (an error message's detail, on its error path)."""
+    try:
+        if hasattr(X, "isna") and hasattr(X, "columns"):  # a DataFrame
+            names, missing = list(X.columns), X.isna().any(axis=0).to_numpy()
+        elif sp.issparse(X):
+            X = X.tocoo()
+            missing = np.zeros(X.shape[1], dtype=bool)
+            missing[X.col[np.isnan(X.data)]] = True
+        else:
+            missing = np.isnan(np.asarray(X, dtype=float)).any(axis=0)
+    except (TypeError, ValueError):
+        return ""
+    hits = np.flatnonzero(missing)
+    if hits.size == 0 or np.ndim(missing) != 1:
+        return ""
+    first = int(hits[0])
+    column = first if names is None or len(names) <= first else names[first]
+    return f" (column {column!r} first)"
+
+
 @contextmanager
-def clear_input_errors(estimator):
+def clear_input_errors(estimator, X=None, names=None):
     """scikit-learn's errors on NaN, infinities and strings, reworded to say
-    what this learner does with them and what to do."""
+    what this learner does with them and what to do (and which of ``X``'s
+    columns holds a NaN first: ``names`` those of an array's columns)."""
     try:
         yield
     except ValueError as exc:
         message, name = str(exc), type(estimator).__name__
         if "contains NaN" in message and not estimator._allow_nan:
+            where = first_missing_column(X, names) if X is not None else ""
             raise ValueError(
-                f"X contains NaN (missing values), which {name} does not read. "
+                f"X contains NaN (missing values){where}, which {name} does not "
+                "read. "
                 "Use LocalRegretTreeClassifier, which learns where missing "
                 "values go, or fill them in first (e.g. "
                 "sklearn.impute.SimpleImputer(strategy='most_frequent', "

@@ -176,7 +176,7 @@ class StreamValidation:
         # (a frame's rows as an array: its messages name the columns still)
         names = list(self.__dict__["feature_names_in_"]) if named else None
         X = self._encode_columns(X, learning=True, first_call=first_call, names=names)
-        with clear_input_errors(self):
+        with clear_input_errors(self, X, names):
             if not first_call and is_plain_stream_chunk(X, y):
                 # Streaming calls (River, dask-ml: one small chunk per call;
                 # coded categories) would spend most of their time in
@@ -377,7 +377,7 @@ class StreamValidation:
         if encoded is not X and self._is_plain_rows(encoded):
             return self._encode_features(encoded)  # categories, coded
         X = encoded
-        with clear_input_errors(self):
+        with clear_input_errors(self, X):
             X = validate_data(
                 self,
                 X,

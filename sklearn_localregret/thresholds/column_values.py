@@ -104,6 +104,11 @@ def numbers_of(items: list, name) -> list:
             if isinstance(value, (tuple, list, dict, set, np.ndarray)):
                 raise TypeError
             numbers.append(float(value))
+        except OverflowError:  # an int beyond float64's range
+            raise ValueError(
+                f"column {name!r} holds a value beyond float64's range (about "
+                f"1.8e308 in size), of type {type(value).__name__}."
+            ) from None
         except (TypeError, ValueError):
             raise TypeError(
                 f"column {name!r} holds {value!r} ({type(value).__name__}), "

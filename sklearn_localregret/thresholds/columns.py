@@ -6,6 +6,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils import check_array
 
 from .column_values import (
     CATEGORICAL,
@@ -228,6 +229,10 @@ class ColumnEncoder:
             array = None
         else:
             array = X if isinstance(X, np.ndarray) else as_array(X)
+            if array is not None and array.ndim < 2:
+                # scikit-learn's "Expected a 2-dimensional container", before
+                # its numeric conversion says "could not convert string"
+                check_array(X, dtype=None, ensure_all_finite=False)
             if array is None or array.ndim != 2:
                 return X, self  # validation says what is wrong
             plain = array.dtype.kind in "biuf"

@@ -373,13 +373,13 @@ def test_labels_and_values_a_learner_cannot_take_are_named():
             adapter.learn_one({"a": 1.0}, label)
     with pytest.raises(TypeError, match="labels are strings, numbers or bools"):
         RiverAdapter(small_tree(), classes=[(1,), (2,)]).learn_one({"a": 1.0}, (1,))
-    with pytest.raises(ValueError, match="'a' has value 100000000000... \\(401 digits"):
+    with pytest.raises(ValueError, match="'a' has a value beyond float64's range"):
         adapter.learn_one({"a": 10**400}, 1)
     adapter.learn_one({"a": 1.0}, 1)
     state = pickle.dumps(adapter)
     with pytest.raises(TypeError, match="is a tuple"):
         adapter.learn_one({"a": 1.0}, ("r", 1))
-    with pytest.raises(ValueError, match="too large for a float64"):
+    with pytest.raises(ValueError, match="beyond float64's range"):
         adapter.predict_proba_one({"a": -(10**400)})
     assert pickle.dumps(adapter) == state
 
