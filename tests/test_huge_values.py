@@ -67,3 +67,29 @@ def test_a_root_model_leaves_out_a_column_it_cannot_square(model):
     got = with_huge.proba(huge)
     assert np.isfinite(got).all()
     np.testing.assert_allclose(got, without.proba(X), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("far", [1e154, 1e200, 1e308])
+def test_a_row_far_beyond_the_data_goes_to_the_nearest_gaussian_class(far):
+    # z**2 / var overflowed for every class beyond ~1.3e154: every class
+    # scored -inf, the Gaussian model answered uniform, and the tree (which
+    # trusted that expert most) predicted class 0 against every split.
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(300, 3))
+    y = np.where(X[:, 0] > 0.5, 2, np.where(X[:, 1] > 0, 1, 0))
+    gaussian = RootGaussian(3, 3, 1.0)
+    gaussian.learn(X, y, np.ones(300), 1.0)
+    near = gaussian.proba(np.full((1, 3), 1e150))  # still finite distances
+    np.testing.assert_array_equal(gaussian.proba(np.full((1, 3), far)), near)
+    assert near[0].argmax() == 2 and near[0].max() == 1.0
+    # Two classes as near as each other share the row; unseen ones get 0.
+    twin = RootGaussian(3, 1, 1.0)
+    twin.learn(
+        np.array([[-1.0], [1.0], [-1.0], [1.0]]),
+        np.array([0, 0, 1, 1]),
+        np.ones(4),
+        1.0,
+    )
+    np.testing.assert_array_equal(twin.proba(np.array([[far]])), [[0.5, 0.5, 0.0]])
+    tree = LocalRegretTreeClassifier(random_state=0).fit(X, y)
+    assert tree.predict(np.full((1, 3), far))[0] == 2

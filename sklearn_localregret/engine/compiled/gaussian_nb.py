@@ -13,7 +13,10 @@ VAR_FLOOR``, relative to the columns' scale. A column some class seen has
 no value of, a column outside the mask,
 a column whose sums overflowed (values beyond ~1e154) and a missing value
 are left out of the sum; a class of no weight has
-probability 0, and before any weight every class has the same. Each round
+probability 0, and before any weight every class has the same. A row so far
+from the means (~1e154 and beyond) that a class's ``sum_j z**2 / var``
+overflows goes to the nearest class in that sense (compared by logarithms),
+its limit: every class then scored -inf, read as uniform. Each round
 costs a few array operations of a handful of elements in numpy, which a
 one-row stream pays several times a row: hence these kernels.
 """
@@ -115,6 +118,7 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
                 inverse[c, j] = 1.0 / var
                 log_var[c, j] = math.log(var)
     for i in range(min(X.shape[0], out.shape[0])):
+        overflowed = False
         for c in range(k):
             score = log_prior[c]
             for j in range(d):
@@ -123,4 +127,50 @@ def gaussian_posteriors(weight, count, total, squares, X, columns, out) -> None:
                     z = x - mean[c, j]
                     score -= 0.5 * (z * z * inverse[c, j] + log_var[c, j])
             out[i, c] = score
-        softmax_row(out, i, k)  # no weight yet (all -inf): every class the same
+            overflowed = overflowed or (weight[c] > 0.0 and not score > -np.inf)
+        if overflowed:
+            _far_row(X, i, usable, weight, mean, inverse, out)
+        else:
+            softmax_row(out, i, k)  # no weight yet (all -inf): every class the same
+
+
+@kernel
+def _far_row(X, i, usable, weight, mean, inverse, out) -> None:
+    """Row ``i``'s posteriors where a class's squared distance overflowed
+    (values beyond ~1e154 from its mean): in that limit every class but the
+    nearest has posterior 0, so the nearest (least ``sum_j z**2 / var``,
+    compared by logarithms, which stay finite) takes it all, ties shared.
+    Else every class seen would score -inf, and the model read as uniform."""
+    k, d = mean.shape
+    log_far = np.full(k, np.inf)  # log of sum_j z**2 / var, per class seen
+    for c in range(k):
+        if weight[c] <= 0.0:
+            continue
+        top = -np.inf  # a log-sum-exp over the columns, in one pass
+        acc = 0.0
+        for j in range(d):
+            x = X[i, j]
+            if not usable[j] or math.isnan(x):
+                continue
+            z = abs(x - mean[c, j])
+            if z == 0.0:
+                continue
+            if math.isinf(z):  # the difference of two values near 1e308
+                log_z = math.log(abs(0.5 * x - 0.5 * mean[c, j])) + math.log(2.0)
+            else:
+                log_z = math.log(z)
+            term = 2.0 * log_z + math.log(inverse[c, j])
+            if term > top:
+                acc = acc * math.exp(top - term) + 1.0
+                top = term
+            else:
+                acc += math.exp(term - top)
+        log_far[c] = top + math.log(acc) if acc > 0.0 else -np.inf
+    nearest = np.inf
+    for c in range(k):
+        nearest = min(nearest, log_far[c])
+    ties = 0
+    for c in range(k):
+        ties += log_far[c] == nearest
+    for c in range(k):
+        out[i, c] = 1.0 / ties if log_far[c] == nearest else 0.0
