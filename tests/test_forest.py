@@ -598,3 +598,16 @@ def test_many_classes_do_not_warn_of_a_regression_target():
         LocalRegretTreeClassifier(random_state=0).partial_fit(
             X[:1], y[:1], classes=np.arange(25)
         )
+
+
+def test_batch_size_true_is_one_as_in_the_tree():
+    # scikit-learn's validation takes True for an int; the forest then
+    # failed with numpy's "an integer is required" (the tree learns).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    ones = LocalRegretForestClassifier(n_estimators=2, batch_size=1, random_state=0)
+    true = LocalRegretForestClassifier(n_estimators=2, batch_size=True, random_state=0)
+    np.testing.assert_array_equal(
+        true.fit(X, y).predict_proba(X), ones.fit(X, y).predict_proba(X)
+    )

@@ -249,6 +249,6 @@ class ForestMembers:
     def _fresh_record(self, n_rows: int) -> tuple:
         """A fresh member's round: its vote, classes_[0], for every row, and
         no root model."""
-        proba = np.zeros((n_rows, len(self.classes_)))
+        proba = np.zeros((int(n_rows), len(self.classes_)))  # (batch_size=True)
         proba[:, 0] = 1.0
         return proba, 1.0, None

@@ -15,9 +15,13 @@ class ThresholdSource:
     AdmittedColumns` reads those of past rounds, learnt by the tree) and
     answers with new ``(feature, threshold)`` pairs.
     Candidates only ever enter: a test, once proposed, stays, so the locality
-    graph only grows. The proposals must depend on the rows only, in their
-    order, and not on how the stream was cut into calls, so that ``fit`` and
-    ``partial_fit`` on chunks learn the same model.
+    graph only grows. The proposals must depend on the rounds only (their
+    rows, in order), not on how the rounds were grouped into calls, so that
+    ``fit`` and ``partial_fit`` on chunks of whole rounds learn the same
+    model. Calls of other lengths make other rounds (one row a call: rounds
+    of one row), and a source may then propose otherwise: the quantile
+    source's 0/1 test reads the first round, and its checkpoints fall on the
+    first round boundary at or past their row counts.
 
     Subclasses implement :meth:`start` and :meth:`observe`, and set
     ``complete`` once they will never propose again (the learner then stops
