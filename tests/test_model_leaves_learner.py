@@ -112,3 +112,23 @@ def test_export_text_names_the_model_leaf(digits):
     assert model.export_text(Leaf(k)) == "|--- class: naive Bayes"
     text = model.export_text(Split(0, Leaf(k), Leaf(0))).splitlines()
     assert text[1] == "|   |--- class: 0" and text[3] == "|   |--- class: naive Bayes"
+
+
+def test_a_class_of_no_weight_is_never_predicted():
+    # The sites' naive Bayes priors were smoothed: a label no row had brought
+    # to a site (declared in classes= and not met yet, or of weight 0) had a
+    # prior, and on rows in bins the labels seen there rarely visit it won on
+    # likelihoods never measured. Its prior is 0 now, as in scikit-learn.
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(100, 2))
+    y = (X[:, 0] > 0).astype(int)
+    tree = LocalRegretTreeClassifier(random_state=0)
+    tree.fit(X, y, sample_weight=np.where(y == 1, 0.0, 1.0))
+    assert (tree.predict(X) == 0).all()
+    assert tree._root_expert_proba("model", X, None)[:, 1].max() == 0.0
+    declared = LocalRegretTreeClassifier(random_state=0)  # model leaves: 3 classes
+    X3 = rng.normal(size=(400, 2))
+    for start in range(0, 400, 50):
+        rows = slice(start, start + 50)
+        declared.partial_fit(X3[rows], (X3[rows, 0] > 0).astype(int), classes=[0, 1, 2])
+    assert declared.pi_proba(rng.normal(size=(2000, 2)))[:, 2].max() == 0.0
