@@ -290,7 +290,11 @@ def test_the_disjunct_learner_says_how_to_encode():
     fitted = LocalRegretDisjunctClassifier().fit(np.eye(2), [0, 1])
     with pytest.raises(ValueError, match="\\(column 1 first\\)"):
         fitted.predict(np.array([[0.0, np.nan]]))
-    # Numbers stored as objects are numbers (they were "categories or text").
+    # Numbers stored as objects are numbers (they were "categories or text"),
+    # and one beyond float64 is named, not numpy's OverflowError.
+    huge = pd.DataFrame({"a": pd.Series([10**400, 1], dtype=object), "b": [0, 1]})
+    with pytest.raises(ValueError, match="column 'a' holds a value beyond float64"):
+        LocalRegretDisjunctClassifier().fit(huge, [0, 1])
     numbers = pd.DataFrame(
         {"a": pd.Series([0, 1, 1, 0], dtype=object), "b": [0, 1, 0, 1]}
     )

@@ -107,11 +107,20 @@ def is_plain_stream_chunk(X, y) -> bool:
 
 
 def _numbers_only(column) -> bool:
-    """Whether an object column holds numbers (or missing values) only."""
-    return all(
-        isinstance(value, (Real, np.bool_)) or value is None
-        for value in column.tolist()
-    )
+    """Whether an object column holds numbers (or missing values) only; one
+    beyond float64's range (an int such as ``10**400``) is a ``ValueError``
+    naming the column, not numpy's ``OverflowError`` later."""
+    values = column.tolist()
+    if not all(isinstance(v, (Real, np.bool_)) or v is None for v in values):
+        return False
+    try:
+        [float(v) for v in values if v is not None]
+    except OverflowError:
+        raise ValueError(
+            f"column {column.name!r} holds a value beyond float64's range (about "
+            "1.8e308 in size)."
+        ) from None
+    return True
 
 
 def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> None:

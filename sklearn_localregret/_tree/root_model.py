@@ -106,7 +106,7 @@ class RootModelExpert:
         if root < 0:
             n_classes = len(self.classes_)
             return np.full((outcomes.shape[0], n_classes), 1.0 / n_classes)
-        return table.row_model_proba(root, outcomes)
+        return table.row_model_proba(root, outcomes, counted_only=True)
 
     def _root_model_labels(self, outcomes: np.ndarray) -> np.ndarray:
         """The root site's naive Bayes model's class indices of these rows."""
@@ -157,6 +157,9 @@ class RootModelExpert:
             table = self._player.table
             odds, base, n_tests = table.model_arrays()
             root = table.find(())
+            if root >= 0:  # the expert's model, as _root_model_proba reads it
+                odds, base = table.counted_model(root)
+                root = 0
         else:
             odds, base, n_tests = (
                 np.zeros((1, 0, n_classes)),

@@ -397,16 +397,39 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         model_labels(self._odds, self._base, rows, outcomes, self._n_tests, out)
         return out
 
-    def row_model_proba(self, row: int, outcomes: np.ndarray) -> np.ndarray:
+    def row_model_proba(
+        self, row: int, outcomes: np.ndarray, counted_only: bool = False
+    ) -> np.ndarray:
         """The posteriors of the model at the one table ``row`` (a row
         :meth:`find` gave) for every data row (test outcomes): shape (n, K),
-        the softmax of the scores :meth:`row_model_labels` maximises."""
+        the softmax of the scores :meth:`row_model_labels` maximises; with
+        ``counted_only``, those of :meth:`counted_model`."""
+        if counted_only:
+            odds, base = self.counted_model(row)
+            row = 0
+        else:
+            check_model_row(self, row)
+            self.refresh()
+            odds, base = self._odds, self._base
+        out = np.empty((outcomes.shape[0], base.shape[1]))
+        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
+        model_posteriors(odds, base, row, outcomes, self._n_tests, out)
+        return out
+
+    def counted_model(self, row: int) -> tuple:
+        """Row ``row``'s naive Bayes cache as a one-row table ``(odds, base)``
+        in which a label the row never counted (while it counted another)
+        has prior 0, as in scikit-learn's naive Bayes: the root site's model
+        is one of every row learnt, and its smoothed prior let a label of no
+        weight win rows on likelihoods never measured."""
         check_model_row(self, row)
         self.refresh()
-        out = np.empty((outcomes.shape[0], self._base.shape[1]))
-        outcomes = np.ascontiguousarray(outcomes, dtype=bool)
-        model_posteriors(self._odds, self._base, row, outcomes, self._n_tests, out)
-        return out
+        t = self._n_tests
+        base = self._base[row : row + 1].copy()
+        counts = (self._true[row, :t] + self._false[row, :t]).max(axis=0, initial=0.0)
+        if counts.max() > 0.0:
+            base[0, counts <= 0.0] = -np.inf
+        return self._odds[row : row + 1], base
 
     def model_arrays(self) -> tuple:
         """The naive Bayes models' cache, current: the log odds per row,
@@ -415,25 +438,3 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         of :mod:`~sklearn_localregret.engine.compiled.leaf_model`)."""
         self.refresh()
         return self._odds, self._base, self._n_tests
-
-    def test_shares(self) -> np.ndarray:
-        """Per test, how much of the table's draws split on it, shape (n_tests,).
-
-        A row draws "split on test ``v``" with probability ``w[n_leaves + v]
-        / sum(w)`` of its content weights; this sums that over the rows (a
-        row with no weight adds nothing). Learners rank features by it.
-        """
-        self.refresh()
-        n, t, first = self.n_rows, self._n_tests, self.n_leaves
-        shares = np.zeros(t)
-        for start in range(0, n, 64):  # bounded temporaries
-            total = self._total[start : min(start + 64, n)]
-            live = np.flatnonzero(total > 0) + start
-            weights = self._content[live, first : first + t]
-            shares += (weights / self._total[live, None]).sum(axis=0)
-        return shares
-
-    def site_totals(self) -> np.ndarray:
-        """Total content weight (the refresh-clock rate) of every row."""
-        self.refresh()
-        return self._total[: self.n_rows].copy()

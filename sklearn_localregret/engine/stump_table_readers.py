@@ -34,6 +34,11 @@ class StumpTableReaders(KeyedRows):
     _cost: np.ndarray
     _magnitude: np.ndarray
     _measured: np.ndarray
+    _content: np.ndarray
+    _total: np.ndarray
+
+    def refresh(self) -> None:  # the table's: its cached site weights made current
+        raise NotImplementedError
 
     def leaf_regrets(self, row: int, unbiased: bool = False) -> np.ndarray:
         """Regret of each leaf colour of a row, shape (n_leaves,)."""
@@ -183,3 +188,25 @@ class StumpTableReaders(KeyedRows):
         """Bytes of regret state in use (the factors of every row)."""
         n, k, t = self.n_rows, self.n_classes, self._n_tests
         return 8 * n * (2 * self.n_leaves + 2 * t * k + 2 * t)
+
+    def test_shares(self) -> np.ndarray:
+        """Per test, how much of the table's draws split on it, shape (n_tests,).
+
+        A row draws "split on test ``v``" with probability ``w[n_leaves + v]
+        / sum(w)`` of its content weights; this sums that over the rows (a
+        row with no weight adds nothing). Learners rank features by it.
+        """
+        self.refresh()
+        n, t, first = self.n_rows, self._n_tests, self.n_leaves
+        shares = np.zeros(t)
+        for start in range(0, n, 64):  # bounded temporaries
+            total = self._total[start : min(start + 64, n)]
+            live = np.flatnonzero(total > 0) + start
+            weights = self._content[live, first : first + t]
+            shares += (weights / self._total[live, None]).sum(axis=0)
+        return shares
+
+    def site_totals(self) -> np.ndarray:
+        """Total content weight (the refresh-clock rate) of every row."""
+        self.refresh()
+        return self._total[: self.n_rows].copy()

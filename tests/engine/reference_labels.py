@@ -250,8 +250,7 @@ class ReferenceLabels:
 def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
     """The model leaf of ``row``'s labels of data rows: naive Bayes from the
     row's factors, Laplace smoothing of one row, the prior from the largest
-    count of each label over the tests (0 for a label never counted there),
-    tests never counted left out; a test
+    count of each label over the tests, tests never counted left out; a test
     Bernoulli, or with the table's chains of thresholds, a chain one binned
     feature (:func:`_chain_terms`). Written apart from the compiled cache,
     in numpy and scikit-learn's isotonic regression."""
@@ -268,11 +267,10 @@ def model_labels(table: StumpRegretTable, row: int, outcomes: np.ndarray):
     log_fail = np.where(counted[:, None], np.log1p(-p_pass), 0.0)
     for chain in _chains(table.next_thresholds[:t], counted):
         log_fail[chain], log_pass[chain] = _chain_terms(true[chain], seen[chain], a)
-    prior = np.log((counts + a) / (counts.sum() + table.n_classes * a))
-    if counts.sum() > 0.0:  # a label the site never counted: prior 0
-        prior = np.where(counts > 0.0, prior, -np.inf)
     scores = (
-        prior + log_fail.sum(axis=0) + outcomes.astype(float) @ (log_pass - log_fail)
+        np.log((counts + a) / (counts.sum() + table.n_classes * a))
+        + log_fail.sum(axis=0)
+        + outcomes.astype(float) @ (log_pass - log_fail)
     )
     return np.argmax(scores, axis=1)
 

@@ -14,9 +14,7 @@ at the site's last update that counted rows: the model is that of the
 counts as they stood then, a function of the saved table alone; an update
 with no row, which only pays the bias, leaves the model as it is),
 and the label prior from ``n_c = max_v (S_true + S_false)[v, c]``, the weight
-of label ``c`` over the rounds the site counted most (smoothed as the counts;
-a label the site never counted has prior 0, as in scikit-learn's naive
-Bayes, unless the site counted no row at all). A test never counted at
+of label ``c`` over the rounds the site counted most. A test never counted at
 the site (``S_true + S_false = 0`` for every label) says nothing and is left
 out. The model costs no memory of its own beyond a cache: per site, the log
 odds ``log P(pass | c) - log P(fail | c)`` per test and the log score of a row
@@ -111,13 +109,7 @@ def refresh_leaf_model(
     for c in range(k):
         total += base[r, c]
     for c in range(k):
-        if total > 0.0 and base[r, c] <= 0.0:
-            # A label the site never counted: prior 0, as scikit-learn's naive
-            # Bayes has it (smoothed, it won rows whose bins the labels seen
-            # there rarely visit, on likelihoods it never measured).
-            base[r, c] = -np.inf
-        else:
-            base[r, c] = math.log((base[r, c] + a) / (total + k * a))
+        base[r, c] = math.log((base[r, c] + a) / (total + k * a))
     # The tests read as a column's bins (and their variants) are left to
     # read_chains.
     n = min(n_tests, next_threshold.shape[0])
