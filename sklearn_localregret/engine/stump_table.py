@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled.leaf_model import model_labels, model_posteriors
+from .compiled.leaf_model import model_labels, model_posteriors, uncounted_labels
 from .compiled.pair_sums import refresh_content
 from .keyed_rows import grown_capacity
 from .stump_table_checks import check_model_row, check_update
@@ -424,12 +424,13 @@ class StumpRegretTable(StumpTableStorage, StumpTableReaders, StumpTableLinks):
         weight win rows on likelihoods never measured."""
         check_model_row(self, row)
         self.refresh()
-        t = self._n_tests
-        base = self._base[row : row + 1].copy()
-        counts = (self._true[row, :t] + self._false[row, :t]).max(axis=0, initial=0.0)
-        if counts.max() > 0.0:
-            base[0, counts <= 0.0] = -np.inf
-        return self._odds[row : row + 1], base
+        odds, base = self._odds[row : row + 1], self._base[row : row + 1]
+        unseen = np.empty(self._true.shape[2], dtype=bool)
+        counted = uncounted_labels(self._true, self._false, row, self._n_tests, unseen)
+        if 0 < counted < unseen.shape[0]:
+            base = base.copy()
+            base[0, unseen] = -np.inf
+        return odds, base
 
     def model_arrays(self) -> tuple:
         """The naive Bayes models' cache, current: the log odds per row,

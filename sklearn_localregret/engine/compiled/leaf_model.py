@@ -55,6 +55,7 @@ __all__ = [
     "passed_tests",
     "read_label",
     "refresh_leaf_model",
+    "uncounted_labels",
 ]
 
 # Laplace smoothing of every count, in rows.
@@ -71,6 +72,18 @@ def _class_count(true, false, r, c, n_tests) -> float:
         if seen > count:
             count = seen
     return count
+
+
+@kernel
+def uncounted_labels(true, false, r, n_tests, out) -> int:
+    """``out[c]``: whether table row ``r`` never counted label ``c`` (no
+    test's factors hold a row of it); how many labels it counted."""
+    n_tests = min(n_tests, true.shape[1], false.shape[1])
+    counted = 0
+    for c in range(min(true.shape[2], out.shape[0])):
+        out[c] = not _class_count(true, false, r, c, n_tests) > 0.0
+        counted += 0 if out[c] else 1
+    return counted
 
 
 @kernel
