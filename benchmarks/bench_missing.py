@@ -28,7 +28,10 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    alike. "nodes" is the mean size of the trees played. With more than one
    seed, raw against one-hot seed by seed, with 95% t intervals over the
    seeds (the two inputs learn different trees: their speed differs by the
-   trees' sizes as well as by the code).
+   trees' sizes as well as by the code). The control: the one-hot columns
+   again, in another order each seed (the same code and tests, entering in
+   another order), against the one-hot columns in theirs: the spread of
+   speed and tree sizes that the tests' order alone gives.
 3. **What missing cells cost offline.** scikit-learn's
    ``HistGradientBoostingClassifier`` (which reads NaN natively), 5-fold
    cross-validated on the complete rows and on the masked rows of part 1:
@@ -59,6 +62,7 @@ from sklearn_localregret.datasets.streams import load_stream
 STREAMS = ("phishing", "bananas", "image-segments")
 SHARES = (0.1, 0.3)
 GOALS = {0.1: 0.02, 0.3: 0.05}  # most error above the complete data's
+SHUFFLED = "one-hot, shuffled columns"
 
 
 def progressive(predict, learn, X, y, batch):
@@ -217,6 +221,11 @@ def raw_categories(batch, n_seeds, params):
     inputs = [
         ("raw strings", raw, None),
         ("one-hot 0/1", onehot, None),
+        # The control: the same one-hot columns in another order (each
+        # seed's own), which changes only the tests' order. The learner
+        # then plays other trees, as raw strings do (their tests enter as
+        # the categories are met): how far that alone moves the speed.
+        (SHUFFLED, onehot, None),
         ("raw, OneHotEncoder", raw, encoder.transform),
     ]
     try:  # the same strings as a pandas DataFrame (named columns)
@@ -238,6 +247,8 @@ def raw_categories(batch, n_seeds, params):
             order = np.random.default_rng(seed).permutation(len(y))
             sizes: dict = {name: [] for name, _, _ in inputs}
             shuffled = {name: _rows(X, order) for name, X, _ in inputs}
+            columns = np.random.default_rng(1000 + seed).permutation(onehot.shape[1])
+            shuffled[SHUFFLED] = shuffled[SHUFFLED][:, columns]
             learners = [
                 our_learner(y[order], seed, config, transform, sizes[name])
                 for name, _, transform in inputs
@@ -280,16 +291,19 @@ def raw_categories(batch, n_seeds, params):
             f"x{f_enc / f_raw:.2f}"
         )
         if n_seeds > 1:
-            paired(runs["raw strings"], runs["one-hot 0/1"])
+            paired(runs["raw strings"], runs["one-hot 0/1"], "raw")
+            paired(runs[SHUFFLED], runs["one-hot 0/1"], "shuffled")
 
 
-def paired(raw: list, hot: list) -> None:
-    """Raw against one-hot seed by seed (the same order and seed for both),
-    with 95% t intervals over the seeds: the error difference, and the
-    ratios of rows/s and of fit times (geometric means). The two inputs
+def paired(raw: list, hot: list, name: str) -> None:
+    """``raw`` against one-hot seed by seed (the same order and seed for
+    both), with 95% t intervals over the seeds: the error difference, and
+    the ratios of rows/s and of fit times (geometric means). The two inputs
     learn different trees (the tests enter in another order, the categories'
     as they are met), so a seed's model, not only the code, sets its speed:
-    the ratio of the played trees' mean nodes is printed with them."""
+    the ratio of the played trees' mean nodes is printed with them, and the
+    shuffled one-hot columns (the same code, the tests in another order)
+    show how far the order alone moves them."""
     from scipy import stats
 
     raw_runs, hot_runs = np.array(raw), np.array(hot)
@@ -304,8 +318,8 @@ def paired(raw: list, hot: list) -> None:
     fit = np.exp(interval(np.log(hot_runs[:, 2] / raw_runs[:, 2])))
     nodes = np.exp(interval(np.log(raw_runs[:, 3] / hot_runs[:, 3])))
     print(
-        f"paired over {len(raw_runs)} seeds: raw - one-hot error "
-        f"{diff[0]:+.5f} [{diff[1]:+.5f}, {diff[2]:+.5f}]; raw rows/s "
+        f"paired over {len(raw_runs)} seeds: {name} - one-hot error "
+        f"{diff[0]:+.5f} [{diff[1]:+.5f}, {diff[2]:+.5f}]; {name} rows/s "
         f"x{speed[0]:.2f} [{speed[1]:.2f}, {speed[2]:.2f}]; one fit "
         f"x{fit[0]:.2f} [{fit[1]:.2f}, {fit[2]:.2f}]; nodes played "
         f"x{nodes[0]:.2f} [{nodes[1]:.2f}, {nodes[2]:.2f}]"

@@ -28,6 +28,10 @@ EQUALS = 2
 #: Kinds of test: the compiled kernels take ``N_KINDS * feature + kind``.
 N_KINDS = 3
 
+# Rows up to which a column's new codes are found with a set (a streaming
+# round's few rows), not numpy's sort.
+_FEW_ROWS = 64
+
 
 class ThresholdTests:
     """Tests on the columns of a row, numbered ``0, 1, ...`` in order of entry.
@@ -195,6 +199,17 @@ class ThresholdTests:
         return may_bring_tests(X, categorical, missing, self._coded)
 
     def _new_codes(self, j: int, column: np.ndarray) -> list[float]:
+        """The codes in ``column`` (column ``j``'s values) that have no
+        equality test yet, increasing."""
+        if column.shape[0] <= _FEW_ROWS:  # a round's: a set beats np.unique's sort
+            coded = self._coded[j]
+            width = coded.shape[0]
+            fresh = {
+                c
+                for c in column.tolist()
+                if c == c and (c >= width or not coded[int(c)])  # (c == c: not NaN)
+            }
+            return sorted(fresh)
         codes = np.unique(column[~np.isnan(column)])
         known = codes < self._coded.shape[1]
         known[known] = self._coded[j, codes[known].astype(np.intp)]

@@ -193,6 +193,26 @@ def test_may_grow_is_whether_observe_would_add_a_test(seed):
         tests.may_grow(np.zeros((1, 3)), CATEGORICAL)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_rounds_new_codes_are_those_of_a_large_block(seed):
+    """A round's few rows find their new codes with a set, a large block's
+    with numpy: the same codes, increasing, whichever rows a block holds
+    (codes in gaps between the coded ones, past them, repeated, missing)."""
+    rng = np.random.default_rng(seed)
+    few = ThresholdTests(FixedThresholds(0.5), n_features=4)
+    many = ThresholdTests(FixedThresholds(0.5), n_features=4)
+    for _ in range(60):
+        X = rng.normal(size=(int(rng.integers(1, 8)), 4)).round(1)
+        X[:, 3] = rng.integers(0, 40, X.shape[0])
+        X[rng.random(X.shape) < 0.1] = np.nan
+        # The same rows for the other catalogue, repeated past a round's size.
+        block = np.repeat(X, 70 // X.shape[0] + 1, axis=0)
+        assert few.observe(X, CATEGORICAL) == many.observe(block, CATEGORICAL)
+        np.testing.assert_array_equal(few.threshold, many.threshold)
+        np.testing.assert_array_equal(few.kind, many.kind)
+    assert (few.kind == EQUALS).sum() > 20  # codes came in, a few at a time
+
+
 # -- the column encoder ---------------------------------------------------------
 
 
