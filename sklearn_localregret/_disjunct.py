@@ -125,7 +125,7 @@ class LocalRegretDisjunctClassifier(LinearExpert, BaseDisjunctClassifier):
     n_online_mistakes_ : float
         Weight of the rows the played disjunctions got wrong (prequential).
     online_error_ : float
-        ``n_online_mistakes_`` divided by the rows seen.
+        ``n_online_mistakes_`` divided by the rows' total weight.
     vote_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
         ``prediction="vote"``, 0 for ``"sample"``).

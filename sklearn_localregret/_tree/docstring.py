@@ -216,13 +216,13 @@ Online decision-tree learner minimising local external or swap regret.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of the features, when ``X`` had string column names.
     n_rounds_ : int
-        Rounds played, a call of fewer than ``batch_size`` rows counting as
-        one (short) round; the discount counts it as its rows over
-        ``batch_size``.
+        Rounds played, a call of fewer than ``batch_size`` rows counting as one
+        (short) round; the discount counts it as its rows over ``batch_size``.
     n_samples_seen_ : int
         Rows seen.
-    n_online_mistakes_ : float
-        Weight of the rows the played trees got wrong (online error).
+    n_online_mistakes_, online_error_ : float
+        Weight of the rows the played trees got wrong, and its share of the
+        rows' total weight (the online error).
     vote_weight_, model_weight_, gaussian_weight_, linear_weight_ : float
         Probability that :meth:`predict` gives the vote (1 for
         ``prediction="vote"``, 0 for ``"sample"``), the class of the root
@@ -263,7 +263,7 @@ Online decision-tree learner minimising local external or swap regret.
         which bounds the local external regret) or local swap regret (swap:
         ``(1/T) sum_i max_j R+_{i,j}`` over the played trees ``i``).
     n_nonzero_regrets_ : int
-        Number of regret values (colours, or edges for swap) that are non-zero.
+        Number of colours (edges for swap) whose (biased) regret is non-zero.
     n_sites_ : int
         Rows of the regret table: paths (external) or (tree, path) pairs (swap).
     regret_nbytes_ : int
