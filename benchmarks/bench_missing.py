@@ -19,10 +19,10 @@ Three parts (issue 28's goals, checked at the end of parts 1 and 2):
    117 one-hot 0/1 columns (``load_mushroom(one_hot=True)``, the paper's
    input): error, rows per second of ``partial_fit`` in rounds, and the time
    of one ``fit`` on all rows; at our defaults, then with ``leaf_model=None``
-   (leaves are labels). A third input is what a user with raw strings would
+   (leaves are labels). Another input is what a user with raw strings would
    do without native categories: scikit-learn's ``OneHotEncoder``, fitted
    on all rows beforehand, transforming every call's rows (its time counted).
-   A fourth (with pandas installed) is the raw strings as a DataFrame of
+   Another (with pandas installed) is the raw strings as a DataFrame of
    named columns, each call a slice of it. The inputs learn in lockstep,
    in turns of 50 calls, so that the machine's changes of speed move them
    alike. "nodes" is the mean size of the trees played. With more than one
