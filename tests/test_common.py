@@ -355,6 +355,12 @@ BAD_CALLS = [
         "sample_weight.shape",
     ),
     ("X_y_lengths", dict(X=X_OK, y=Y_OK[:2]), ValueError, "inconsistent"),
+    (
+        "mixed_type_labels",  # (numpy cannot order them with the classes)
+        dict(X=X_OK, y=np.array([1, "x", 0], dtype=object)),
+        ValueError,
+        "cannot be compared|Unknown label type",
+    ),
 ]
 
 
@@ -363,6 +369,23 @@ BAD_CALLS = [
 NOT_BINARY_CALLS = [
     ("not_binary_ints", dict(X=2 * X_OK, y=Y_OK), ValueError, "0/1"),
     ("not_binary_floats", dict(X=0.5 * X_OK, y=Y_OK), ValueError, "0/1"),
+    # Their own words on infinities, and dates in an object array (which
+    # validation would read as days since 1970).
+    (
+        "inf_advice",
+        dict(X=np.where(X_OK == 1, np.inf, 0.0), y=Y_OK),
+        ValueError,
+        "does not read. Clip the values",
+    ),
+    (
+        "object_dates",
+        dict(
+            X=np.array([[np.datetime64("2020-01-01"), 0, 1, 0]] * 3, dtype=object),
+            y=Y_OK,
+        ),
+        ValueError,
+        "dates or durations",
+    ),
 ]
 
 

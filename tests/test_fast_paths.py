@@ -103,6 +103,7 @@ _BAD_ROW = {
     "unseen_label": 2,
     "unseen_label_with_classes": 2,
     "none_label": 1,
+    "mixed_type_labels": 1,
     "negative_weight": 1,
     "nan_weight": 1,
     "inf_weight": 1,

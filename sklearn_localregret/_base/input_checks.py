@@ -11,6 +11,7 @@ Functions of the input alone: the estimators call them
 
 from __future__ import annotations
 
+import datetime
 import sys
 import warnings
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ __all__ = [
     "clear_input_errors",
     "first_missing_column",
     "is_plain_stream_chunk",
+    "label_types",
     "same_kind_labels",
     "single_label",
     "warn_if_binarize_collapses",
@@ -151,12 +153,21 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
             )
         return
     kind = getattr(getattr(X, "dtype", None), "kind", None)
-    if kind in ("m", "M"):
+    if kind in ("m", "M") or (kind == "O" and not categories and _holds_dates(X)):
+        what = "holds" if kind == "O" else f"has dtype {X.dtype}"
         raise ValueError(
-            f"{estimator_name} needs numeric features; X has dtype {X.dtype} "
-            "(dates or durations). Turn them into numbers first (e.g. days since "
-            "a reference date)."
+            f"{estimator_name} needs numeric features; X {what} dates or "
+            "durations. Turn them into numbers first (e.g. days since a "
+            "reference date)."
         )
+
+
+def _holds_dates(X) -> bool:
+    """Whether an object array holds a date or a duration (numpy's, Python's
+    or pandas'), which validation would otherwise turn into a number of
+    days or nanoseconds."""
+    dates = (np.datetime64, np.timedelta64, datetime.date, datetime.timedelta)
+    return any(isinstance(value, dates) for value in np.ravel(X).tolist())
 
 
 def check_fit_weighs_something(sample_weight) -> None:
@@ -175,6 +186,17 @@ def check_fit_weighs_something(sample_weight) -> None:
             "nothing to learn from rows that all weigh zero (partial_fit takes "
             "such a call: rounds that count for nothing)."
         )
+
+
+def label_types(y) -> list[str]:
+    """The type names of the labels in ``y``, sorted (an error message's).
+
+    Examples
+    --------
+    >>> label_types(np.array([1, "x", 2], dtype=object))
+    ['int', 'str']
+    """
+    return sorted({type(label).__name__ for label in np.ravel(y).tolist()})
 
 
 def check_labels_present(y) -> None:
@@ -252,6 +274,13 @@ def clear_input_errors(estimator, X=None, names=None):
                 f"X contains infinity: {name} reads missing values (NaN) but not "
                 "infinite ones. Clip them to a finite value, or replace them "
                 "with NaN if they stand for missing values."
+            ) from None
+        if "infinity" in message:
+            raise ValueError(
+                f"X contains infinity, which {name} does not read. Clip the "
+                "values to a finite range first (e.g. numpy.clip): it reads "
+                "x > binarize as 1, so a large finite value reads as +inf "
+                "would, and a large negative one as -inf."
             ) from None
         if "string" in message and not estimator._reads_categories:
             raise ValueError(

@@ -31,6 +31,7 @@ from .input_checks import (
     check_weight_range,
     clear_input_errors,
     is_plain_stream_chunk,
+    label_types,
     same_kind_labels,
     single_label,
     warn_if_binarize_collapses,
@@ -207,7 +208,14 @@ class StreamValidation:
             # (a continuous or multilabel y cannot consist of known labels).
             check_classification_targets(y)
         known = classes if first_call else self.classes_
-        y_encoded = np.searchsorted(known, y)
+        try:
+            y_encoded = np.searchsorted(known, y)
+        except TypeError as error:  # labels numpy cannot order with the classes
+            raise ValueError(
+                f"y holds labels of types {label_types(y)}, which cannot be "
+                f"compared with the classes {known!r}: give labels of the "
+                "classes' type."
+            ) from error
         y_encoded = np.minimum(y_encoded, len(known) - 1)
         unseen = known[y_encoded] != y
         if np.any(unseen):
