@@ -41,7 +41,7 @@ class Winnow2Classifier(BaseOnlineClassifier):
         weights are kept within ``[1e-300, 1e300 / n_features]`` (reached
         only by weights in the hundreds or more), where a weight saturates.
     threshold : float or None, default=None
-        The threshold ``theta``; None means ``n_features / 2``.
+        The threshold ``theta`` (> 0); None means ``n_features / 2``.
     binarize : float or None, default=0.0
         Threshold for binarising the features (``x > binarize`` counts as 1),
         like :class:`~sklearn.naive_bayes.BernoulliNB`; None means the input
