@@ -321,12 +321,19 @@ def _check_maxsat(model) -> None:
     if best.shape != (n,) or probabilities.shape != (n,):
         raise _Inconsistent(f"the assignment has shape {best.shape} for n_vars={n}")
     pending = model.__dict__.get("_pending")  # the round's committed assignment
-    if pending is not None and (
-        np.shape(pending) != (n,) or np.asarray(pending).dtype != bool
-    ):
-        raise _Inconsistent(
-            f"the pending assignment has shape {np.shape(pending)} for n_vars={n}"
-        )
+    if pending is not None:
+        # The sampler draws 0/1 bytes (uint8); bool is as good.
+        values = np.asarray(pending)
+        if values.shape != (n,):
+            raise _Inconsistent(
+                f"the pending assignment has shape {values.shape} for n_vars={n}"
+            )
+        if values.dtype.kind not in "bu" or (
+            values.dtype.kind == "u" and values.max(initial=0) > 1
+        ):
+            raise _Inconsistent(
+                f"the pending assignment is not 0/1 values (dtype {values.dtype})"
+            )
 
 
 def _check_river_adapter(adapter) -> None:

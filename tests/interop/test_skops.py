@@ -6,6 +6,7 @@ model predicts as the saved one, and learning on from it is learning on from
 the saved one (same seed, same stream).
 """
 
+import copy
 import pickle
 
 import numpy as np
@@ -364,6 +365,33 @@ def test_a_forged_maxsat_learner_and_pipeline_are_refused(tmp_path):
     sio.dump(model, path)
     with pytest.raises(ValueError, match="Winnow2Classifier .*coef_ has shape"):
         load(path)
+
+
+@pytest.mark.parametrize("regret", ["external", "swap"])
+def test_a_maxsat_learner_saved_with_a_drawn_assignment_plays_on(regret, tmp_path):
+    # assignment() commits the round's draw (0/1 bytes) until observe(): a
+    # copy or a file made between the two was refused for good (the check
+    # asked for bools), by every later call and by load.
+    clauses = [[1, -2, 3], [-4, 5], [2, -6]] * 10
+    solver = OnlineMaxSAT(6, regret=regret, random_state=0).partial_fit(clauses)
+    drawn = solver.assignment()
+    copies = [
+        pickle.loads(pickle.dumps(solver)),
+        copy.deepcopy(solver),
+        _save_and_load(solver, tmp_path),
+    ]
+    for other in copies:
+        np.testing.assert_array_equal(other.assignment(), drawn)
+    for learner in [solver, *copies]:
+        learner.observe([2, 3])
+    for other in copies:
+        assert other.satisfied_weight_ == solver.satisfied_weight_
+        np.testing.assert_array_equal(other.assignment(), solver.assignment())
+    # A pending draw that is not 0/1 values is still refused.
+    forged = copy.deepcopy(solver)
+    forged._pending = np.full(6, 2, dtype=np.uint8)
+    with pytest.raises(ValueError, match="pending assignment is not 0/1"):
+        forged.observe([1, 2])
 
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
