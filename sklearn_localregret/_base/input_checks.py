@@ -172,8 +172,9 @@ def _holds_dates(X) -> bool:
 
 def check_fit_weighs_something(sample_weight) -> None:
     """``fit``'s rows may not all weigh 0 (scikit-learn's convention: there
-    is nothing to learn); a ``partial_fit`` call's may, its rounds counting
-    for nothing. Input that is not numbers is left to the validation."""
+    is nothing to learn); a ``partial_fit`` call's may, its rounds learning
+    nothing from its rows. Input that is not numbers is left to the
+    validation."""
     if sample_weight is None:
         return
     try:
@@ -184,7 +185,7 @@ def check_fit_weighs_something(sample_weight) -> None:
         raise ValueError(
             "Sample weights must contain at least one non-zero number: fit has "
             "nothing to learn from rows that all weigh zero (partial_fit takes "
-            "such a call: rounds that count for nothing)."
+            "such a call: rounds that learn nothing from their rows)."
         )
 
 
