@@ -22,13 +22,13 @@ Online decision-tree learner minimising local external or swap regret.
     utility is the (weighted) number of rows the played tree gets right, so
     ``Delta = batch_size`` for unit weights.
 
-    The trees split on *threshold tests* ``x_j > t`` (:mod:`sklearn_localregret.
-    thresholds`). A feature whose values in the first round are all 0 or 1 gets
-    the single test ``x_j > 0.5`` at once, so 0/1 data (one-hot categories) is
-    the paper's setting exactly; other features get up to ``max_thresholds``
-    tests at quantiles of the stream's first rows, which enter as the stream
-    grows (16, 64, 256 rows ...). Real-valued, sparse and pandas input are
-    accepted at default parameters.
+    The trees split on *threshold tests* ``x_j > t``
+    (:mod:`sklearn_localregret.thresholds`). A feature whose values in the first
+    round are all 0 or 1 gets the single test ``x_j > 0.5`` at once, so 0/1 data
+    (one-hot categories) is the paper's setting exactly; other features get up
+    to ``max_thresholds`` tests at quantiles of the stream's first rows, which
+    enter as it grows (16, 64, 256 rows ...). Real-valued, sparse and pandas
+    input are accepted at default parameters.
 
     Missing values (NaN, None, ``pandas.NA``) and categorical columns (pandas
     ``category``, string and object columns, arrays of strings) need no
@@ -41,9 +41,9 @@ Online decision-tree learner minimising local external or swap regret.
 
     * ``regret="external"``: ``(b, L, C)``-colored regret matching with the
       paper's admissible colouring: one regret per *(path, replacement)*,
-      shared by every tree that contains the path. The ``K * K`` stump colours
-      of a test are kept as ``O(K)`` sums (:class:`~sklearn_localregret.engine.
-      StumpRegretTable`), so many classes cost little.
+      shared by every tree that contains the path. A test's ``K * K`` stump
+      colours are kept as ``O(K)`` sums, so many classes cost little
+      (:class:`~sklearn_localregret.engine.StumpRegretTable`).
     * ``regret="swap"``: ``(b, L)``-regret matching, one regret per edge
       ``(tree, path, replacement)``: a stronger guarantee, far more regrets.
 
@@ -242,9 +242,9 @@ Online decision-tree learner minimising local external or swap regret.
         discount's plays, over the rounds learnt (sample weight; 0 with one
         discount).
     last_tree_ : Leaf or Split
-        The tree played in the last round; a :class:`~sklearn_localregret.
-        locality.decision_tree.Split` holds the number of its test (see
-        ``test_features_`` and ``test_thresholds_``).
+        The tree played in the last round; a
+        :class:`~sklearn_localregret.locality.decision_tree.Split` holds the
+        number of its test (see ``test_features_`` and ``test_thresholds_``).
     test_features_, test_thresholds_ : ndarray of shape (n_tests,)
         Feature ``j`` and threshold ``t`` of every test ``x_j > t``, in the
         order the tests entered (for a test ``x_j == c``, the code of ``c``:
