@@ -13,8 +13,8 @@ branch on the graph's type. A subclass builds ``_graph`` and
 
 A streaming call (one dense round, a few dense rows predicted) of an exact
 graph runs compiled kernels alone and skips the BLAS context; the paths that
-multiply blocks of rows enter :func:`~sklearn_localregret._base.concurrency.
-one_blas_thread` themselves.
+multiply blocks of rows enter
+:func:`~sklearn_localregret._base.concurrency.one_blas_thread` themselves.
 """
 
 from __future__ import annotations

@@ -203,9 +203,9 @@ class BaseOnlineClassifier(
         return _unpickled, (type(self), state)
 
     def _reduce_in_place(self):
-        """What ``pickle`` does by default (no lock, no inner pickle): for
-        picklers whose caller holds the lock (:mod:`~sklearn_localregret.
-        merging._copies`, whose own picklers store the tables faster)."""
+        """What ``pickle`` does by default (no lock, no inner pickle): for picklers
+        whose caller holds the lock (:mod:`~sklearn_localregret.merging._copies`,
+        whose own picklers store the tables faster)."""
         return copyreg.__newobj__, (type(self),), self.__getstate__()
 
     # -- fitting ----------------------------------------------------------

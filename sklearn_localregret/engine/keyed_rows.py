@@ -54,9 +54,9 @@ def grown_capacity(capacity: int, needed: int) -> int:
 def forget_tolerance(table: KeyedRows, delta: float) -> float | None:
     """The bound below which a per-edge learner forgets rows now, or None.
 
-    ``FORGET_TOLERANCE * delta`` in the round whose :meth:`~KeyedRows.
-    advance` reached a multiple of ``FORGET_EVERY`` rounds, in a discounted
-    table (``delta``: the largest range of a round's utilities so far, bias
+    ``FORGET_TOLERANCE * delta`` in the round whose :meth:`~KeyedRows.advance`
+    reached a multiple of ``FORGET_EVERY`` rounds, in a discounted table
+    (``delta``: the largest range of a round's utilities so far, bias
     included); None in the other rounds and without a discount (undiscounted
     regrets never decay).
 

@@ -1,11 +1,12 @@
 """Integer child links between the rows of a table keyed by paths.
 
-The decision-tree sites of a :class:`~sklearn_localregret.engine.
-StumpRegretTable` are keyed by *paths*, tuples of ``(test, branch)`` pairs from
-the root. Compiled walks cannot hash tuples; they follow
-:attr:`PathIndex.child` instead: ``child[row, test, branch]`` is the table row
-of the path that extends ``row``'s path by ``(test, branch)``, or -1 if that
-path has no row (its site has never been played: all its regrets are 0).
+The decision-tree sites of a
+:class:`~sklearn_localregret.engine.StumpRegretTable` are keyed by *paths*,
+tuples of ``(test, branch)`` pairs from the root. Compiled walks cannot hash
+tuples; they follow :attr:`PathIndex.child` instead:
+``child[row, test, branch]`` is the table row of the path that extends
+``row``'s path by ``(test, branch)``, or -1 if that path has no row (its site
+has never been played: all its regrets are 0).
 """
 
 from __future__ import annotations

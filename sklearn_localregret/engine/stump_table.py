@@ -19,8 +19,8 @@ instead of ``O(n_tests * K**2)``.
 
 :class:`StumpRegretTable` owns this layout. Readers (the samplers, diagnostics)
 use its read-only views: :meth:`~StumpRegretTable.site` (the content weights a
-draw needs), :meth:`~StumpRegretTable.pair_weights`, :meth:`~StumpRegretTable.
-leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
+draw needs), :meth:`~StumpRegretTable.pair_weights`,
+:meth:`~StumpRegretTable.leaf_regrets` and :meth:`~StumpRegretTable.stump_regrets`.
 
 This module holds the layout, the update and the cache of content weights;
 the other readers and the diagnostics are in ``stump_table_readers.py``

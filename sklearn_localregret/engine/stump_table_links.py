@@ -44,15 +44,15 @@ class StumpTableLinks:
         """Read the two variants of a threshold on a column with missing
         values, ``x > t`` (missing fails) and ``x > t or missing``, as one
         feature of the sites' naive Bayes models, which a row whose value is
-        missing does not read (:func:`~sklearn_localregret.engine.compiled.
-        leaf_model.refresh_leaf_model`).
+        missing does not read
+        (:func:`~sklearn_localregret.engine.compiled.leaf_model.refresh_leaf_model`).
 
         ``partners[v]`` is the number of the ``or missing`` variant of the
         ``x > t`` test ``v``, -1 where ``v`` is no such test (what
-        :meth:`~sklearn_localregret.thresholds.ThresholdTests.
-        missing_partners` gives). The regrets are not touched; when the
-        pairs change, every site's cache is recomputed at the next refresh
-        (tests enter rarely: a column's first missing value, new thresholds).
+        :meth:`~sklearn_localregret.thresholds.ThresholdTests.missing_partners`
+        gives). The regrets are not touched; when the pairs change, every
+        site's cache is recomputed at the next refresh (tests enter rarely: a
+        column's first missing value, new thresholds).
         """
         self._missing_partner = self._new_links(
             partners, self._missing_partner, "partner"
@@ -68,13 +68,13 @@ class StumpTableLinks:
     def chain_thresholds(self, next_threshold) -> None:
         """Read the thresholds ``x > t_1``, ..., ``x > t_m`` of a column as
         one feature of the sites' naive Bayes models, the bin of ``x``
-        between consecutive thresholds (:func:`~sklearn_localregret.engine.
-        compiled.leaf_model.refresh_leaf_model`), instead of ``m``
-        features that would count the column ``m`` times.
+        between consecutive thresholds
+        (:func:`~sklearn_localregret.engine.compiled.leaf_model.refresh_leaf_model`),
+        instead of ``m`` features that would count the column ``m`` times.
 
         ``next_threshold[v]`` is the test of ``v``'s column with the next
-        larger threshold, -1 where there is none (what :meth:`~
-        sklearn_localregret.thresholds.ThresholdTests.next_thresholds`
+        larger threshold, -1 where there is none (what
+        :meth:`~sklearn_localregret.thresholds.ThresholdTests.next_thresholds`
         gives). As :meth:`pair_missing_variants`, the regrets are not
         touched, and a change recomputes every site's cache.
         """

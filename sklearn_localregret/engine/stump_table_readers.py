@@ -154,8 +154,7 @@ class StumpTableReaders(KeyedRows):
         The largest leaf regret in absolute value, or ``|S_true| + |S_false| +
         |B|`` at its largest over the tests, whichever is larger (true units).
         Rows are measured again only when their version moved (compiled:
-        :func:`~sklearn_localregret.engine.compiled.magnitudes.
-        refresh_magnitudes`).
+        :func:`~sklearn_localregret.engine.compiled.magnitudes.refresh_magnitudes`).
         """
         n = self.n_rows
         refresh_magnitudes(

@@ -106,9 +106,10 @@ class Learner:
 class StandardizedClassifier:
     """An online classifier that sees features standardised online.
 
-    Each ``partial_fit`` first updates a :class:`~sklearn.preprocessing.
-    StandardScaler` with the rows (their features only), then passes the
-    scaled rows on; ``predict`` scales with the statistics so far.
+    Each ``partial_fit`` first updates a
+    :class:`~sklearn.preprocessing.StandardScaler` with the rows (their
+    features only), then passes the scaled rows on; ``predict`` scales with the
+    statistics so far.
 
     Parameters
     ----------

@@ -10,10 +10,10 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   colouring of the hypercube shares (vertices, rounds, exact or chain draws);
   :mod:`~sklearn_localregret.locality.hypercube` -- ``{0,1}^n`` with single-bit
   flips and the 2n colouring; :mod:`~sklearn_localregret.locality.hypercube_swap`
-  -- per-edge (swap) regrets on it; :mod:`~sklearn_localregret.locality.
-  disjunct_rounds` -- the gains of a round of rows (disjunctions). The gains of
-  a round of clauses live with the clauses, in
-  :mod:`sklearn_localregret.maxsat.rounds`.
+  -- per-edge (swap) regrets on it;
+  :mod:`~sklearn_localregret.locality.disjunct_rounds` -- the gains of a round
+  of rows (disjunctions). The gains of a round of clauses live with the
+  clauses, in :mod:`sklearn_localregret.maxsat.rounds`.
 * :mod:`~sklearn_localregret.locality.decision_tree` -- decision trees as
   immutable nodes: routing, subtree replacement, text export.
 * :mod:`~sklearn_localregret.locality.tree_coloring` -- the tree locality graph
@@ -27,8 +27,9 @@ their gains ``u(j) - u(i)`` for a round, and how to sample ``pi^t``.
   :mod:`~sklearn_localregret.locality.bulk_windows` -- what both disjunct
   players share when they apply a window of rounds at once;
   :mod:`~sklearn_localregret.locality.disjunct_kernels` -- a round of one
-  row on either graph, compiled; :mod:`~sklearn_localregret.locality.
-  disjunct_probabilities` -- what a drawn disjunction predicts.
+  row on either graph, compiled;
+  :mod:`~sklearn_localregret.locality.disjunct_probabilities` -- what a drawn
+  disjunction predicts.
 * :mod:`~sklearn_localregret.locality.disjunct_players` -- the disjunct
   learner's graphs behind one interface, a player per graph.
 * :mod:`~sklearn_localregret.locality.flat_tree` -- a played tree as pre-order

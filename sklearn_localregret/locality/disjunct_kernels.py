@@ -16,8 +16,9 @@ promise: a sum that cancels there to exactly 0 may leave 1e-16 here):
   negative row fires through two or more of them (its set then enters the
   pool, in Python, before the update);
 * :func:`apply_round` -- the gains of every colour, the weight misclassified,
-  and the biased update of the table (:meth:`~sklearn_localregret.engine.
-  RegretTable.update_entries`'s arithmetic, versions included).
+  and the biased update of the table
+  (:meth:`~sklearn_localregret.engine.RegretTable.update_entries`'s arithmetic,
+  versions included).
 """
 
 from __future__ import annotations
@@ -183,10 +184,10 @@ def play_compiled_round(graph, a, X, positive, w, active, sets, occupied, bias):
     ``graph`` is a hypercube colouring or a removal-set graph (``sets`` and
     ``occupied`` its pool; no rows for the hypercube), ``active`` the rows'
     counts from :func:`round_activity`, any set to track already in the
-    pool. The round starts (:meth:`~sklearn_localregret.engine.RegretTable.
-    advance`) and is applied by :func:`apply_round`; the graph notes the
-    rows it changed and the played vertex (``note_played``), as its
-    ``update`` does.
+    pool. The round starts
+    (:meth:`~sklearn_localregret.engine.RegretTable.advance`) and is applied by
+    :func:`apply_round`; the graph notes the rows it changed and the played
+    vertex (``note_played``), as its ``update`` does.
     """
     table = graph.table
     table.advance()

@@ -13,9 +13,9 @@ splitter from a table. The learner holds no branch on its graph; a new
 disjunct graph is a new player here.
 
 Every player consumes the learner's random stream as the rounds it replaced
-did: one draw of the graph per round (:meth:`~.hypercube_graph.EstimatedByChain.
-sample`, or ``sample_on`` for sparse rows), and, in bulk, one call for a
-block of rounds.
+did: one draw of the graph per round
+(:meth:`~.hypercube_graph.EstimatedByChain.sample`, or ``sample_on`` for sparse
+rows), and, in bulk, one call for a block of rounds.
 """
 
 from __future__ import annotations

@@ -71,8 +71,9 @@ def disjunction_fire_probabilities(X: np.ndarray, p: np.ndarray) -> np.ndarray:
 def dense_fire_probabilities(X, bit_rates, set_rates, sets, seed) -> np.ndarray:
     """``P(a disjunction drawn from pi fires)`` on dense rows, compiled.
 
-    :meth:`~sklearn_localregret.locality.removal_sets.RemovalSetColoring.
-    fire_probabilities` of dense rows, and the hypercube's product formula.
+    :meth:`fire_probabilities()
+    <sklearn_localregret.locality.removal_sets.RemovalSetColoring.fire_probabilities>`
+    of dense rows, and the hypercube's product formula.
 
     ``bit_rates`` are the stored rates of the rows' features (``n x 2``),
     ``set_rates`` and ``sets`` the pool's (a pool of no slot: the
@@ -80,8 +81,7 @@ def dense_fire_probabilities(X, bit_rates, set_rates, sets, seed) -> np.ndarray:
     a live feature of the rows are drawn (the uniforms of the whole pool's
     draws, :func:`~sklearn_localregret._random.seeded_uniform_columns`), and
     each row's probability is computed the same whatever the other rows
-    (:func:`~sklearn_localregret.engine.compiled.clock_draw.
-    mean_fire_probabilities`).
+    (:func:`~sklearn_localregret.engine.compiled.clock_draw.mean_fire_probabilities`).
 
     Examples
     --------

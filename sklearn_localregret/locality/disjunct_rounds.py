@@ -79,9 +79,10 @@ def hypercube_round(cube: HypercubeColoring, a, X, y, w, bias: float = 0.0) -> f
     """Play disjunction ``a`` on one round's rows and update ``cube``.
 
     ``disjunction_round`` then ``cube.update(a, gains, bias)``; a round of
-    one row (a streaming call) is compiled (:mod:`~sklearn_localregret.
-    locality.disjunct_kernels`), with the same regrets: every gain is one
-    term. Returns the weight of the rows ``a`` got wrong.
+    one row (a streaming call) is compiled
+    (:mod:`~sklearn_localregret.locality.disjunct_kernels`), with the same
+    regrets: every gain is one term. Returns the weight of the rows ``a`` got
+    wrong.
 
     Examples
     --------

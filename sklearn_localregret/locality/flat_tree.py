@@ -140,8 +140,9 @@ class FlatTree:
         return max(self.n_nodes - 1, 0) // 2
 
     def level(self, root_label: int = 0) -> int:
-        """The paper's level (:func:`~sklearn_localregret.locality.
-        decision_tree.tree_level`) without building the tree."""
+        """The paper's level
+        (:func:`~sklearn_localregret.locality.decision_tree.tree_level`)
+        without building the tree."""
         internal = self.n_internal()
         if internal == 0:
             return 0 if int(self.label[0]) == root_label else 1

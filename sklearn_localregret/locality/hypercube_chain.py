@@ -1,15 +1,16 @@
 """The uniformised chain of the hypercube colourings with ``L < n``, compiled.
 
-:func:`chain_draws` runs :class:`~sklearn_localregret.engine.
-UniformizedChainSampler` on a hypercube colouring (bit flips, and removals of
-the ringing removal sets that share a literal with the vertex): the same out-
-edges in the same order, the same geometric skip of the self-loops and the
-same pick from the same generator, so that a draw is the Python sampler's
-draw (``tests/locality/test_hypercube_chain.py`` checks both graphs step for
-step). The out-rate is summed as ``numpy.sum`` sums (pairwise), the pick's
-cumulative rates as ``numpy.cumsum`` does. In Python a step was several
-numpy calls on a handful of elements, and an estimate of ``pi`` (read every
-round by the hedged prediction) runs ``512 x n_mcmc_steps`` steps.
+:func:`chain_draws` runs
+:class:`~sklearn_localregret.engine.UniformizedChainSampler` on a hypercube
+colouring (bit flips, and removals of the ringing removal sets that share a
+literal with the vertex): the same out-edges in the same order, the same
+geometric skip of the self-loops and the same pick from the same generator, so
+that a draw is the Python sampler's draw
+(``tests/locality/test_hypercube_chain.py`` checks both graphs step for step).
+The out-rate is summed as ``numpy.sum`` sums (pairwise), the pick's cumulative
+rates as ``numpy.cumsum`` does. In Python a step was several numpy calls on a
+handful of elements, and an estimate of ``pi`` (read every round by the hedged
+prediction) runs ``512 x n_mcmc_steps`` steps.
 """
 
 from __future__ import annotations

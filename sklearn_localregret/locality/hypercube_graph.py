@@ -159,11 +159,11 @@ class EstimatedByChain(HypercubeGraph):
     """A colouring sampled exactly for ``L >= n``, by a chain for ``L < n``.
 
     Both hypercube colourings: a subclass sets ``exact``, the last played
-    vertex ``_state`` and the :class:`~sklearn_localregret.engine.
-    UniformizedChainSampler` ``_sampler`` (None when exact), and defines the
-    exact draw :meth:`draw` from ``uniforms_per_round`` uniforms.
-    ``_EXACT_READER`` names what to read instead of the estimate of ``pi``
-    when ``pi`` is exact.
+    vertex ``_state`` and the
+    :class:`~sklearn_localregret.engine.UniformizedChainSampler` ``_sampler``
+    (None when exact), and defines the exact draw :meth:`draw` from
+    ``uniforms_per_round`` uniforms. ``_EXACT_READER`` names what to read
+    instead of the estimate of ``pi`` when ``pi`` is exact.
     """
 
     _EXACT_READER = "probabilities()"

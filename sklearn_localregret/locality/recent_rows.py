@@ -134,9 +134,10 @@ class RecentRows:
     def follow(self, tests) -> None:
         """Take in the tests that just entered, before the round's rows are
         added: once the features are forgotten, their outcomes on the rows
-        kept come from :meth:`~sklearn_localregret.thresholds.ThresholdTests.
-        extend_outcomes`. (With the features kept, nothing to do: outcomes
-        are recomputed when read.)"""
+        kept come from
+        :meth:`~sklearn_localregret.thresholds.ThresholdTests.extend_outcomes`.
+        (With the features kept, nothing to do: outcomes are recomputed when
+        read.)"""
         if self._X is None and self._passes.shape[1] != tests.n_tests:
             self._passes = tests.extend_outcomes(self._passes)
 

@@ -79,8 +79,9 @@ class SparseRows:
 def play_sparse_round(graph, a_on, rows: SparseRows, y, w, bias: float) -> float:
     """Play the action with 1 bits ``a_on`` on a round's sparse rows.
 
-    The same update as a dense round (:meth:`LocalRegretDisjunctClassifier.
-    _play_round`): gains, new removal sets, regrets.
+    The same update as a dense round
+    (:meth:`LocalRegretDisjunctClassifier._play_round`): gains, new removal
+    sets, regrets.
 
     Parameters
     ----------

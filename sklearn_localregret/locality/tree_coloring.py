@@ -52,8 +52,8 @@ __all__ = ["RoundStatistics", "TreeColoring"]
 
 def _undecided_tests(tests, path: tuple) -> np.ndarray:
     """Tests that ``path`` leaves undecided, (n_tests,) of bool (the Python
-    twin of :func:`~sklearn_localregret.locality.tree_round_kernels.
-    path_masks`)."""
+    twin of
+    :func:`~sklearn_localregret.locality.tree_round_kernels.path_masks`)."""
     mask = np.ones(tests.n_tests, dtype=bool)
     feature, threshold, kind = tests.feature, tests.threshold, tests.kind
     # column -> [lo, hi, missing possible]: lo < x <= hi, or missing.
@@ -136,8 +136,8 @@ class TreeColoring:
         predicts with its site's model, :ref:`engine-model-leaves`): one more
         leaf colour per path. The round statistics of the model colour need
         the table's models: the compiled rounds compute them
-        (:func:`~sklearn_localregret.locality.tree_round_kernels.
-        update_played_sites`), not :meth:`round_statistics`.
+        (:func:`~sklearn_localregret.locality.tree_round_kernels.update_played_sites`),
+        not :meth:`round_statistics`.
 
     Examples
     --------

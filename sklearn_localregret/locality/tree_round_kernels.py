@@ -1,14 +1,15 @@
 """A round of the tree colouring on flat arrays, compiled.
 
-The statistics of :meth:`~sklearn_localregret.locality.tree_coloring.
-TreeColoring.round_statistics` (which rows reach each node of the played
-tree, per label, per test) and its edge masks (:meth:`~sklearn_localregret.
-locality.tree_coloring.TreeColoring.available_tests`: a test is a stump colour
-at a node unless the node's path already decides it, or the node splits on
-it), fed to the engine's compiled update (:func:`~sklearn_localregret.engine.
-compiled.stump_update.update_site`) site by site. The played tree is given as
-pre-order node arrays (:class:`~sklearn_localregret.locality.flat_tree.
-FlatTree`).
+The statistics of
+:meth:`~sklearn_localregret.locality.tree_coloring.TreeColoring.round_statistics`
+(which rows reach each node of the played tree, per label, per test) and its
+edge masks
+(:meth:`~sklearn_localregret.locality.tree_coloring.TreeColoring.available_tests`:
+a test is a stump colour at a node unless the node's path already decides it,
+or the node splits on it), fed to the engine's compiled update
+(:func:`~sklearn_localregret.engine.compiled.stump_update.update_site`) site by
+site. The played tree is given as pre-order node arrays
+(:class:`~sklearn_localregret.locality.flat_tree.FlatTree`).
 """
 
 from __future__ import annotations

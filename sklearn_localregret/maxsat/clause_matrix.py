@@ -3,11 +3,11 @@
 :class:`ClauseMatrix` holds validated clauses as the non-zero entries of their
 signed literal-incidence matrix, clause by clause. Everything that evaluates
 clauses reads it: the rounds of :class:`~sklearn_localregret.OnlineMaxSAT`
-(:meth:`ClauseMatrix.round` gives :func:`~sklearn_localregret.maxsat.rounds.
-maxsat_round` its arguments), WalkSAT (its occurrence lists, from
-:attr:`ClauseMatrix.signed`), and ``solve`` and ``walksat`` scoring whole
-assignments (:func:`satisfied`). It is built with numpy alone; scipy views of
-the same entries are made on first request.
+(:meth:`ClauseMatrix.round` gives
+:func:`~sklearn_localregret.maxsat.rounds.maxsat_round` its arguments), WalkSAT
+(its occurrence lists, from :attr:`ClauseMatrix.signed`), and ``solve`` and
+``walksat`` scoring whole assignments (:func:`satisfied`). It is built with
+numpy alone; scipy views of the same entries are made on first request.
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ its negation; a clause is a tuple of literals of any width. :class:`WeightedForm
 holds validated clauses, their weights and which are hard, and writes itself as
 DIMACS CNF or WCNF text; :func:`check_clause` and :func:`check_weights` are the
 one validation of a clause and of weights, which every reading of clauses in
-:mod:`sklearn_localregret.maxsat` goes through (:mod:`~sklearn_localregret.
-maxsat.reading` turns user input and files into formulas). It imports nothing
-beyond numpy.
+:mod:`sklearn_localregret.maxsat` goes through
+(:mod:`~sklearn_localregret.maxsat.reading` turns user input and files into
+formulas). It imports nothing beyond numpy.
 """
 
 from __future__ import annotations

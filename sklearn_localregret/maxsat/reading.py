@@ -1,13 +1,14 @@
 """Reading clauses: every shape a user hands over, and DIMACS files, into formulas.
 
 The one reading of clause input in the package: :func:`as_formula` normalises
-a clause, clauses, a 2-d array, a :class:`~sklearn_localregret.maxsat.formula.
-WeightedFormula` or a PySAT formula (recognised by its attributes, never
-imported) into a :class:`WeightedFormula`; :func:`split_weighted` reads
-``(clause, weight)`` pairs; :func:`read_dimacs` reads DIMACS CNF and both WCNF
-formats (the bytes and the tokens are :mod:`sklearn_localregret.maxsat.dimacs`'s
-job). Every clause goes through :func:`~sklearn_localregret.maxsat.formula.
-check_clause`, so the errors are the same wherever clauses enter.
+a clause, clauses, a 2-d array, a
+:class:`~sklearn_localregret.maxsat.formula.WeightedFormula` or a PySAT formula
+(recognised by its attributes, never imported) into a :class:`WeightedFormula`;
+:func:`split_weighted` reads ``(clause, weight)`` pairs; :func:`read_dimacs`
+reads DIMACS CNF and both WCNF formats (the bytes and the tokens are
+:mod:`sklearn_localregret.maxsat.dimacs`'s job). Every clause goes through
+:func:`~sklearn_localregret.maxsat.formula.check_clause`, so the errors are the
+same wherever clauses enter.
 """
 
 from __future__ import annotations

@@ -144,9 +144,10 @@ def one_clause(clause, n_vars: int, weights=None) -> OneClause | None:
 
     The common case of :meth:`~sklearn_localregret.OnlineMaxSAT.observe`,
     read without building a formula: a valid clause is taken as it is; an
-    invalid one is handed to :func:`~sklearn_localregret.maxsat.formula.
-    check_clause` and :func:`~sklearn_localregret.maxsat.formula.check_weights`,
-    so its errors are word for word those of
+    invalid one is handed to
+    :func:`~sklearn_localregret.maxsat.formula.check_clause` and
+    :func:`~sklearn_localregret.maxsat.formula.check_weights`, so its errors are
+    word for word those of
     :func:`~sklearn_localregret.maxsat.reading.as_formula`. Anything else
     (nested clauses, numpy or float literals, PySAT formulas) returns None and
     takes ``as_formula``.

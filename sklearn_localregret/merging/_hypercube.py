@@ -1,11 +1,12 @@
 """Merging the hypercube graphs that disjunctions and Max-SAT share.
 
 :class:`~sklearn_localregret.locality.HypercubeColoring` keeps one row per
-bit (colours "set to 0", "set to 1"), :class:`~sklearn_localregret.locality.
-RemovalSetColoring` adds a pool of removal sets, and
-:class:`~sklearn_localregret.locality.HypercubeSwapRegrets` one row per played
-vertex. The regrets add up row by key (bits and vertices alike); the pool's
-slots are matched by the set they hold (see :func:`add_graph`).
+bit (colours "set to 0", "set to 1"),
+:class:`~sklearn_localregret.locality.RemovalSetColoring` adds a pool of
+removal sets, and :class:`~sklearn_localregret.locality.HypercubeSwapRegrets`
+one row per played vertex. The regrets add up row by key (bits and vertices
+alike); the pool's slots are matched by the set they hold (see
+:func:`add_graph`).
 """
 
 from __future__ import annotations

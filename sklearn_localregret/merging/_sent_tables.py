@@ -8,9 +8,9 @@ of 1,000 rounds, which the workers exchange at every sync; and most of its
 numbers are predictable:
 
 * ``S_false`` is ``totals - S_true`` at most tests (the weight of each class
-  that reached the site: :func:`~sklearn_localregret.engine.
-  stump_table_storage.class_totals`), so the bitwise difference from that
-  prediction is sent, mostly zeros;
+  that reached the site:
+  :func:`~sklearn_localregret.engine.stump_table_storage.class_totals`), so the
+  bitwise difference from that prediction is sent, mostly zeros;
 * a row's costs ``B`` are the same at most of its tests (the rounds in which
   they were edges), so their bitwise difference from the row's most
   frequent cost is sent, mostly zeros;

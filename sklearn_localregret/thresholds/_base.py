@@ -11,9 +11,9 @@ class ThresholdSource:
     """Proposes thresholds ``t`` for the tests ``x_j > t``, as rows arrive.
 
     A source sees the feature values of every round before the round is played
-    (never the round's labels; :class:`~sklearn_localregret.thresholds.
-    AdmittedColumns` reads those of past rounds, learnt by the tree) and
-    answers with new ``(feature, threshold)`` pairs.
+    (never the round's labels;
+    :class:`~sklearn_localregret.thresholds.AdmittedColumns` reads those of past
+    rounds, learnt by the tree) and answers with new ``(feature, threshold)`` pairs.
     Candidates only ever enter: a test, once proposed, stays, so the locality
     graph only grows. The proposals must depend on the rounds only (their
     rows, in order), not on how the rounds were grouped into calls, so that

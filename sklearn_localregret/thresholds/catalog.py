@@ -389,10 +389,10 @@ class ThresholdTests:
         return list(self._by_feature[feature])
 
     def missing_partners(self) -> np.ndarray:
-        """``out[v]``: for a ``GREATER`` test ``v`` whose threshold also has
-        its ``GREATER_OR_MISSING`` variant, that variant's number; -1 for
-        every other test. What :meth:`~sklearn_localregret.engine.
-        StumpRegretTable.pair_missing_variants` takes."""
+        """``out[v]``: for a ``GREATER`` test ``v`` whose threshold also has its
+        ``GREATER_OR_MISSING`` variant, that variant's number; -1 for every other test.
+        What :meth:`~sklearn_localregret.engine.StumpRegretTable.pair_missing_variants`
+        takes."""
         out = np.full(self.n_tests, -1, dtype=np.int64)
         variant = {}
         for test in np.flatnonzero(self.kind == GREATER_OR_MISSING).tolist():
@@ -434,12 +434,11 @@ class ThresholdTests:
     def label_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """Groups of tests that every row passes as a prefix, and the ranks.
 
-        The ``GREATER`` tests of a column in increasing threshold are passed
-        as a prefix by every row (none by a missing value), and so are its
-        ``GREATER_OR_MISSING`` tests (all of them by a missing value): one
-        group each. An ``EQUALS`` test is a group of its own (a negative
-        id). What :meth:`~sklearn_localregret.engine.HierarchicalLabels.
-        group_tests` takes.
+        The ``GREATER`` tests of a column in increasing threshold are passed as a
+        prefix by every row (none by a missing value), and so are its
+        ``GREATER_OR_MISSING`` tests (all of them by a missing value): one group
+        each. An ``EQUALS`` test is a group of its own (a negative id). What
+        :meth:`~sklearn_localregret.engine.HierarchicalLabels.group_tests` takes.
         """
         group = 2 * self.feature + (self.kind == GREATER_OR_MISSING)
         alone = self.kind == EQUALS

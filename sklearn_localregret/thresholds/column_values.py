@@ -1,8 +1,9 @@
 """What the values of a column are: missing, labels, numbers; a column's kind.
 
-The value-level rules of :class:`~sklearn_localregret.thresholds.columns.
-ColumnEncoder`: which values count as missing, which as category labels,
-the kind a column's first values give it, and a numeric column's floats.
+The value-level rules of
+:class:`~sklearn_localregret.thresholds.columns.ColumnEncoder`: which values
+count as missing, which as category labels, the kind a column's first values
+give it, and a numeric column's floats.
 """
 
 from __future__ import annotations

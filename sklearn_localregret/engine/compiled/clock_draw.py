@@ -9,12 +9,12 @@ rows ``n + j`` the groups, column 0), for one draw of a streaming round and
 for the probabilities of a few rows given many draws of the group clocks,
 where numpy's per-call cost on arrays of ``n`` numbers was the time:
 
-* :func:`draw_clocked_bits` -- :func:`~sklearn_localregret.engine.
-  removal_clocks.draw` of one action, with the same arithmetic (the same
-  bits from the same uniforms: its ``log1p`` and ``expm1`` are the C
-  library's, which differ from numpy's in the last bit for a few percent of
-  arguments, so a bit could differ only where its uniform lies within
-  rounding of its threshold; the recorded rounds and the tests' random
+* :func:`draw_clocked_bits` --
+  :func:`~sklearn_localregret.engine.removal_clocks.draw` of one action, with
+  the same arithmetic (the same bits from the same uniforms: its ``log1p`` and
+  ``expm1`` are the C library's, which differ from numpy's in the last bit for
+  a few percent of arguments, so a bit could differ only where its uniform lies
+  within rounding of its threshold; the recorded rounds and the tests' random
   draws agree bit for bit);
 * :func:`mean_fire_probabilities` -- the mean over draws of the group clocks
   of ``P(some site of the row is 1 | the clocks)`` (the disjunct learner's
@@ -124,13 +124,13 @@ def mean_fire_probabilities(X, rates, group_rates, sets, live, groups, uniforms,
     so a row fires with probability ``1 - prod (1 - p_k)`` over its live
     sites: the product itself given the clocks (1 exactly when some ``p_k``
     is 1), and ``-expm1(sum log1p(-p_k))`` for a row that no needed group
-    touches, as :func:`~sklearn_localregret.locality.removal_sets.
-    disjunction_fire_probabilities` computes it (the two agree to 1e-15).
-    ``live`` and ``groups`` come from :func:`needed_groups`; only they are
-    read. ``uniforms`` has one column per needed group, in order, and no row
-    when none is needed. A row's probability depends on its live sites
-    alone and is computed the same way whatever the other rows (rows with
-    the same live sites share one computation).
+    touches, as
+    :func:`~sklearn_localregret.locality.removal_sets.disjunction_fire_probabilities`
+    computes it (the two agree to 1e-15). ``live`` and ``groups`` come from
+    :func:`needed_groups`; only they are read. ``uniforms`` has one column per
+    needed group, in order, and no row when none is needed. A row's probability
+    depends on its live sites alone and is computed the same way whatever the
+    other rows (rows with the same live sites share one computation).
     """
     n = live.shape[0]
     m = sets.shape[0]

@@ -99,9 +99,9 @@ def refresh_leaf_model(
     units; 0: never counted, no counts, any smoothing). ``partner`` pairs
     the two missing-value variants of a threshold (:func:`_pair_variants`),
     and ``next_threshold`` chains the thresholds of a column, read as one
-    binned feature (:func:`~sklearn_localregret.engine.compiled.
-    threshold_bins.read_chains`); either may be shorter than the
-    tests, or empty.
+    binned feature
+    (:func:`~sklearn_localregret.engine.compiled.threshold_bins.read_chains`);
+    either may be shorter than the tests, or empty.
     """
     k = true.shape[2]
     n_tests = min(n_tests, true.shape[1], false.shape[1], odds.shape[1])

@@ -228,14 +228,14 @@ def refresh_content(
     ``content[r, n_leaves + v]`` the positive pair sum of test ``v`` (split
     on ``v``), ``cdf`` their running sums and ``total`` their sum; with a
     naive Bayes cache (model leaves or model reads), ``odds``, ``base``
-    (:func:`~sklearn_localregret.engine.compiled.leaf_model.
-    refresh_leaf_model`, at the scale ``model_scale[r]`` of the row's last
-    update, with the pairs of missing-value variants ``partner`` and the
-    chains of thresholds ``next_threshold``); then ``seen[r] = versions[r]``.
-    The arrays are :class:`~sklearn_localregret.engine.StumpRegretTable`'s
-    own; ``n_rows`` and ``n_tests`` are clamped to their sizes, and arrays
-    whose colour or class axes disagree raise ``ValueError`` (never a write
-    outside them, whatever the caller passes).
+    (:func:`~sklearn_localregret.engine.compiled.leaf_model.refresh_leaf_model`,
+    at the scale ``model_scale[r]`` of the row's last update, with the pairs of
+    missing-value variants ``partner`` and the chains of thresholds
+    ``next_threshold``); then ``seen[r] = versions[r]``. The arrays are
+    :class:`~sklearn_localregret.engine.StumpRegretTable`'s own; ``n_rows`` and
+    ``n_tests`` are clamped to their sizes, and arrays whose colour or class
+    axes disagree raise ``ValueError`` (never a write outside them, whatever
+    the caller passes).
     """
     n_leaves = leaf.shape[2]
     k = true.shape[2]

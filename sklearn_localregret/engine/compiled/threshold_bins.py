@@ -17,9 +17,10 @@ adjacent violators, :func:`decreasing_fit`), so that a test counted over few
 rows cannot distort the column. Each bin is smoothed by ``a / (m + 1)``
 rows: the column's smoothing is that of one test, ``a`` in all.
 
-In the cache of :func:`~sklearn_localregret.engine.compiled.leaf_model.
-refresh_leaf_model` (a row's score is ``base`` plus the ``odds`` of the tests
-it passes), the column contributes ``log P(bin 0 | c)`` to ``base`` and
+In the cache of
+:func:`~sklearn_localregret.engine.compiled.leaf_model.refresh_leaf_model` (a
+row's score is ``base`` plus the ``odds`` of the tests it passes), the column
+contributes ``log P(bin 0 | c)`` to ``base`` and
 ``log P(bin i | c) - log P(bin i-1 | c)`` as the odds of ``t_i``: a row in bin
 ``b`` sums them to ``log P(bin b | c)``. On a column with missing values the
 bins are those of the known values, and a missing value leaves the column
@@ -157,13 +158,14 @@ def read_chains(
     On a column with missing values (``partner[v] = u``: ``x > t or
     missing``), the bins are those of the known values: the pass rate of
     ``t`` among them is ``p / (p + f)``, ``p`` the rate at which ``v`` passes
-    and ``f`` the rate at which ``u`` fails (:func:`~sklearn_localregret.
-    engine.compiled.leaf_model._pair_variants`), weighed by the known rows
-    ``S_true[v] + S_false[u]``. A known value in bin ``b`` passes ``v_1 ..
-    v_b`` and ``u_1 .. u_b``, a missing one every ``u`` and no ``v``: the
-    ``u`` share ``-log P(bin 0 | c)`` equally and the ``v`` hold the rest of
-    the bins' log ratios, so a known value scores ``log P(bin b | c)`` and a
-    missing one leaves the column out, as the pairs do.
+    and ``f`` the rate at which ``u`` fails
+    (:func:`~sklearn_localregret.engine.compiled.leaf_model._pair_variants`),
+    weighed by the known rows ``S_true[v] + S_false[u]``. A known value in bin
+    ``b`` passes ``v_1 .. v_b`` and ``u_1 .. u_b``, a missing one every ``u``
+    and no ``v``: the ``u`` share ``-log P(bin 0 | c)`` equally and the ``v``
+    hold the rest of the bins' log ratios, so a known value scores
+    ``log P(bin b | c)`` and a missing one leaves the column out, as the pairs
+    do.
     """
     if n_chains <= 0:
         return

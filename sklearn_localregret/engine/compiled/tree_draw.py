@@ -1,8 +1,8 @@
 """Draw a tree from the hierarchical stationary distribution, compiled.
 
-The exact top-down draw of :class:`~sklearn_localregret.engine.
-HierarchicalSampler` (:ref:`engine-trees`) over the table's arrays, with the
-table rows of a path's children read from a
+The exact top-down draw of
+:class:`~sklearn_localregret.engine.HierarchicalSampler` (:ref:`engine-trees`)
+over the table's arrays, with the table rows of a path's children read from a
 :class:`~sklearn_localregret.engine.path_index.PathIndex`. It reads the
 uniforms in exactly the order of the Python draw, so that the same seed plays
 the same trees: per site with positive weight, the clock (when the site's
