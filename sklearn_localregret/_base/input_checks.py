@@ -154,7 +154,7 @@ def check_feature_dtypes(X, estimator_name: str, categories: bool = False) -> No
         return
     kind = getattr(getattr(X, "dtype", None), "kind", None)
     if kind in ("m", "M") or (kind == "O" and not categories and _holds_dates(X)):
-        what = "holds" if kind == "O" else f"has dtype {X.dtype}"
+        what = "holds" if kind == "O" else f"has dtype {X.dtype}:"
         raise ValueError(
             f"{estimator_name} needs numeric features; X {what} dates or "
             "durations. Turn them into numbers first (e.g. days since a "
@@ -167,7 +167,10 @@ def _holds_dates(X) -> bool:
     or pandas'), which validation would otherwise turn into a number of
     days or nanoseconds."""
     dates = (np.datetime64, np.timedelta64, datetime.date, datetime.timedelta)
-    return any(isinstance(value, dates) for value in np.ravel(X).tolist())
+    # The values' distinct types (a C loop; an isinstance per value was 5x
+    # the cost of validation's own conversion to floats).
+    types = set(map(type, np.ravel(X).tolist()))
+    return any(issubclass(kind, dates) for kind in types)
 
 
 def check_fit_weighs_something(sample_weight) -> None:
