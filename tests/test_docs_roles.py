@@ -3,7 +3,7 @@
 Sphinx keeps a line break inside a role's target (``:func:`~pkg.mod.`` at
 the end of one line, ``name`` at the start of the next): the reference
 never resolves and renders as dead text, and without ``nitpicky`` the
-build says nothing (65 such references were found that way). A role with
+build says nothing (66 such references were found that way). A role with
 an explicit title (``:meth:`title <target>```) may break in its title.
 """
 
