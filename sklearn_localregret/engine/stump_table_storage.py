@@ -15,7 +15,14 @@ import numpy as np
 from .compiled.class_totals import majority_sums, residual_bits
 from .keyed_rows import KeyedRows
 from .saved_arrays import pack, unpack
-from .saved_paths import is_packed_paths, pack_paths, unpack_paths
+from .saved_paths import (
+    is_packed_paths,
+    is_packed_tree_paths,
+    pack_paths,
+    pack_tree_paths,
+    unpack_paths,
+    unpack_tree_paths,
+)
 
 __all__ = ["StumpTableStorage", "class_totals"]
 
@@ -113,15 +120,20 @@ class StumpTableStorage(KeyedRows):
             state["_reads"] = keep(self._reads[: self.n_rows].copy())
         else:
             state.pop("_reads", None)
-        if packed:  # paths as two arrays (skops wrote each pair as a node)
-            paths = pack_paths(self._keys)
-            if paths is not None:
-                state["_keys"] = paths
+        if packed:  # keys as arrays (skops wrote each pair as a node)
+            keys = pack_paths(self._keys)
+            if keys is None:
+                keys = pack_tree_paths(self._keys)
+            if keys is not None:
+                state["_keys"] = keys
         return state
 
     def __setstate__(self, state):
-        if is_packed_paths(state.get("_keys")):
-            state = {**state, "_keys": unpack_paths(state["_keys"])}
+        keys = state.get("_keys")
+        if is_packed_paths(keys):
+            state = {**state, "_keys": unpack_paths(keys)}
+        elif is_packed_tree_paths(keys):
+            state = {**state, "_keys": unpack_tree_paths(keys)}
         self.__dict__.update(state)
         if "n_leaves" not in state:  # saved before model leaves
             self.n_leaves = self.n_classes

@@ -8,9 +8,13 @@ import pytest
 from sklearn_localregret import LocalRegretTreeClassifier
 from sklearn_localregret.engine.saved_paths import (
     is_packed_paths,
+    is_packed_tree_paths,
     pack_paths,
+    pack_tree_paths,
     unpack_paths,
+    unpack_tree_paths,
 )
+from sklearn_localregret.locality.decision_tree import Leaf, Split
 
 
 def random_paths(n, max_test, seed=0):
@@ -61,8 +65,9 @@ def test_a_damaged_packing_is_a_clear_error():
 
 @pytest.mark.parametrize("regret", ["external", "swap"])
 def test_a_saved_table_keeps_its_keys_and_predictions(regret):
-    """A streamed tree's pickle holds its paths packed (the swap table's
-    (tree, path) keys as they are) and predicts and learns on as before."""
+    """A streamed tree's pickle holds its keys packed (the external
+    table's paths; the swap table's trees and paths) and predicts and learns
+    on as before."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(600, 4))
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
@@ -71,8 +76,36 @@ def test_a_saved_table_keeps_its_keys_and_predictions(regret):
         model.partial_fit(X[lo : lo + 5], y[lo : lo + 5], classes=[0, 1])
     state = model.regret_table_.__getstate__()
     assert is_packed_paths(state["_keys"]) == (regret == "external")
+    assert is_packed_tree_paths(state["_keys"]) == (regret == "swap")
     loaded = pickle.loads(pickle.dumps(model))
     assert loaded.regret_table_.keys() == model.regret_table_.keys()
+    if regret == "swap":  # a tree is rebuilt once, shared by its keys
+        keys = loaded.regret_table_.keys()
+        trees = {id(tree) for tree, _ in keys}
+        assert len(trees) == len({tree for tree, _ in keys}) < len(keys)
     for learner in (model, loaded):
         learner.partial_fit(X[400:], y[400:])
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+
+
+def test_tree_keys_round_trip_and_other_keys_are_not_packed():
+    deep = Leaf(0)
+    for test in range(300):  # deeper than Python's recursion would go well
+        deep = Split(test % 7, deep, Leaf(test % 3))
+    stump = Split(2, Leaf(1), Leaf(0))
+    keys = [(deep, ()), (stump, ((2, 1),)), (deep, ((6, 0),)), (Leaf(2), ())]
+    packed = pack_tree_paths(keys)
+    assert is_packed_tree_paths(packed)
+    again = unpack_tree_paths(pickle.loads(pickle.dumps(packed)))
+    assert again == keys
+    assert again[0][0] is again[2][0]  # one tree object per distinct tree
+    assert pack_tree_paths([(deep, ("x",))]) is None  # not a path
+    assert pack_tree_paths([((1, 2), ())]) is None  # not tree nodes
+    assert pack_tree_paths([(Leaf(-1), ())]) is None  # a negative label
+    assert pack_tree_paths([]) is None
+    damaged = dict(packed, nodes=packed["nodes"][:-1])
+    with pytest.raises(ValueError, match="saved tree's nodes"):
+        unpack_tree_paths(damaged)
+    damaged = dict(packed, which=np.array([0, 1, 5, 2]))
+    with pytest.raises(ValueError, match="saved keys do not fit"):
+        unpack_tree_paths(damaged)
