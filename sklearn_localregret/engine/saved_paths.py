@@ -6,9 +6,9 @@ as a node of its JSON schema (a streamed tree's 13,000 paths made a 106 MB
 schema beside 4.4 MB of arrays); as arrays they are stored as ``.npy``, and
 a pickle is smaller and faster too. The swap table's ``(tree, path)`` keys
 are saved as each distinct tree's nodes in pre-order (one integer a node),
-which tree each key holds, and the paths (:func:`pack_tree_paths`): 145 MB
-of schema for a swap tree after 1,000 rows, before. Keys of any other form
-are saved as they are.
+which tree each key holds, and the paths (:func:`pack_tree_paths`): a swap
+tree's skops file after 1,000 rows went from 145 MB to 81 MB (the rest is
+its chain sampler's states). Keys of any other form are saved as they are.
 """
 
 from __future__ import annotations
