@@ -237,7 +237,7 @@ class LocalRegretTreeClassifier(
         hedging = self._hedging()
         expert = hedging and self._scores_root_models()  # the root models
         # Tests enter before a round (thresholds, missing-value variants, new
-        # categories); a block of rounds that can bring none is not watched.
+        # categories); blocks and rounds that can bring none are not watched.
         columns, watch = self._columns, False
         categorical = columns.categorical if columns.has_categories else None
         # A streaming call is scored as the one prediction a caller makes of it.
@@ -249,7 +249,7 @@ class LocalRegretTreeClassifier(
                     if lo >= watched:  # the next block
                         watched = lo + batch * max(1, _OUTCOME_BLOCK_ROWS // batch)
                         watch = tests.may_grow(X[lo:watched], categorical)
-                    if watch:
+                    if watch and tests.may_grow(X[lo:hi], categorical):
                         added = tests.observe(X[lo:hi], categorical, self._shares)
                         if added:
                             self._each_player(lambda: self._player.add_tests(added))
