@@ -27,6 +27,7 @@ from scipy.sparse.linalg import spsolve
 
 from .compiled.chain_solve import DENSE_CLASS_LIMIT, chain_from_root
 from .rate_graph import RateGraph
+from .saved_chain import pack_chain_cache, unpack_chain_cache
 
 __all__ = ["reachable_generator", "stationary_from_root", "FiniteChainSampler"]
 
@@ -381,11 +382,12 @@ class FiniteChainSampler:
         # on load (saving it would store every vertex twice -- skops does not
         # share equal objects -- and skops takes no dict with vertex keys).
         # Vertices above max_level are met again when reached.
+        # The vertices and edges as arrays (skops writes a node a tree node).
         del state["_ids"]
-        return state
+        return pack_chain_cache(state)
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
+        self.__dict__.update(unpack_chain_cache(state))
         self._ids = {vertex: i for i, vertex in enumerate(self._vertices)}
 
     def distribution(self) -> tuple[list[Hashable], np.ndarray]:

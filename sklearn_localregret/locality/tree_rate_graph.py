@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.utils.validation import check_scalar
 
 from ..engine import StumpRegretTable
+from ..engine.saved_paths import pack_tree_nodes, unpack_tree_nodes
 from .decision_tree import (
     Leaf,
     Split,
@@ -84,18 +85,39 @@ class TreeRateGraph:
         self._played: dict = {}
 
     def __getstate__(self):
-        # Tree-keyed entries as pairs (skops saves only dicts whose keys are
-        # str/int/float/bool/None); the edge caches are rebuilt on demand.
+        # The played trees as their nodes and their rows as one array (skops
+        # saves only dicts whose keys are str/int/float/bool/None, and writes
+        # a node a tree node); the layouts and edge caches are rebuilt.
         state = self.__dict__.copy()
-        state["_played"] = [
-            (tree, [entry[0], entry[1], None, None])
-            for tree, entry in self._played.items()
-        ]
+        trees = pack_tree_nodes(list(self._played))
+        rows = [entry[1] for entry in self._played.values()]
+        state["_played"] = (
+            []
+            if trees is None
+            else {
+                "trees": trees,
+                "lengths": np.array([len(r) for r in rows], dtype=np.intp),
+                "rows": np.concatenate(rows).astype(np.int64),
+            }
+        )
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._played = dict(state["_played"])
+        played = state["_played"]
+        if isinstance(played, dict):
+            trees = unpack_tree_nodes(played["trees"])
+            lengths = np.asarray(played["lengths"])
+            rows = np.asarray(played["rows"], dtype=np.int64)
+            if lengths.shape != (len(trees),) or int(lengths.sum()) != rows.size:
+                raise ValueError("a damaged rate graph: its played trees' rows")
+            parts = np.split(rows, np.cumsum(lengths)[:-1])
+            played = [
+                (tree, [compile_tree(tree), part.copy(), None, None])
+                for tree, part in zip(trees, parts)
+            ]
+        # (models saved before: (tree, [layout, rows, None, None]) pairs)
+        self._played = dict(played)
 
     def level(self, vertex: Tree) -> int:
         return tree_level(vertex, self.root.label)
