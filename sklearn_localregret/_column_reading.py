@@ -55,7 +55,10 @@ class ReadsColumns:
         )
         if learning:
             self._check_still_numeric(columns, names)
-            self._columns = columns
+            if first_call or columns is self._columns:
+                self._columns = columns
+            else:  # new categories or types: the call installs it (_learn)
+                self._next_columns = columns
         return X
 
     def _check_frame_names(self, X) -> None:

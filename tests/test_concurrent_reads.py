@@ -537,3 +537,58 @@ def test_readers_of_a_first_call_see_unfitted_or_fitted(name):
             assert not errors, errors
     finally:
         sys.setswitchinterval(switch)
+
+
+def _category_stream():
+    """Rows of a category column and a number; the last row brings category
+    ``"c"``, which the first 80 never showed."""
+    rng = np.random.default_rng(2)
+    X = np.empty((81, 2), dtype=object)
+    X[:, 0] = rng.choice(["a", "b"], 81)
+    X[:, 1] = rng.normal(size=81)
+    X[80, 0] = "c"
+    y = ((X[:, 0] == "a") ^ (X[:, 1].astype(float) > 0)).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("name", ["tree", "forest"])
+def test_a_reader_during_a_call_that_brings_a_category_waits_for_it(name, monkeypatch):
+    # The call coded the new category outside the model lock and its round
+    # added its test later: a reader between them coded the row with the
+    # new coding and read it with the old tests, an answer of neither model.
+    cls = getattr(sklearn_localregret, BLOCKING_ALL[name])
+    X, y = _category_stream()
+    model = _fitted(cls, X[:80], y[:80])
+    after = pickle.loads(pickle.dumps(model)).partial_fit(X[80:], y[80:])
+    inside, release = _hold(cls, "_learn_chunks", monkeypatch)
+    call = threading.Thread(target=model.partial_fit, args=(X[80:], y[80:]))
+    call.start()
+    assert inside.wait(30)
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(model.predict_proba(X)))
+    reader.start()
+    reader.join(0.3)
+    assert reader.is_alive()  # waiting for the call
+    release.set()
+    call.join(30)
+    reader.join(30)
+    np.testing.assert_array_equal(answers[0], after.predict_proba(X))
+
+
+@pytest.mark.parametrize("name", ["tree", "forest"])
+def test_a_reader_that_coded_its_rows_before_a_new_category_reads_again(
+    name, monkeypatch
+):
+    cls = getattr(sklearn_localregret, BLOCKING_ALL[name])
+    X, y = _category_stream()
+    model = _fitted(cls, X[:80], y[:80])
+    after = pickle.loads(pickle.dumps(model)).partial_fit(X[80:], y[80:])
+    inside, release = _hold(cls, "_predict_proba_checked", monkeypatch)
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(model.predict_proba(X)))
+    reader.start()
+    assert inside.wait(30)  # "c" coded as unseen, by the coding before the call
+    model.partial_fit(X[80:], y[80:])
+    release.set()
+    reader.join(30)
+    np.testing.assert_array_equal(answers[0], after.predict_proba(X))

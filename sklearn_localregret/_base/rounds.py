@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._interrupts import deferred_interrupt, deliver_held
 from .._sparse_blocks import canonical_csr
-from .concurrency import one_blas_thread
+from .concurrency import one_blas_thread, refitting
 
 __all__ = [
     "DENSE_CHUNK_BYTES",
@@ -90,6 +90,20 @@ class OnlineRounds:
         exactly the model of the rows learnt before it stopped
         (:mod:`sklearn_localregret._interrupts`).
         """
+        columns = self.__dict__.pop("_next_columns", None)
+        if columns is not None:
+            # The call brings categories or types (_encode_columns): its
+            # rounds add their tests. Readers see the model before the call
+            # or after it, as across a refit: they wait, and one that coded
+            # its rows before the new coding came in reads again.
+            with self._model_lock(), refitting(self):
+                self._columns = columns
+                self._learn_call(X, y, weight)
+            return
+        self._learn_call(X, y, weight)
+
+    def _learn_call(self, X, y, weight) -> None:
+        """:meth:`_learn` with the call's column coding in place."""
         n_samples = X.shape[0]
         batch = self.batch_size
         # Chunks hold whole rounds so that round boundaries do not move.
