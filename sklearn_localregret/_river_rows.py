@@ -22,8 +22,10 @@ def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarr
 
     A missing name or the value None reads as 0 (``absent="zero"``) or as a
     missing value (``"missing"``); for a learner that reads categories, as
-    missing in a categorical column or one not typed yet. The row is float64,
-    or objects when it holds strings (categories) or missing categories.
+    missing in a categorical column or one not typed yet, where a NaN is
+    None too (a NaN in a row of floats would type its column numbers). The
+    row is float64, or objects when it holds strings (categories) or
+    missing categories.
 
     Parameters
     ----------
@@ -59,12 +61,22 @@ def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarr
         row = np.array(values)
     except (TypeError, ValueError):  # e.g. sequences of unequal length
         row = None
+    if (
+        row is not None
+        and row.dtype.kind == "f"
+        and estimator._reads_categories
+        and np.isnan(row).any()
+    ):
+        # A NaN (missing) in a column of no type yet, or of categories, is
+        # None there, as a DataFrame's would leave it: a row of floats
+        # would make it a column of numbers.
+        numeric = _numeric_columns(len(names), estimator, fitted)
+        if not all(numeric[j] for j in np.flatnonzero(np.isnan(row)).tolist()):
+            row = None
     if row is None or row.ndim != 1 or row.dtype.kind not in "biuf":
         numeric = _numeric_columns(len(names), estimator, fitted)
         values = [
-            (fill if numeric[j] else None)
-            if value is None
-            else _value(name, value, estimator)
+            _cell(name, value, numeric[j], fill, estimator)
             for j, (name, value) in enumerate(zip(names, values))
         ]
         labels = any(v is None or isinstance(v, str) for v in values)
@@ -97,6 +109,16 @@ def _numeric_columns(n: int, estimator, fitted) -> list:
     if columns is None or columns.n_features != n:
         return [False] * n
     return (columns.kinds == NUMERIC).tolist()
+
+
+def _cell(name, value, numeric: bool, fill: float, estimator):
+    """A value of a row of objects: None, or a NaN outside a ``numeric``
+    column, is a missing category (None; ``fill`` in a numeric column)."""
+    if value is None:
+        return fill if numeric else None
+    if not numeric and isinstance(value, (float, np.floating)) and value != value:
+        return None
+    return _value(name, value, estimator)
 
 
 def _value(name, value, estimator):

@@ -67,6 +67,7 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
+    from ._base.built_params import check_set_params
     from ._river_rows import check_label, dict_row, sorted_names, warn_ignored_keys
 
     class RiverAdapter(base.Classifier):
@@ -281,7 +282,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         def _encoded(self, row, learning: bool) -> np.ndarray:
             """The fitted learner's rows from :meth:`_row` (categories coded;
             while ``learning``, new ones kept)."""
-            estimator = self.estimator_
+            estimator = self._checked(learning)
             row = estimator._encode_columns(
                 row, learning=learning, names=self.feature_names_
             )
@@ -305,16 +306,14 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             check_label(y)
             code = self._index.get(y)
             if code is not None:
-                estimator = self.estimator_
+                estimator = self._checked(learning=True)
                 encoded = estimator._encode_columns(
                     row, learning=True, names=self.feature_names_
                 )
                 estimator._learn_clean_rows(encoded, np.array([code]))
             elif self._recent is not None:
-                self._refit(
-                    [*self._recent, (row, y)],
-                    unique_labels([*self._classes, y]).tolist(),
-                )
+                self._checked(learning=True)
+                self._refit([*self._recent, (row, y)], self._with_label(y))
                 self.n_restarts_ += 1
             else:
                 raise ValueError(self._unknown(y))
@@ -322,6 +321,28 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 self._recent.append((row, y))
             if not self.__dict__.get("_warned_keys"):  # (once it is learnt)
                 warn_ignored_keys(self, x)
+
+        def _checked(self, learning: bool = False):
+            """The fitted learner, after the checks its own ``partial_fit``
+            (``learning``) or ``predict`` makes first: a loaded file's
+            consistency, parameters set since it was built."""
+            estimator = self.estimator_
+            estimator._check_loaded()
+            state = estimator.__dict__
+            if learning and ("_params_changed" in state or "_params_set" in state):
+                check_set_params(estimator)
+            return estimator
+
+        def _with_label(self, y) -> list:
+            """The labels learnt and ``y``, sorted (a ``ValueError`` naming
+            ``y`` if it cannot be sorted with them)."""
+            try:
+                return unique_labels([*self._classes, y]).tolist()
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"label {y!r} ({type(y).__name__}) is not of the type of the "
+                    f"labels learnt, {self._classes!r}: give labels of one type."
+                ) from None
 
         def _unknown(self, y) -> str:
             hint = (
@@ -363,7 +384,9 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             row, label = rows[0]
             estimator.partial_fit(row, known[[index[label]]], classes=known)
             for row, label in rows[1:]:
-                encoded = estimator._encode_columns(row, learning=True)
+                encoded = estimator._encode_columns(
+                    row, learning=True, names=self.feature_names_
+                )
                 estimator._learn_clean_rows(encoded, np.array([index[label]]))
             self.estimator_, self._classes, self._index = estimator, classes, index
 

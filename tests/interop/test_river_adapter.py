@@ -393,3 +393,42 @@ def test_set_valued_feature_names_take_one_order():
         adapter.learn_one({name: float(i) for i, name in enumerate(order)}, 1)
         fitted.append(adapter.feature_names_)
     assert fitted[0] == fitted[1] == [frozenset({1}), frozenset({2}), frozenset({3})]
+
+
+@pytest.mark.parametrize("other", [1.0, "x"])
+def test_a_nan_leaves_a_column_untyped_whatever_the_row_holds(other):
+    # {"a": nan, "b": 1.0} made a row of floats, which typed "a" numbers (a
+    # later "red" was refused); with "b" a string it stayed untyped.
+    adapter = RiverAdapter(LocalRegretTreeClassifier(random_state=0), classes=[0, 1])
+    adapter.learn_one({"a": float("nan"), "b": other}, 0)
+    adapter.learn_one({"a": np.float64("nan"), "b": other}, 1)
+    adapter.learn_one({"a": "red", "b": other}, 1)
+    assert adapter.estimator_.categories_[0] == ["red"]
+
+
+def test_learn_one_checks_what_partial_fit_checks_first():
+    adapter = RiverAdapter(LocalRegretTreeClassifier(random_state=0), classes=[0, 1])
+    for i in range(20):
+        adapter.learn_one({"a": float(i % 3), "b": "xy"[i % 2]}, i % 2)
+    rounds = adapter.estimator_.n_rounds_
+    adapter.estimator_.set_params(max_depth=2)  # a built parameter
+    with pytest.raises(ValueError, match="max_depth=2 was set after"):
+        adapter.learn_one({"a": 1.0, "b": "x"}, 1)
+    assert adapter.estimator_.n_rounds_ == rounds  # nothing learnt
+
+
+def test_a_label_of_another_type_is_named():
+    adapter = RiverAdapter(LocalRegretTreeClassifier(random_state=0))
+    for i in range(6):
+        adapter.learn_one({"a": float(i)}, i % 2)
+    with pytest.raises(ValueError, match=r"label '1' \(str\) is not of the type"):
+        adapter.learn_one({"a": 1.0}, "1")
+
+
+def test_a_bad_row_with_a_new_label_names_its_column():
+    adapter = RiverAdapter(LocalRegretTreeClassifier(random_state=0))
+    for i in range(6):
+        adapter.learn_one({"colour": "ab"[i % 2], "size": float(i)}, i % 2)
+    with pytest.raises(ValueError, match="column 'size' held numbers"):
+        adapter.learn_one({"colour": "a", "size": "big"}, 2)  # relearns, then fails
+    assert adapter.classes_ == [0, 1]
