@@ -91,15 +91,17 @@ class TreeRateGraph:
         state = self.__dict__.copy()
         trees = pack_tree_nodes(list(self._played))
         rows = [entry[1] for entry in self._played.values()]
-        state["_played"] = (
-            []
-            if trees is None
-            else {
-                "trees": trees,
-                "lengths": np.array([len(r) for r in rows], dtype=np.intp),
-                "rows": np.concatenate(rows).astype(np.int64),
-            }
-        )
+        if trees is None:  # none played (or not trees): as pairs
+            state["_played"] = [
+                (tree, [entry[0], entry[1], None, None])
+                for tree, entry in self._played.items()
+            ]
+            return state
+        state["_played"] = {
+            "trees": trees,
+            "lengths": np.array([len(r) for r in rows], dtype=np.intp),
+            "rows": np.concatenate(rows).astype(np.int64),
+        }
         return state
 
     def __setstate__(self, state):
