@@ -124,7 +124,9 @@ class BaseOnlineClassifier(
     _BUILT_FROM: tuple[str, ...] = ()
 
     def set_params(self, **params):
-        with set_params_checked(self):
+        # Under the model lock: a reader's block reads its rule (prediction,
+        # predict_tolerance) more than once.
+        with self._model_lock(), set_params_checked(self):
             super().set_params(**params)
         return self
 
