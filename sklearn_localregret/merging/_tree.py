@@ -278,6 +278,12 @@ def _check_same_admitted(mine, theirs) -> None:
 def _check_same_tests(mine, theirs) -> None:
     """Same tests, numbered alike: ``ValueError`` naming the first that differs."""
     n, m = mine.n_tests, theirs.n_tests
+    if not np.array_equal(mine.missing, theirs.missing):  # (first: it adds tests)
+        raise ValueError(
+            "the learners' columns with missing values differ: one met a "
+            "column's first missing value (which adds its tests' missing-value "
+            "variants) that the other did not"
+        )
     for i in range(min(n, m)):
         a = (int(mine.feature[i]), float(mine.threshold[i]), int(mine.kind[i]))
         b = (int(theirs.feature[i]), float(theirs.threshold[i]), int(theirs.kind[i]))
@@ -292,5 +298,3 @@ def _check_same_tests(mine, theirs) -> None:
         raise ValueError(
             f"the learners' tests differ: {n} tests here and {m} in the other"
         )
-    if not np.array_equal(mine.missing, theirs.missing):
-        raise ValueError("the learners' columns with missing values differ")
