@@ -7,14 +7,27 @@ others are one-hot encoded (one boolean feature ``"column=value"`` per value).
 from __future__ import annotations
 
 import csv
+import itertools
+import reprlib
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..thresholds.column_values import is_missing
 from ._stream import Stream
 
 __all__ = ["make_stream"]
+
+#: Cells read as missing values (pandas.read_csv's defaults, and UCI's "?"):
+#: in a column of numbers, or as a label, they are refused, not categories.
+MISSING_MARKERS = frozenset(
+    "#N/A|#N/A N/A|#NA|-1.#IND|-1.#QNAN|-NaN|-nan|1.#IND|1.#QNAN|<NA>|N/A|NA"
+    "|NULL|NaN|None|n/a|nan|null|?".split("|")
+)
+#: Rows read from an iterable of rows at most (an endless generator, such as
+#: River's synthetic streams, would fill the memory).
+MAX_ROWS = 1_000_000
 
 
 def make_stream(
@@ -35,7 +48,8 @@ def make_stream(
         * ``(X, y)``: array-likes (a DataFrame ``X`` gives the feature names);
         * a path to a CSV file with a header row, or an open text file of
           one: the label is the column ``label_column`` (default: the last
-          column), the others are features;
+          column), the others are features; cells are read without the
+          spaces around them, blank lines are skipped;
         * any other iterable of ``(x, y)`` pairs, ``x`` a dict (feature name to
           value, as River yields them) or a sequence of values.
 
@@ -56,7 +70,10 @@ def make_stream(
     ------
     ValueError
         For a CSV file without the label column or with an empty cell, rows of
-        different lengths or keys, or a single class.
+        different lengths or keys, a single class, a missing label, a column
+        of numbers holding a missing value (:data:`MISSING_MARKERS`, such as
+        ``NA`` or ``?``), or more than :data:`MAX_ROWS` rows from an
+        iterable of rows.
     FileNotFoundError
         If the CSV file does not exist.
 
@@ -71,7 +88,7 @@ def make_stream(
     """
     if isinstance(source, (str, Path)):
         path = Path(source)
-        with path.open(newline="") as handle:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
             columns, y = _read_csv(handle, path, label_column)
         name = name or path.stem
     elif hasattr(source, "read"):  # an open text file (e.g. sys.stdin)
@@ -104,8 +121,8 @@ def make_stream(
 
 def _is_arrays(X, y) -> bool:
     """Whether a 2-tuple is an ``(X, y)`` pair rather than two ``(x, y)`` rows."""
-    if hasattr(X, "columns") and hasattr(X, "iloc"):  # a DataFrame
-        return True
+    if (hasattr(X, "columns") and hasattr(X, "iloc")) or sp.issparse(X):
+        return True  # a DataFrame, or a sparse matrix (refused as X)
     try:
         # (A 1-D X with labels as long is a pair too: its own error says so.)
         return np.ndim(y) == 1 and (
@@ -116,10 +133,12 @@ def _is_arrays(X, y) -> bool:
 
 
 def _read_csv(handle, path, label_column):
-    reader = csv.reader(handle)
+    # (stripped cells; blank lines skipped; a byte-order mark is not a name's)
+    reader = ([cell.strip() for cell in row] for row in csv.reader(handle) if row)
     header = next(reader, None)
     if not header:
         raise ValueError(f"CSV file {path} is empty: a header row is needed.")
+    header[0] = header[0].lstrip("\ufeff")
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:  # which is the label, which a feature: say it
         names = ", ".join(map(repr, repeated))
@@ -134,6 +153,12 @@ def _read_csv(handle, path, label_column):
             f"columns are {', '.join(header)}."
         )
     rows = list(reader)
+    if len(header) == 1 and ";" in header[0]:
+        raise ValueError(
+            f"CSV file {path} has one column, {header[0]!r}: its fields are "
+            "separated by ';'; commas are read (e.g. pandas.read_csv(path, "
+            "sep=';').to_csv(new_path, index=False))."
+        )
     for number, row in enumerate(rows, start=2):
         if len(row) != len(header):
             raise ValueError(
@@ -155,6 +180,11 @@ def _read_csv(handle, path, label_column):
 def _array_columns(X):
     if hasattr(X, "columns") and hasattr(X, "iloc"):  # a DataFrame
         return [(str(c), X[c].tolist()) for c in X.columns]
+    if sp.issparse(X):
+        raise ValueError(
+            "X is a sparse matrix: a stream's features are dense columns "
+            "(X.toarray(), if it fits in memory)."
+        )
     X = np.asarray(X, dtype=object)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {X.shape}.")
@@ -180,7 +210,7 @@ def _check_not_a_pair(source) -> None:
 
 def _row_columns(rows):
     try:
-        rows = list(rows)
+        rows = list(itertools.islice(rows, MAX_ROWS + 1))
     except TypeError:
         raise TypeError(
             "A stream source must be an (X, y) pair, a CSV path or an "
@@ -188,12 +218,19 @@ def _row_columns(rows):
         )
     if not rows:
         raise ValueError("The stream has no rows.")
+    if len(rows) > MAX_ROWS:
+        raise ValueError(
+            f"The stream yields more than {MAX_ROWS:,} rows (an endless "
+            "generator?): give a finite one, e.g. River's stream.take(n)."
+        )
     xs, ys = [], []
     for number, row in enumerate(rows):
         try:
             x, label = row
         except (TypeError, ValueError):
-            raise ValueError(f"Row {number} is not an (x, y) pair: {row!r}.")
+            raise ValueError(
+                f"Row {number} is not an (x, y) pair: {reprlib.repr(row)}."
+            ) from None
         xs.append(x)
         ys.append(label)
     if isinstance(xs[0], dict):
@@ -246,6 +283,7 @@ def _encode(columns, n_rows: int):
             continue
         if any(v is None or is_missing(v) for v in values):  # NaN, pandas.NA
             raise ValueError(f"Feature {column!r} has missing values.")
+        _refuse_marked_numbers(column, values)
         text = np.array([str(v) for v in values])
         categories = np.unique(text)
         blocks.append((text[:, None] == categories).astype(np.float64))
@@ -262,6 +300,21 @@ def _encode(columns, n_rows: int):
     return np.hstack(blocks), tuple(names)
 
 
+def _refuse_marked_numbers(column, values) -> None:
+    """A ``ValueError`` for a column of numbers but for missing-value
+    markers (``NA``, ``?``): one-hot, each number would be a category."""
+    marked = [i for i, v in enumerate(values) if str(v).strip() in MISSING_MARKERS]
+    if marked and len(marked) < len(values):
+        marks = set(marked)
+        rest = [v for i, v in enumerate(values) if i not in marks]
+        if _as_float(rest) is not None:
+            raise ValueError(
+                f"Feature {column!r} holds numbers and missing values "
+                f"({values[marked[0]]!r} in row {marked[0]}): missing values "
+                "are not supported; fill or drop them first."
+            )
+
+
 def _as_labels(y):
     """Labels as an array; text labels that are all integers (of int64)
     become ints. A missing label (None, NaN) is a ``ValueError``."""
@@ -274,10 +327,34 @@ def _as_labels(y):
                 "every row of a stream needs its label."
             )
     if y.dtype.kind in "US":
-        try:
-            as_int = y.astype(np.int64)
-        except (ValueError, OverflowError):
-            return y
-        if (as_int.astype(str) == np.char.strip(y.astype(str))).all():
-            return as_int
+        y = np.char.strip(y.astype(str))
+        texts = y.tolist()
+        marked = [i for i, v in enumerate(texts) if v in MISSING_MARKERS]
+        if marked:
+            raise ValueError(
+                f"Row {marked[0]}'s label is missing ({texts[marked[0]]!r}): "
+                "every row of a stream needs its label."
+            )
+        return _numeric_labels(y)
     return y
+
+
+def _numeric_labels(y: np.ndarray) -> np.ndarray:
+    """Text labels as numbers if each is a number as Python writes it (ints
+    where all are whole: ``"0"`` and ``"0.0"`` are one class; ``"007"``
+    stays text); else as they are."""
+    try:
+        values = y.astype(np.float64)
+    except (ValueError, OverflowError):
+        return y
+    if not np.isfinite(values).all():
+        return y
+    texts, numbers = y.tolist(), values.tolist()
+    if not all(
+        t == repr(v) or (v.is_integer() and t == str(int(v)))
+        for t, v in zip(texts, numbers)
+    ):
+        return y
+    if all(v.is_integer() and abs(v) < 2**53 for v in numbers):
+        return values.astype(np.int64)
+    return values

@@ -188,7 +188,8 @@ def plot_leaderboard(board: Leaderboard, out) -> list[Path]:
             "incremental": " (drifts all along)",
             "adversarial": " (adversarial)",
         }.get(stream.drift, "")
-        ax.set_title(f"{name}{note}: {stream.description}", fontsize=9)
+        about = f": {stream.description}" if stream.description else ""
+        ax.set_title(f"{name}{note}{about}", fontsize=9)
         seeds = board.settings["n_seeds"]
         ax.set_xlabel(
             f"rows seen (bands: {LEVEL:.0%} intervals over {seeds} seeds)"

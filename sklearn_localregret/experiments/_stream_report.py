@@ -169,11 +169,17 @@ class Leaderboard:
             lines.append("| " + " | ".join(row) + " |")
         return lines
 
+    def _shorter_than_window(self) -> bool:
+        """Whether a stream has fewer rows than the error window."""
+        window = self.settings.get("window")
+        return window is not None and any(
+            stream.n_rows < window for stream in self.streams.values()
+        )
+
     def _capped_marks(self) -> dict:
+        # (only learners that saw fewer rows than some stream has)
         capped = [
-            n
-            for n, learner in self.learners.items()
-            if getattr(learner, "max_rows", None)
+            n for n in self.learners if any(self._capped(s, n) for s in self.streams)
         ]
         return {n: "*" * (k + 1) for k, n in enumerate(capped)}
 
@@ -292,11 +298,15 @@ class Leaderboard:
             f"{s.get('wall_seconds', float('nan')):.0f} s.",
             "",
             *([f"**{s['left_out']}**", ""] if s.get("left_out") else []),
-            f"## Error over the whole stream (mean [95% CI] over {seeds} seeds)",
+            "## Error over the whole stream (mean [95% CI] over "
+            f"{seeds} seed{'s' * (seeds > 1)})",
             "",
             *self._table("error"),
             "",
-            f"## Error over the last {s['window']} rows",
+            f"## Error over the last {s['window']} rows (or fewer: a shorter "
+            "stream's all)"
+            if self._shorter_than_window()
+            else f"## Error over the last {s['window']} rows",
             "",
             *self._table("window_error"),
             "",

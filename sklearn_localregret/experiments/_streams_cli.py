@@ -95,7 +95,7 @@ def add_streams_parser(subparsers) -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="NAME",
-        help="learners to run (default: all installed)",
+        help="learners to run, or 'all' (default: all installed)",
     )
     cmd.add_argument(
         "--csv",
@@ -253,7 +253,7 @@ def _without_river(args) -> str | None:
     ):
         streams = sorted(set(stream_names()) - set(stream_names(available=True)))
     learners = []
-    if args.learners is None:
+    if args.learners is None or "all" in args.learners:
         learners = sorted(set(learner_names()) - set(learner_names(available=True)))
     if not streams and not learners:
         return None
@@ -332,9 +332,10 @@ def _leaderboard(args, argv, progress: dict) -> int:
             from ..datasets.streams import stream_names
 
             named = stream_names(available=True)
+        every = args.learners is None or "all" in args.learners
         plan = plan_streams(
             streams=named + user,
-            learners=args.learners,
+            learners=None if every else args.learners,
             n_seeds=args.seeds,
             seed=args.seed,
             n_rows=args.rows,

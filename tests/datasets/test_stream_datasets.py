@@ -275,3 +275,49 @@ def test_make_stream_refuses_a_csv_header_naming_a_column_twice():
 def test_make_stream_says_what_is_wrong_with_near_miss_sources(source, error, match):
     with pytest.raises(error, match=match):
         make_stream(source)
+
+
+def test_make_stream_reads_csv_files_as_users_write_them(tmp_path):
+    # A byte-order mark, spaces around cells, "0" and "0.0" labels, blank
+    # lines at the end: a BOM in the first name, four classes, an error.
+    path = tmp_path / "d.csv"
+    path.write_bytes("\ufeffa , b, y\n1.5, x , 0\n2.5,z,1.0 \n0.5, x,1\n\n\n".encode())
+    s = make_stream(path, label_column="y")
+    assert s.feature_names == ("a", "b=x", "b=z")
+    assert s.y.tolist() == [0, 1, 1] and s.y.dtype.kind == "i"
+    s = make_stream(io.StringIO("a,y\n1, no\n2,yes\n3,no \n"))
+    assert s.y.tolist() == ["no", "yes", "no"]
+    s = make_stream(io.StringIO("a,y\n1,0.5\n2,1.5\n3,007\n"))
+    assert s.y.tolist() == ["0.5", "1.5", "007"]  # "007" is not how 7 is written
+    # "?" and "NA" are categories in a text column, missing in one of numbers.
+    s = make_stream(io.StringIO("a,y\nNA,0\n?,1\nx,0\n"))
+    assert s.feature_names == ("a=?", "a=NA", "a=x")
+    for marker in ("NA", "?", "null"):
+        with pytest.raises(
+            ValueError, match=f"'b' holds numbers and missing.*{marker}"
+        ):
+            make_stream(io.StringIO(f"b,y\n1.5,0\n{marker},1\n2,0\n"))
+        with pytest.raises(ValueError, match=f"Row 1's label is missing \\('{marker}"):
+            make_stream(io.StringIO(f"b,y\n1.5,0\n2,{marker}\n2,1\n"))
+    with pytest.raises(ValueError, match="separated by ';'"):
+        make_stream(io.StringIO("a;b;y\n1;2;0\n2;1;1\n"))
+
+
+def test_make_stream_refuses_sparse_x_and_endless_rows(monkeypatch):
+    import itertools
+
+    import scipy.sparse as sp
+
+    from sklearn_localregret.datasets import _user_streams
+
+    with pytest.raises(ValueError, match="X is a sparse matrix"):
+        make_stream((sp.csr_matrix(np.eye(4)), [0, 1, 0, 1]))
+    monkeypatch.setattr(_user_streams, "MAX_ROWS", 50)
+    endless = ((np.array([i % 3]), i % 2) for i in itertools.count())
+    with pytest.raises(ValueError, match="more than 50 rows"):
+        make_stream(endless)
+    s = make_stream((np.array([i % 3]), i % 2) for i in range(50))
+    assert s.n_rows == 50
+    with pytest.raises(ValueError, match=r"not an \(x, y\) pair: array") as error:
+        make_stream((np.zeros((500, 3)), np.zeros(500), np.zeros(500)))
+    assert len(str(error.value)) < 120  # not the whole array

@@ -452,3 +452,24 @@ def test_cli_without_river_says_what_it_leaves_out(tmp_path, capsys, monkeypatch
     named = ["--streams", "mushroom", "--learners", "sgd", "--no-isolate"]
     assert main([*argv, *named, "--out", str(tmp_path / "named")]) == 0
     assert "River is not installed" not in capsys.readouterr().err
+
+
+def test_cli_report_of_a_short_stream_says_what_it_holds(tmp_path, capsys):
+    # A 60-row stream under a 500-row window, one seed, a capped learner
+    # that saw it all: no "(in parentheses, not ranked)" footnote, "1 seed",
+    # and the window said to be the stream's all; "--learners all" runs.
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(60, 2))
+    path = tmp_path / "short.csv"
+    lines = ["a,b,label"] + [f"{a},{b},{a | b}" for a, b in X]
+    path.write_text("\n".join(lines) + "\n")
+    out_dir = str(tmp_path / "out")
+    argv = ["streams", "--csv", str(path), "--seeds", "1", "--quiet", "--no-isolate"]
+    assert main([*argv, "--learners", "lr-tree-swap", "--out", out_dir]) == 0
+    out = capsys.readouterr().out
+    assert "over 1 seed)" in out and "1 seeds" not in out
+    assert "rows of each stream only" not in out
+    assert "last 500 rows (or fewer: a shorter stream's all)" in out
+    assert main([*argv, "--learners", "all", "--quick", "--out", out_dir]) == 0
+    doc = json.loads((tmp_path / "out" / "streams.json").read_text())
+    assert "gaussian-nb" in doc["learners"] and "lr-tree" in doc["learners"]
