@@ -160,7 +160,7 @@ def progressive_score(
     Raises
     ------
     TypeError
-        If ``estimator`` has no ``partial_fit`` or ``predict``.
+        If ``estimator`` has no ``partial_fit`` or ``predict``, or is a class.
     ValueError
         If the stream is empty, ``X`` and ``y`` differ in length, ``predict``
         returns the wrong number of labels, or ``batch_size`` or ``window`` is
@@ -204,6 +204,11 @@ def progressive_score(
     >>> result.windowed_error[[99, 109, 119, 199]].round(3)
     array([0.02, 0.11, 0.12, 0.02])
     """
+    if isinstance(estimator, type):  # (its methods unbound: "missing self")
+        raise TypeError(
+            f"progressive_score needs an estimator, not the class "
+            f"{estimator.__name__}: pass {estimator.__name__}()."
+        )
     for method in ("partial_fit", "predict"):
         if not callable(getattr(estimator, method, None)):
             raise TypeError(

@@ -173,6 +173,8 @@ def test_bad_input_is_refused_clearly():
     X, y = _indexed_stream(n=10)
     with pytest.raises(TypeError, match="no partial_fit"):
         progressive_score(_NoPartialFit(), X, y)
+    with pytest.raises(TypeError, match=r"not the class SGDClassifier: pass SGDC"):
+        progressive_score(SGDClassifier, X, y)  # ("missing self" in predict)
     for bad in (0, -1, 1.5, True, None):
         with pytest.raises(ValueError, match="batch_size must be an integer >= 1"):
             progressive_score(SGDClassifier(), X, y, batch_size=bad)
