@@ -74,7 +74,9 @@ def unpack_chain_cache(state: dict) -> dict:
             or int(lengths.sum()) != targets.shape[0]
             or targets.shape != rates.shape
             or not all(0 <= i < n for i in sources)
+            or len(set(sources)) != len(sources)
             or (targets.size and not (0 <= targets.min() and targets.max() < n))
+            or not (np.isfinite(rates) & (rates >= 0)).all()
         ):
             raise ValueError("a damaged chain: its saved edges do not fit")
         ends = np.cumsum(lengths).tolist()

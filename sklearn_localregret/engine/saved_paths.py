@@ -235,7 +235,9 @@ def pack_tree_nodes(trees: Sequence) -> dict | None:
     ``children`` (a split's true and false child, ``-1`` for a leaf) and
     ``roots`` (each tree's node). Nodes are merged by value (a split of the
     same test over the same children is one node): trees are immutable, and
-    the loaded trees share what the saved ones did, and more.
+    the loaded trees share what the saved ones did, and more. The trees are
+    distinct (a chain's vertices, a dict's keys): :func:`unpack_tree_nodes`
+    refuses two that are one.
 
     Examples
     --------
@@ -313,7 +315,11 @@ def unpack_tree_nodes(packed: dict) -> list:
     codes = np.asarray(packed["codes"]).tolist()
     children = np.asarray(packed["children"]).reshape(-1, 2).tolist()
     roots = np.asarray(packed["roots"]).tolist()
-    if len(children) != len(codes) or not all(0 <= r < len(codes) for r in roots):
+    if (
+        len(children) != len(codes)
+        or not all(0 <= r < len(codes) for r in roots)
+        or len(set(roots)) != len(roots)  # (a chain's vertices are distinct)
+    ):
         raise ValueError("a damaged chain: its saved trees do not fit")
     built: list = []
     for at, (code, (true, false)) in enumerate(zip(codes, children)):

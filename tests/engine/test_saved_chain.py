@@ -29,9 +29,10 @@ def random_tree(rng, depth):
 
 def test_trees_round_trip_as_their_distinct_nodes():
     rng = np.random.default_rng(0)
-    trees = [random_tree(rng, 6) for _ in range(200)]
-    # Trees built from others share their subtrees, as a chain's do.
-    trees += [Split(7, t, trees[0]) for t in trees[:50]]
+    # Distinct trees (a chain's vertices are), some built from others: they
+    # share their subtrees, as a chain's do.
+    trees = list(dict.fromkeys(random_tree(rng, 6) for _ in range(300)))[:200]
+    trees += [Split(301, t, trees[0]) for t in trees[:50]]
     packed = pack_tree_nodes(trees)
     assert is_packed_tree_nodes(packed)
     loaded = unpack_tree_nodes(packed)
@@ -40,7 +41,7 @@ def test_trees_round_trip_as_their_distinct_nodes():
     # Each distinct node once: fewer than the trees' nodes counted whole.
     assert len(packed["codes"]) < sum(len(repr(t)) for t in trees) // 20
     assert loaded[200].true_child is loaded[0] and loaded[200].false_child is loaded[0]
-    assert packed["codes"].dtype == np.int16  # tests up to 300 need 2 bytes
+    assert packed["codes"].dtype == np.int16  # tests up to 301 need 2 bytes
 
 
 @pytest.mark.parametrize(
@@ -53,6 +54,10 @@ def test_other_vertices_are_not_packed(trees):
 def test_a_damaged_tree_packing_is_a_clear_error():
     packed = pack_tree_nodes([Split(1, Leaf(0), Leaf(1))])
     packed["children"] = np.array([[-1, -1], [-1, -1], [2, 0]])  # a child after it
+    with pytest.raises(ValueError, match="damaged chain"):
+        unpack_tree_nodes(packed)
+    packed = pack_tree_nodes([Leaf(0), Leaf(1)])
+    packed["roots"] = np.array([0, 0])  # two vertices one tree
     with pytest.raises(ValueError, match="damaged chain"):
         unpack_tree_nodes(packed)
 
@@ -100,9 +105,16 @@ def test_damaged_edges_are_a_clear_error():
     sampler = FiniteChainSampler(Ring(5))
     sampler.refresh()
     state = sampler.__getstate__()
-    state["_edges"]["targets"] = state["_edges"]["targets"] + 99
-    with pytest.raises(ValueError, match="damaged chain"):
-        unpack_chain_cache(state)
+    edges = dict(state["_edges"])
+    for name, damage in [
+        ("targets", lambda a: a + 99),
+        ("rates", lambda a: np.full_like(a, np.nan)),
+        ("rates", lambda a: -a),
+        ("sources", lambda a: np.zeros_like(a)),  # one source twice
+    ]:
+        state["_edges"] = {**edges, name: damage(edges[name])}
+        with pytest.raises(ValueError, match="damaged chain"):
+            unpack_chain_cache(state)
     assert unpack_chain_cache(pack_chain_cache({"_vertices": [], "_edges": {}})) == {
         "_vertices": [],
         "_edges": {},
