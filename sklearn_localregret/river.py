@@ -215,13 +215,28 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             state = self.__dict__.copy()
             recent = state.get("_recent")
             if recent is not None:  # skops rebuilt a deque empty and unbounded
+                rows = [row for row, _ in recent]
                 state["_recent"] = list(recent)
+                if rows and all(
+                    row.dtype == np.float64 and row.shape == rows[0].shape
+                    for row in rows
+                ):  # rows of numbers as one array (skops: an object a row)
+                    state["_recent"] = {
+                        "rows": np.concatenate(rows),
+                        "labels": [label for _, label in recent],
+                    }
             return state
 
         def __setstate__(self, state):
             self.__dict__.update(state)
-            if self._recent is not None and not isinstance(self._recent, deque):
-                self._recent = deque(self._recent, maxlen=int(self.replay_rows))
+            recent = self._recent
+            if isinstance(recent, dict):
+                rows, labels = np.asarray(recent["rows"]), list(recent["labels"])
+                if rows.ndim != 2 or rows.shape[0] != len(labels):
+                    raise ValueError("a damaged RiverAdapter: its replay rows")
+                recent = [(rows[i : i + 1].copy(), y) for i, y in enumerate(labels)]
+            if recent is not None and not isinstance(recent, deque):
+                self._recent = deque(recent, maxlen=int(self.replay_rows))
 
         def _check_params(self) -> None:
             if not isinstance(self.estimator, BaseOnlineClassifier):
