@@ -7,14 +7,25 @@ only when River is imported: reading a row needs no River.
 from __future__ import annotations
 
 import warnings
+from collections import deque
 from numbers import Real
 
 import numpy as np
+from sklearn.utils.multiclass import unique_labels
 
 from .thresholds.column_values import is_missing
 from .thresholds.columns import NUMERIC
 
-__all__ = ["check_label", "dict_row", "sorted_names", "warn_ignored_keys"]
+__all__ = [
+    "check_label",
+    "checked_learner",
+    "dict_row",
+    "labels_with",
+    "loaded_replay_rows",
+    "saved_replay_rows",
+    "sorted_names",
+    "warn_ignored_keys",
+]
 
 
 def dict_row(x, names, estimator, fitted=None, absent: str = "zero") -> np.ndarray:
@@ -191,3 +202,48 @@ def _name_key(name) -> tuple:
     if isinstance(name, (set, frozenset)):
         return type(name).__name__, repr(sorted(map(repr, name)))
     return type(name).__name__, repr(name)
+
+
+def checked_learner(estimator, learning: bool = False):
+    """``estimator`` (fitted) after the checks its own ``partial_fit``
+    (``learning``) or ``predict`` makes first: a loaded file's consistency,
+    and a built parameter set since it was built."""
+    if learning:
+        estimator._check_before_learning()
+    else:
+        estimator._check_loaded()
+    return estimator
+
+
+def labels_with(classes: list, y) -> list:
+    """``classes`` and the new label ``y``, sorted (a ``ValueError`` naming
+    ``y`` if it cannot be sorted with them)."""
+    try:
+        return unique_labels([*classes, y]).tolist()
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"label {y!r} ({type(y).__name__}) is not of the type of the "
+            f"labels learnt, {classes!r}: give labels of one type."
+        ) from None
+
+
+def saved_replay_rows(recent) -> list | dict:
+    """The adapter's replay rows ((row, label) pairs) as saved: rows of
+    numbers as one array (skops writes an object a row), else a list (skops
+    rebuilt a deque empty and unbounded)."""
+    rows = [row for row, _ in recent]
+    if rows and all(
+        row.dtype == np.float64 and row.shape == rows[0].shape for row in rows
+    ):
+        return {"rows": np.concatenate(rows), "labels": [y for _, y in recent]}
+    return list(recent)
+
+
+def loaded_replay_rows(saved, maxlen: int) -> deque:
+    """:func:`saved_replay_rows`' rows as the adapter keeps them."""
+    if isinstance(saved, dict):
+        rows, labels = np.asarray(saved["rows"]), list(saved["labels"])
+        if rows.ndim != 2 or rows.shape[0] != len(labels):
+            raise ValueError("a damaged RiverAdapter: its replay rows")
+        saved = [(rows[i : i + 1].copy(), y) for i, y in enumerate(labels)]
+    return deque(saved, maxlen=maxlen)

@@ -67,8 +67,16 @@ def _build_adapter():
     from sklearn.utils.multiclass import unique_labels
 
     from ._base import BaseOnlineClassifier
-    from ._base.built_params import check_set_params
-    from ._river_rows import check_label, dict_row, sorted_names, warn_ignored_keys
+    from ._river_rows import (
+        check_label,
+        checked_learner,
+        dict_row,
+        labels_with,
+        loaded_replay_rows,
+        saved_replay_rows,
+        sorted_names,
+        warn_ignored_keys,
+    )
 
     class RiverAdapter(base.Classifier):
         """A classifier of this package as a River classifier (``learn_one``,
@@ -213,30 +221,14 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
 
         def __getstate__(self):
             state = self.__dict__.copy()
-            recent = state.get("_recent")
-            if recent is not None:  # skops rebuilt a deque empty and unbounded
-                rows = [row for row, _ in recent]
-                state["_recent"] = list(recent)
-                if rows and all(
-                    row.dtype == np.float64 and row.shape == rows[0].shape
-                    for row in rows
-                ):  # rows of numbers as one array (skops: an object a row)
-                    state["_recent"] = {
-                        "rows": np.concatenate(rows),
-                        "labels": [label for _, label in recent],
-                    }
+            if state.get("_recent") is not None:
+                state["_recent"] = saved_replay_rows(state["_recent"])
             return state
 
         def __setstate__(self, state):
             self.__dict__.update(state)
-            recent = self._recent
-            if isinstance(recent, dict):
-                rows, labels = np.asarray(recent["rows"]), list(recent["labels"])
-                if rows.ndim != 2 or rows.shape[0] != len(labels):
-                    raise ValueError("a damaged RiverAdapter: its replay rows")
-                recent = [(rows[i : i + 1].copy(), y) for i, y in enumerate(labels)]
-            if recent is not None and not isinstance(recent, deque):
-                self._recent = deque(recent, maxlen=int(self.replay_rows))
+            if self._recent is not None and not isinstance(self._recent, deque):
+                self._recent = loaded_replay_rows(self._recent, int(self.replay_rows))
 
         def _check_params(self) -> None:
             if not isinstance(self.estimator, BaseOnlineClassifier):
@@ -297,7 +289,7 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
         def _encoded(self, row, learning: bool) -> np.ndarray:
             """The fitted learner's rows from :meth:`_row` (categories coded;
             while ``learning``, new ones kept)."""
-            estimator = self._checked(learning)
+            estimator = checked_learner(self.estimator_, learning)
             row = estimator._encode_columns(
                 row, learning=learning, names=self.feature_names_
             )
@@ -320,15 +312,13 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
             row = self._row(x, self.feature_names_)
             check_label(y)
             code = self._index.get(y)
+            estimator = checked_learner(self.estimator_, learning=True)
             if code is not None:
-                estimator = self._checked(learning=True)
-                encoded = estimator._encode_columns(
-                    row, learning=True, names=self.feature_names_
-                )
+                names = self.feature_names_
+                encoded = estimator._encode_columns(row, learning=True, names=names)
                 estimator._learn_clean_rows(encoded, np.array([code]))
             elif self._recent is not None:
-                self._checked(learning=True)
-                self._refit([*self._recent, (row, y)], self._with_label(y))
+                self._refit([*self._recent, (row, y)], labels_with(self._classes, y))
                 self.n_restarts_ += 1
             else:
                 raise ValueError(self._unknown(y))
@@ -336,28 +326,6 @@ LocalRegretDisjunctClassifier or Winnow2Classifier
                 self._recent.append((row, y))
             if not self.__dict__.get("_warned_keys"):  # (once it is learnt)
                 warn_ignored_keys(self, x)
-
-        def _checked(self, learning: bool = False):
-            """The fitted learner, after the checks its own ``partial_fit``
-            (``learning``) or ``predict`` makes first: a loaded file's
-            consistency, parameters set since it was built."""
-            estimator = self.estimator_
-            estimator._check_loaded()
-            state = estimator.__dict__
-            if learning and ("_params_changed" in state or "_params_set" in state):
-                check_set_params(estimator)
-            return estimator
-
-        def _with_label(self, y) -> list:
-            """The labels learnt and ``y``, sorted (a ``ValueError`` naming
-            ``y`` if it cannot be sorted with them)."""
-            try:
-                return unique_labels([*self._classes, y]).tolist()
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"label {y!r} ({type(y).__name__}) is not of the type of the "
-                    f"labels learnt, {self._classes!r}: give labels of one type."
-                ) from None
 
         def _unknown(self, y) -> str:
             hint = (

@@ -280,9 +280,7 @@ class BaseOnlineClassifier(
             The estimator, updated.
         """
         with self._call_lock():  # one learning call at a time
-            self._check_loaded()
-            if "_params_changed" in self.__dict__ or "_params_set" in self.__dict__:
-                check_set_params(self)
+            self._check_before_learning()
             if getattr(self, "classes_", None) is not None:
                 row = self._clean_rows(X, y, classes, sample_weight)
                 if row is not None:
@@ -294,6 +292,13 @@ class BaseOnlineClassifier(
                     self._learn(*row)
                     return self
             return self._validated_partial_fit(X, y, classes, sample_weight)
+
+    def _check_before_learning(self) -> None:
+        """What a learning call checks first: a loaded file's consistency,
+        and parameters set since the model was built (``check_set_params``)."""
+        self._check_loaded()
+        if "_params_changed" in self.__dict__ or "_params_set" in self.__dict__:
+            check_set_params(self)
 
     def _validated_partial_fit(self, X, y, classes, sample_weight):
         return self._partial_fit(X, y, classes=classes, sample_weight=sample_weight)
