@@ -26,6 +26,7 @@ import numpy as np
 from .compiled.regret_update import add_entries, add_row
 from .discount_clock import DiscountClock
 from .keyed_rows import KeyedRows
+from .saved_paths import is_packed_bytes, pack_bytes, unpack_bytes
 
 __all__ = ["RegretTable", "DiscountClock"]
 
@@ -96,9 +97,14 @@ class RegretTable(KeyedRows):
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_row_of"]
+        packed = pack_bytes(self._keys)  # (skops: a file a key of bytes)
+        if packed is not None:
+            state["_keys"] = packed
         return state
 
     def __setstate__(self, state):
+        if is_packed_bytes(state["_keys"]):
+            state = {**state, "_keys": unpack_bytes(state["_keys"])}
         # A saved table shorter than its keys, or of another width, would be
         # read and written past its ends by the compiled kernels.
         rows, width = len(state["_keys"]), int(state["width"])

@@ -8,7 +8,8 @@ every small array as a node of its JSON schema or a file of its own: a swap
 tree's skops file after 1,000 rows of agrawal held 193 MB for its sampler
 against 3.8 MB pickled. Here the vertices are saved as their distinct nodes
 (:func:`~sklearn_localregret.engine.saved_paths.pack_tree_nodes`, when they
-are trees) and the edges as four arrays, in the dict's order (the solve
+are trees; as one array of bytes when they are bytes of one length, a
+hypercube's) and the edges as four arrays, in the dict's order (the solve
 reads them in that order).
 """
 
@@ -16,7 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .saved_paths import is_packed_tree_nodes, pack_tree_nodes, unpack_tree_nodes
+from .saved_paths import (
+    is_packed_bytes,
+    is_packed_tree_nodes,
+    pack_bytes,
+    pack_tree_nodes,
+    unpack_bytes,
+    unpack_tree_nodes,
+)
 
 __all__ = ["pack_chain_cache", "unpack_chain_cache"]
 
@@ -25,7 +33,7 @@ _EDGES = "sklearn_localregret.chain_edges.1"
 
 def pack_chain_cache(state: dict) -> dict:
     """A sampler's saved state with its ``_vertices`` and ``_edges`` packed
-    (the vertices as they are if they are not trees).
+    (the vertices as they are if they are neither trees nor bytes).
 
     Examples
     --------
@@ -38,9 +46,12 @@ def pack_chain_cache(state: dict) -> dict:
     {0: (array([1]), array([1.]))}
     """
     state = dict(state)
-    trees = pack_tree_nodes(state["_vertices"])
-    if trees is not None:
-        state["_vertices"] = trees
+    vertices = state["_vertices"]
+    packed = pack_tree_nodes(vertices)
+    if packed is None:
+        packed = pack_bytes(vertices)
+    if packed is not None:
+        state["_vertices"] = packed
     edges = state["_edges"]
     ids = [pair[0] for pair in edges.values()]
     rates = [pair[1] for pair in edges.values()]
@@ -61,6 +72,8 @@ def unpack_chain_cache(state: dict) -> dict:
     state = dict(state)
     if is_packed_tree_nodes(state["_vertices"]):
         state["_vertices"] = unpack_tree_nodes(state["_vertices"])
+    elif is_packed_bytes(state["_vertices"]):
+        state["_vertices"] = unpack_bytes(state["_vertices"])
     edges = state["_edges"]
     if isinstance(edges, dict) and edges.get(_EDGES) is True:
         sources = np.asarray(edges["sources"]).tolist()

@@ -21,12 +21,15 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "is_packed_bytes",
     "is_packed_paths",
     "is_packed_tree_nodes",
     "is_packed_tree_paths",
+    "pack_bytes",
     "pack_paths",
     "pack_tree_nodes",
     "pack_tree_paths",
+    "unpack_bytes",
     "unpack_paths",
     "unpack_tree_nodes",
     "unpack_tree_paths",
@@ -35,6 +38,7 @@ __all__ = [
 _PACKED = "sklearn_localregret.paths.1"
 _TREES = "sklearn_localregret.tree_paths.1"
 _NODES = "sklearn_localregret.tree_nodes.1"
+_BYTES = "sklearn_localregret.bytes.1"
 
 
 def pack_paths(keys: Sequence) -> dict | None:
@@ -330,3 +334,40 @@ def unpack_tree_nodes(packed: dict) -> list:
         else:
             raise ValueError("a damaged chain: a saved tree's nodes")
     return [built[r] for r in roots]
+
+
+def pack_bytes(keys: Sequence) -> dict | None:
+    """Keys that are all ``bytes`` of one length as the rows of a ``uint8``
+    array, or None if they are not.
+
+    Examples
+    --------
+    >>> packed = pack_bytes([b"\\x00\\x01", b"\\x01\\x01"])
+    >>> packed["rows"].tolist()
+    [[0, 1], [1, 1]]
+    >>> unpack_bytes(packed)
+    [b'\\x00\\x01', b'\\x01\\x01']
+    >>> pack_bytes([b"ab", b"c"]) is None, pack_bytes([]) is None
+    (True, True)
+    """
+    if not keys or not all(type(key) is bytes for key in keys):
+        return None
+    width = len(keys[0])
+    if any(len(key) != width for key in keys):
+        return None
+    rows = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), width)
+    return {_BYTES: True, "rows": rows.copy()}
+
+
+def is_packed_bytes(saved) -> bool:
+    """Whether ``saved`` is :func:`pack_bytes`' form."""
+    return isinstance(saved, dict) and saved.get(_BYTES) is True
+
+
+def unpack_bytes(packed: dict) -> list:
+    """The keys :func:`pack_bytes` was given; ``ValueError`` for an array
+    that is not a 2-D array of bytes (a damaged file)."""
+    rows = np.asarray(packed["rows"])
+    if rows.ndim != 2 or rows.dtype != np.uint8:
+        raise ValueError("a damaged file: its saved keys of bytes")
+    return [row.tobytes() for row in rows]

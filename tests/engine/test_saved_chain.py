@@ -119,3 +119,23 @@ def test_damaged_edges_are_a_clear_error():
         "_vertices": [],
         "_edges": {},
     }
+
+
+def test_byte_vertices_and_keys_round_trip_as_one_array():
+    from sklearn_localregret.engine.saved_paths import (
+        is_packed_bytes,
+        pack_bytes,
+        unpack_bytes,
+    )
+
+    keys = [bytes([i % 2, i // 2 % 2, 1]) for i in range(4)]
+    packed = pack_bytes(keys)
+    assert is_packed_bytes(packed) and packed["rows"].shape == (4, 3)
+    assert unpack_bytes(packed) == keys
+    assert pack_bytes([b"a", "a"]) is None  # not all bytes
+    state = pack_chain_cache({"_vertices": keys, "_edges": {}})
+    assert is_packed_bytes(state["_vertices"])
+    assert unpack_chain_cache(state)["_vertices"] == keys
+    packed["rows"] = packed["rows"].astype(np.int64)
+    with pytest.raises(ValueError, match="damaged file"):
+        unpack_bytes(packed)
