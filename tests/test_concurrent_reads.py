@@ -592,3 +592,16 @@ def test_a_reader_that_coded_its_rows_before_a_new_category_reads_again(
     release.set()
     reader.join(30)
     np.testing.assert_array_equal(answers[0], after.predict_proba(X))
+
+
+def test_a_model_saved_between_a_call_s_coding_and_its_rounds_keeps_its_own():
+    # The call's new coding waits in the model for its rounds: a copy saved
+    # then (from another thread) would install it at its next call, the
+    # coding of rows it never learnt.
+    X, y = _category_stream()
+    model = _fitted(sklearn_localregret.LocalRegretTreeClassifier, X[:80], y[:80])
+    model._encode_columns(X[80:], learning=True)  # what validation does
+    assert "_next_columns" in model.__dict__
+    copy = pickle.loads(pickle.dumps(model))
+    assert "_next_columns" not in copy.__dict__
+    assert "c" not in copy.categories_[0]  # the coding of the rows it learnt

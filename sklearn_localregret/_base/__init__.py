@@ -179,6 +179,7 @@ class BaseOnlineClassifier(
         state.pop("_refits", None)
         state.pop("_refitter", None)
         state.pop("_whole_call_rows", None)  # set during a learning call only
+        state.pop("_next_columns", None)  # (the coding of rows not yet learnt)
         return state
 
     def __setstate__(self, state):
