@@ -60,7 +60,8 @@ def draw_subspaces(
 ) -> list[np.ndarray]:
     """Sorted column indices of each member's subspace, ``size`` of ``n_features``.
 
-    All columns (no draw) when ``size == n_features``.
+    All columns (no draw) when ``size == n_features``: one read-only array,
+    the same for every member.
 
     Examples
     --------
@@ -69,8 +70,10 @@ def draw_subspaces(
     >>> [s.tolist() for s in spaces]
     [[3, 4], [1, 4], [0, 4]]
     """
-    if size >= n_features:
-        return [np.arange(n_features) for _ in range(n_members)]
+    if size >= n_features:  # one array for all, read only (pickled once):
+        every = np.arange(n_features)  # hashed text has a million columns
+        every.flags.writeable = False
+        return [every] * n_members
     return [
         np.sort(rng.choice(n_features, size=size, replace=False))
         for _ in range(n_members)

@@ -20,6 +20,12 @@ from .column_values import (
     numbers_of,
 )
 from .known_codes import known_codes
+from .saved_columns import (
+    loaded_categories,
+    loaded_number_flags,
+    saved_categories,
+    saved_number_flags,
+)
 
 __all__ = ["CATEGORICAL", "NUMERIC", "UNKNOWN", "ColumnEncoder"]
 
@@ -99,9 +105,19 @@ class ColumnEncoder:
         del state["_index"]  # rebuilt from the categories
         for cache in _KIND_CACHES + ("_all_typed",):  # see _forget_kinds
             state.pop(cache, None)
+        # A list a column (hashed text: a million) as arrays and the
+        # categorical columns' lists only: skops wrote a node a None.
+        if state.get("categories") is not None:
+            state["categories"] = saved_categories(self.categories)
+            state["numbers"] = saved_number_flags(self.numbers)
         return state
 
     def __setstate__(self, state):
+        state = dict(state)
+        if isinstance(state.get("categories"), dict):
+            n = int(state["n_features"])
+            state["categories"] = loaded_categories(state["categories"], n)
+            state["numbers"] = loaded_number_flags(state["numbers"], n)
         self.__dict__.update(state)
         self._index = [
             None if values is None else {value: c for c, value in enumerate(values)}
