@@ -212,3 +212,31 @@ def test_repeated_entries_are_one_cell_their_sum(value, params):
     assert model.disjunction() == dense.disjunction() == ["x0", "x3"]
     np.testing.assert_array_equal(model.predict_proba(S), dense.predict_proba(X))
     assert not S.has_canonical_format  # the caller's matrix is left as it was
+
+
+def test_wide_rows_draw_from_their_nonzeros_dense_or_sparse():
+    # Beyond 2**14 columns a row's uniform hashes its nonzeros: the hash of
+    # its every byte cost its width (0.7 ms a row at 2**20 columns).
+    from sklearn_localregret._base.hedged_prediction import WIDE_ROW_HASH
+    from sklearn_localregret._sparse_blocks import nonzero_row_uniforms
+
+    width = WIDE_ROW_HASH + 1
+    X = sp.random(200, width, density=30 / width, format="csr", random_state=0)
+    X.data[:] = 1.0
+    y = (np.asarray(X[:, : width // 2].sum(axis=1)).ravel() > 14).astype(int)
+    model = LocalRegretDisjunctClassifier(prediction="sample", random_state=0)
+    model.fit(X, y)
+    rows = X[:20].astype(np.uint8)
+    coo = rows.tocoo()  # with an explicit zero at (0, 5): no nonzero
+    stored_zero = sp.csr_matrix(
+        (np.r_[coo.data, 0], (np.r_[coo.row, 0], np.r_[coo.col, 5])), shape=rows.shape
+    )
+    assert stored_zero.nnz == rows.nnz + (rows[0, 5] == 0)
+    for block in (rows, rows.toarray(), stored_zero):
+        np.testing.assert_array_equal(
+            model._row_uniforms(block, 7),
+            nonzero_row_uniforms(sp.csr_matrix(rows, dtype=np.float64), 7),
+        )
+    np.testing.assert_array_equal(
+        model.predict(X[:20].toarray()), model.predict(X[:20])
+    )

@@ -16,17 +16,22 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
-from .._sparse_blocks import canonical_csr, sparse_row_uniforms
+from .._sparse_blocks import canonical_csr, nonzero_row_uniforms, sparse_row_uniforms
 from ..engine.compiled.row_uniforms import row_uniforms
 from . import rounds
 from .concurrency import reads_model
 from .hedge_draws import hedge_block
 
-__all__ = ["REMEMBERED_ROWS", "HedgedPrediction", "same_rows"]
+__all__ = ["REMEMBERED_ROWS", "WIDE_ROW_HASH", "HedgedPrediction", "same_rows"]
 
 # A prediction of at most this many rows (a streaming call's) is remembered
 # for the hedge's score of the call that learns them (test-then-train loops).
 REMEMBERED_ROWS = rounds.STREAMING_CALL_ROWS
+
+# Rows wider than this (the tree's wide input, hashed text) draw their
+# uniforms from their nonzeros (O(nonzeros) a row), dense or sparse alike;
+# narrower ones from every byte of their row (the same hash dense or sparse).
+WIDE_ROW_HASH = 2**14
 
 
 def same_rows(block: np.ndarray, rows: np.ndarray) -> bool:
@@ -164,6 +169,10 @@ class HedgedPrediction:
 
     @staticmethod
     def _row_uniforms(block, key: int) -> np.ndarray:
+        if block.shape[1] > WIDE_ROW_HASH:  # its nonzeros, dense or sparse:
+            # the hash of a row's every word costs its width (2**20 columns:
+            # 0.7 ms a row of hashed text)
+            return nonzero_row_uniforms(canonical_csr(block, np.float64), key)
         if sp.issparse(block):
             return sparse_row_uniforms(block, key)
         return row_uniforms(block, key)
