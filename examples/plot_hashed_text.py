@@ -93,10 +93,9 @@ for name, learner in learners.items():
 # ---------------------------------
 # ``feature_probabilities_`` is the probability, under the learner's
 # distribution over disjunctions, that each column is one of its words. A
-# column that no document held never cost the disjunction a mistake, so it
-# stays in with probability 1 and never matters; of the columns the stream
-# used, the disjunction keeps those whose words it has not seen in documents
-# off the topic. The hashing has no inverse, but the columns of the topic
+# column that no document held is never in it (probability 0); of the
+# columns the stream used, the disjunction keeps a few, the topic words'
+# among them. The hashing has no inverse, but the columns of the topic
 # words are found by hashing the words themselves.
 model = scores["local regret disjunction"].estimator
 probabilities = model.feature_probabilities_

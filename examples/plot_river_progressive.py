@@ -52,8 +52,10 @@ print(
 # ----------
 # ``convert_sklearn_to_river`` needs the list of classes up front; it passes
 # them to ``partial_fit``. Every ``learn_one`` is one ``partial_fit`` call
-# with a single row, so under River each row is an online round of its own,
-# whatever ``batch_size`` says. Every ``predict_one`` is one ``predict`` call:
+# with a single row, a short round of its own that learns its row at once;
+# the tree learner goes on playing the tree it drew until such rounds make
+# ``batch_size`` rows (one tree per ``batch_size`` rows, as in a call of
+# that many). Every ``predict_one`` is one ``predict`` call:
 # the tree learner computes the probability of each class under its
 # distribution over trees exactly, without drawing trees.
 

@@ -70,7 +70,8 @@ print(f"after partial_fit: {sharded.n_samples_seen_} rows")
 # this process: the same model as a cluster of ``n_shards`` workers would
 # learn. A shard's plays miss at most ``(n_shards - 1) * sync_every`` rounds
 # of the others; the error of the plays (the online error) grows with that
-# staleness, while the final model's held-out error moves much less.
+# staleness (the user guide's "Learning on a cluster" measures the final
+# model's held-out error too).
 shard_counts = [1, 4, 16]
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for sync_every in (5, 50):
