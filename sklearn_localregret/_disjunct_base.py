@@ -19,7 +19,6 @@ multiply blocks of rows enter
 
 from __future__ import annotations
 
-import time
 from contextlib import nullcontext
 
 import numpy as np
@@ -37,12 +36,14 @@ from .locality.sparse_rounds import SparseRows
 __all__ = ["BaseDisjunctClassifier"]
 
 
-# Bulk units (see _play_blocks) start at this many rounds and grow towards
-# _BULK_SECONDS of work each: a Ctrl-C waits a fraction of a second even on
-# wide rows, and a unit's fixed cost (a few ms) stays small against its work.
+# Bulk units (see _play_blocks) of _BULK_CELLS cells (rows x columns), at
+# least _BULK_ROUNDS rounds: a Ctrl-C waits a fraction of a second even on
+# wide rows (~2M cells: 10-100 ms), a unit's fixed cost (a few ms) stays
+# small against its work, and the units, so the model, are a function of
+# the calls alone (the discount clock scales a unit's rounds at once: units
+# cut by their timing left the regrets' last bits to the machine's load).
 _BULK_ROUNDS = 256
-_BULK_SECONDS = 0.05
-_MAX_BULK_ROUNDS = 1 << 20
+_BULK_CELLS = 1 << 21
 
 
 class BaseDisjunctClassifier(BaseLocalRegretClassifier):
@@ -129,32 +130,13 @@ class BaseDisjunctClassifier(BaseLocalRegretClassifier):
             return
         batch = self.batch_size
         # Bulk units, each counted when done, so that a Ctrl-C acts within
-        # one unit; their size follows the time they take (kept between calls,
-        # never saved). Splitting changes nothing: a unit's rounds draw their
-        # uniforms in one call from the same stream.
-        rounds = getattr(self, "_bulk_rounds", _BULK_ROUNDS)
-        lo = 0
-        while lo < len(y):
+        # one unit; their size is the rows' shape's (_BULK_CELLS). A unit's
+        # rounds draw their uniforms in one call from the same stream.
+        rounds = max(_BULK_ROUNDS, _BULK_CELLS // (batch * max(1, X.shape[1])))
+        for lo in range(0, len(y), batch * rounds):
             rows = slice(lo, lo + batch * rounds)
-            start = time.perf_counter()
             with self._model_lock():  # readers see complete units of rounds
                 self._play_bulk(X[rows], y[rows], weight[rows])
-            took = max(time.perf_counter() - start, 1e-6)
-            # The rounds this unit played at its rate fill _BULK_SECONDS; a
-            # short unit (a small call) says little, so growth is at most 4x
-            # a unit and never past _MAX_BULK_ROUNDS.
-            played = -(-len(y[rows]) // batch)
-            rounds = max(
-                _BULK_ROUNDS,
-                min(4 * rounds, _MAX_BULK_ROUNDS, int(played * _BULK_SECONDS / took)),
-            )
-            lo = rows.stop
-        self._bulk_rounds = rounds
-
-    def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_bulk_rounds", None)  # a timing, not part of the model
-        return state
 
     def _play_sparse_rounds(self, X, y, weight) -> None:
         """The rounds of a canonical CSR block, one at a time.

@@ -448,24 +448,30 @@ def test_binarize_that_keeps_information_is_silent(case):
         LocalRegretDisjunctClassifier(random_state=0, **params).fit(X, y)
 
 
-def test_many_small_bulk_calls_keep_the_unit_bounded():
-    # Calls of a few rounds each took the bulk path and grew its unit 4x a
-    # call from its size, not from the rounds played: after ~500 calls the
-    # size overflowed a float (OverflowError in the stream of calls).
-    from sklearn_localregret import _disjunct_base
+def test_the_bulk_path_s_model_does_not_depend_on_the_machine_s_speed(
+    monkeypatch,
+):
+    # Bulk units were sized by their timing, and the discount clock scales a
+    # unit's rounds at once: two runs of one seed and stream (weights, a
+    # discount) differed in their regrets' last bits (4e-16 in predict_proba)
+    # by the machine's load. A clock made slow, then fast, stands for it.
+    import itertools
+    import time
 
     rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (3000, 8))
+    X = rng.integers(0, 2, (20_000, 8))
     y = X[:, 0] | X[:, 5]
-    clf = LocalRegretDisjunctClassifier(prediction="vote", random_state=0)
-    clf.partial_fit(X[:5], y[:5], classes=[0, 1])
-    for lo in range(5, 3000, 5):
-        clf.partial_fit(X[lo : lo + 5], y[lo : lo + 5])
-    assert clf.n_samples_seen_ == 3000
-    assert 0 < clf._bulk_rounds <= _disjunct_base._MAX_BULK_ROUNDS
-    # Five rounds a call at well over a round per microsecond would be
-    # tens of thousands of rounds for 50 ms: far below the 4**599 of before.
-    assert clf._bulk_rounds < 1 << 20
+    weight = rng.choice([0.5, 1.0, 3.0, 1e6], size=len(y))
+    models = []
+    for step in (1e-9, 10.0):  # seconds each read of the clock moves on
+        ticks = itertools.count(0.0, step)
+        monkeypatch.setattr(time, "perf_counter", lambda: next(ticks))
+        clf = LocalRegretDisjunctClassifier(
+            prediction="vote", discount=0.97, random_state=0
+        )
+        models.append(pickle.dumps(clf.fit(X, y, sample_weight=weight)))
+    monkeypatch.undo()
+    assert models[0] == models[1]
 
 
 def test_a_boolean_discount_is_refused_as_the_trees_is():

@@ -94,10 +94,9 @@ def test_the_bulk_path_stops_after_one_unit(small_blocks, monkeypatch):
     import sklearn_localregret._disjunct_base as disjunct
 
     monkeypatch.setattr(disjunct, "_BULK_ROUNDS", 7)
-    monkeypatch.setattr(disjunct, "_BULK_SECONDS", 0.0)  # units never grow
+    monkeypatch.setattr(disjunct, "_BULK_CELLS", 0)  # units of 7 rounds
     X, y = stream()
     model = LEARNERS["disjunct-bulk"]().partial_fit(X[:10], y[:10], classes=[0, 1])
-    model.__dict__.pop("_bulk_rounds", None)  # units start at _BULK_ROUNDS
     interrupt_in_block(monkeypatch, model, 1)
     with pytest.raises(KeyboardInterrupt):
         model.partial_fit(X[10:], y[10:])
