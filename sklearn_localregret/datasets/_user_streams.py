@@ -133,12 +133,20 @@ def _is_arrays(X, y) -> bool:
 
 
 def _read_csv(handle, path, label_column):
-    # (stripped cells; blank lines skipped; a byte-order mark is not a name's)
-    reader = ([cell.strip() for cell in row] for row in csv.reader(handle) if row)
-    header = next(reader, None)
+    # Stripped cells, blank lines skipped (each row with its line number for
+    # the messages); a byte-order mark is not a name's.
+    lines = csv.reader(handle)
+    reader = ((lines.line_num, [cell.strip() for cell in row]) for row in lines if row)
+    _, header = next(reader, (0, None))
     if not header:
         raise ValueError(f"CSV file {path} is empty: a header row is needed.")
     header[0] = header[0].lstrip("\ufeff")
+    if len(header) == 1 and ";" in header[0]:
+        raise ValueError(
+            f"CSV file {path} has one column, {header[0]!r}: its fields are "
+            "separated by ';'; commas are read (e.g. pandas.read_csv(path, "
+            "sep=';').to_csv(new_path, index=False))."
+        )
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:  # which is the label, which a feature: say it
         names = ", ".join(map(repr, repeated))
@@ -152,24 +160,19 @@ def _read_csv(handle, path, label_column):
             f"CSV file {path} has no label column {label!r}; its "
             f"columns are {', '.join(header)}."
         )
-    rows = list(reader)
-    if len(header) == 1 and ";" in header[0]:
-        raise ValueError(
-            f"CSV file {path} has one column, {header[0]!r}: its fields are "
-            "separated by ';'; commas are read (e.g. pandas.read_csv(path, "
-            "sep=';').to_csv(new_path, index=False))."
-        )
-    for number, row in enumerate(rows, start=2):
+    rows = []
+    for number, row in reader:
         if len(row) != len(header):
             raise ValueError(
                 f"CSV file {path}, line {number}: {len(row)} fields, "
                 f"the header has {len(header)}."
             )
-        if any(cell.strip() == "" for cell in row):
+        if "" in row:
             raise ValueError(
                 f"CSV file {path}, line {number}: empty field "
                 "(missing values are not supported)."
             )
+        rows.append(row)
     if not rows:
         raise ValueError(f"CSV file {path} has a header but no rows.")
     at = header.index(label)

@@ -300,7 +300,10 @@ def test_make_stream_reads_csv_files_as_users_write_them(tmp_path):
         with pytest.raises(ValueError, match=f"Row 1's label is missing \\('{marker}"):
             make_stream(io.StringIO(f"b,y\n1.5,0\n2,{marker}\n2,1\n"))
     with pytest.raises(ValueError, match="separated by ';'"):
-        make_stream(io.StringIO("a;b;y\n1;2;0\n2;1;1\n"))
+        make_stream(io.StringIO("a;b;y\n1;2;0\n2;1;1\n"), label_column="y")
+    # A message names the file's own line, blank lines counted.
+    with pytest.raises(ValueError, match="line 5: 1 fields"):
+        make_stream(io.StringIO("a,y\n\n1,0\n\n2\n"))
 
 
 def test_make_stream_refuses_sparse_x_and_endless_rows(monkeypatch):
